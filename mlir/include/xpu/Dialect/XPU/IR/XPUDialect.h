@@ -1,0 +1,34 @@
+// The xpu dialect: C++ declarations generated from the .td files.
+#pragma once
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/InferIntRangeInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "xpu/Dialect/XPU/IR/XPUEnums.h.inc"
+#include "xpu/Dialect/XPU/IR/XPUDialect.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "xpu/Dialect/XPU/IR/XPUAttrs.h.inc"
+#define GET_TYPEDEF_CLASSES
+#include "xpu/Dialect/XPU/IR/XPUTypes.h.inc"
+#define GET_OP_CLASSES
+#include "xpu/Dialect/XPU/IR/XPUOps.h.inc"
+
+namespace xpu {
+
+/// Profile names accepted in a kernel's `profile` attribute.
+inline constexpr llvm::StringLiteral kProfilePortable = "portable";
+inline constexpr llvm::StringLiteral kProfileDeterministic = "deterministic-v1";
+
+/// Largest workgroup extent any backend accepts per axis; coordinate range
+/// inference falls back to it when a kernel fixes no launch shape.
+inline constexpr int64_t kMaxWorkgroupExtent = 1024;
+
+} // namespace xpu

@@ -1,0 +1,338 @@
+// Operations of the xpu dialect.
+#ifndef XPU_OPS_TD
+#define XPU_OPS_TD
+
+include "xpu/Dialect/XPU/IR/XPUBase.td"
+include "xpu/Dialect/XPU/IR/XPUTypes.td"
+include "mlir/IR/SymbolInterfaces.td"
+include "mlir/Interfaces/FunctionInterfaces.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/InferIntRangeInterface.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "mlir/IR/OpAsmInterface.td"
+
+class XPU_Op<string mnemonic, list<Trait> traits = []>
+    : Op<XPU_Dialect, mnemonic, traits>;
+
+def XPU_AnyBuffer : Type<CPred<"::llvm::isa<::xpu::BufferType>($_self)">,
+                         "xpu buffer", "::xpu::BufferType">;
+
+//===----------------------------------------------------------------------===//
+// Kernels and device functions
+//===----------------------------------------------------------------------===//
+
+def XPU_KernelOp : XPU_Op<"kernel", [
+    FunctionOpInterface, IsolatedFromAbove, AutomaticAllocationScope]> {
+  let summary = "a data-parallel kernel entry point";
+  let description = [{
+    A kernel runs once per invocation of a launch's grid. It returns nothing;
+    its outputs are the buffers it stores to. Optional attributes:
+
+    - `profile`: `"portable"` (the default) or `"deterministic-v1"`;
+    - `effects`: the device effects the kernel declares (deterministic profile
+      vocabulary: DeviceAlloc, DeviceCopyIn, DeviceCopyOut, DeviceDispatch,
+      DeviceSynchronize, DeviceRelease);
+    - `device`: the explicit device capability a DeviceDispatch names;
+    - `workgroup_size` / `grid_size`: the launch shape when it is fixed, used
+      by bounds proofs and checked again at launch;
+    - `fastmath`: permits floating-point contraction (fused multiply-add).
+
+    ```mlir
+    xpu.kernel @saxpy(%y: !xpu.buffer<f32>, %x: !xpu.buffer<f32, ro>,
+                      %a: f32, %n: i32) {
+      %i = xpu.global_id x
+      ...
+      xpu.return
+    }
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name,
+                       TypeAttrOf<FunctionType>:$function_type,
+                       OptionalAttr<DictArrayAttr>:$arg_attrs,
+                       OptionalAttr<DictArrayAttr>:$res_attrs,
+                       OptionalAttr<StrAttr>:$profile,
+                       OptionalAttr<StrArrayAttr>:$effects,
+                       OptionalAttr<StrAttr>:$device,
+                       OptionalAttr<DenseI64ArrayAttr>:$workgroup_size,
+                       OptionalAttr<DenseI64ArrayAttr>:$grid_size,
+                       UnitAttr:$fastmath);
+  let regions = (region AnyRegion:$body);
+  let builders = [OpBuilder<(ins "::llvm::StringRef":$name,
+                                "::mlir::FunctionType":$type), [{
+    $_state.addAttribute(getSymNameAttrName($_state.name),
+                         $_builder.getStringAttr(name));
+    $_state.addAttribute(getFunctionTypeAttrName($_state.name),
+                         ::mlir::TypeAttr::get(type));
+    $_state.addRegion();
+  }]>];
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    ::mlir::Region *getCallableRegion() { return &getBody(); }
+    ::llvm::ArrayRef<::mlir::Type> getArgumentTypes() {
+      return getFunctionType().getInputs();
+    }
+    ::llvm::ArrayRef<::mlir::Type> getResultTypes() {
+      return getFunctionType().getResults();
+    }
+    /// The profile name, "portable" when none is written.
+    ::llvm::StringRef getProfileName() {
+      return getProfile() ? *getProfile() : "portable";
+    }
+  }];
+}
+
+def XPU_FuncOp : XPU_Op<"func", [
+    FunctionOpInterface, IsolatedFromAbove, AutomaticAllocationScope]> {
+  let summary = "a device helper function callable from kernels";
+  let description = [{
+    ```mlir
+    xpu.func @clamp(%v: i32, %hi: i32) -> i32 {
+      %r = arith.minsi %v, %hi : i32
+      xpu.return %r : i32
+    }
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name,
+                       TypeAttrOf<FunctionType>:$function_type,
+                       OptionalAttr<DictArrayAttr>:$arg_attrs,
+                       OptionalAttr<DictArrayAttr>:$res_attrs);
+  let regions = (region AnyRegion:$body);
+  let builders = [OpBuilder<(ins "::llvm::StringRef":$name,
+                                "::mlir::FunctionType":$type), [{
+    $_state.addAttribute(getSymNameAttrName($_state.name),
+                         $_builder.getStringAttr(name));
+    $_state.addAttribute(getFunctionTypeAttrName($_state.name),
+                         ::mlir::TypeAttr::get(type));
+    $_state.addRegion();
+  }]>];
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    ::mlir::Region *getCallableRegion() { return &getBody(); }
+    ::llvm::ArrayRef<::mlir::Type> getArgumentTypes() {
+      return getFunctionType().getInputs();
+    }
+    ::llvm::ArrayRef<::mlir::Type> getResultTypes() {
+      return getFunctionType().getResults();
+    }
+  }];
+}
+
+def XPU_CallOp : XPU_Op<"call", [
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "call a device helper function";
+  let arguments = (ins FlatSymbolRefAttr:$callee, Variadic<AnyType>:$operands);
+  let results = (outs Variadic<AnyType>:$results);
+  let assemblyFormat = [{
+    $callee `(` $operands `)` attr-dict `:` functional-type($operands, $results)
+  }];
+}
+
+def XPU_ReturnOp : XPU_Op<"return", [
+    Pure, ReturnLike, Terminator, ParentOneOf<["KernelOp", "FuncOp"]>]> {
+  let summary = "return from a kernel or device function";
+  let arguments = (ins Variadic<AnyType>:$operands);
+  let builders = [OpBuilder<(ins), [{ build($_builder, $_state, {}); }]>];
+  let assemblyFormat = "attr-dict ($operands^ `:` type($operands))?";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Coordinates
+//===----------------------------------------------------------------------===//
+
+class XPU_DimOp<string mnemonic, string what> : XPU_Op<mnemonic, [
+    Pure, DeclareOpInterfaceMethods<InferIntRangeInterface, ["inferResultRanges"]>]> {
+  let summary = what;
+  let arguments = (ins XPU_DimAttr:$dim);
+  let results = (outs Index:$result);
+  let assemblyFormat = "$dim attr-dict";
+  let builders = [OpBuilder<(ins "::xpu::Dim":$dim), [{
+    build($_builder, $_state, $_builder.getIndexType(), dim);
+  }]>];
+}
+
+def XPU_ThreadIdOp : XPU_DimOp<"thread_id",
+    "the invocation's index inside its workgroup along an axis">;
+def XPU_WorkgroupIdOp : XPU_DimOp<"workgroup_id",
+    "the workgroup's index inside the grid along an axis">;
+def XPU_GlobalIdOp : XPU_DimOp<"global_id",
+    "workgroup_id * workgroup_size + thread_id along an axis">;
+def XPU_WorkgroupSizeOp : XPU_DimOp<"workgroup_size",
+    "invocations per workgroup along an axis">;
+def XPU_GridSizeOp : XPU_DimOp<"grid_size",
+    "workgroups in the grid along an axis">;
+def XPU_GlobalSizeOp : XPU_DimOp<"global_size",
+    "grid_size * workgroup_size along an axis (the grid-stride step)">;
+
+def XPU_WaveWidthOp : XPU_Op<"wave_width", [
+    Pure, DeclareOpInterfaceMethods<InferIntRangeInterface, ["inferResultRanges"]>]> {
+  let summary = "invocations per wave (warp, wavefront, subgroup) on the target";
+  let description = [{
+    A per-target constant (32 on NVIDIA, 32 or 64 on AMD, the subgroup size
+    on Vulkan, 1 on CPU); never assume 32.
+  }];
+  let results = (outs Index:$result);
+  let assemblyFormat = "attr-dict";
+  let builders = [OpBuilder<(ins), [{
+    build($_builder, $_state, $_builder.getIndexType());
+  }]>];
+}
+
+def XPU_LaneIdOp : XPU_Op<"lane_id", [
+    Pure, DeclareOpInterfaceMethods<InferIntRangeInterface, ["inferResultRanges"]>]> {
+  let summary = "the invocation's index inside its wave";
+  let results = (outs Index:$result);
+  let assemblyFormat = "attr-dict";
+  let builders = [OpBuilder<(ins), [{
+    build($_builder, $_state, $_builder.getIndexType());
+  }]>];
+}
+
+//===----------------------------------------------------------------------===//
+// Memory
+//===----------------------------------------------------------------------===//
+
+def XPU_LoadOp : XPU_Op<"load", [MemoryEffects<[MemRead]>]> {
+  let summary = "read one element (or a short vector of them) from a buffer";
+  let description = [{
+    `%v = xpu.load %buf[%i] : !xpu.buffer<f32>` reads element `%i`. With a
+    vector result (`-> vector<4xf32>`) it reads elements `%i .. %i+3`.
+    `checked` is set by admission when the index is not proven in bounds: the
+    backend then guards the access at run time and reports a violation to
+    the host instead of reading outside the buffer.
+  }];
+  let arguments = (ins XPU_AnyBuffer:$buffer, Index:$index, UnitAttr:$checked);
+  let results = (outs AnyType:$result);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    ::xpu::BufferType getBufferType() {
+      return ::llvm::cast<::xpu::BufferType>(getBuffer().getType());
+    }
+    /// Elements touched: 1, or the vector length.
+    int64_t getWidth();
+  }];
+}
+
+def XPU_StoreOp : XPU_Op<"store", [MemoryEffects<[MemWrite]>]> {
+  let summary = "write one element (or a short vector of them) to a buffer";
+  let arguments = (ins AnyType:$value, XPU_AnyBuffer:$buffer, Index:$index,
+                       UnitAttr:$checked);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    ::xpu::BufferType getBufferType() {
+      return ::llvm::cast<::xpu::BufferType>(getBuffer().getType());
+    }
+    int64_t getWidth();
+  }];
+}
+
+def XPU_BufferSizeOp : XPU_Op<"buffer_size", [Pure]> {
+  let summary = "the buffer's length in elements";
+  let arguments = (ins XPU_AnyBuffer:$buffer);
+  let results = (outs Index:$result);
+  let assemblyFormat = "$buffer attr-dict `:` type($buffer)";
+  let builders = [OpBuilder<(ins "::mlir::Value":$buffer), [{
+    build($_builder, $_state, $_builder.getIndexType(), buffer);
+  }]>];
+}
+
+def XPU_AllocOp : XPU_Op<"alloc", [MemoryEffects<[MemAlloc]>]> {
+  let summary = "workgroup-shared or private scratch with a static size";
+  let description = [{
+    ```mlir
+    %tile = xpu.alloc : !xpu.buffer<256xf32, shared>   // one per workgroup
+    %acc  = xpu.alloc : !xpu.buffer<4xi32, private>    // one per invocation
+    ```
+    Contents start undefined.
+  }];
+  let results = (outs XPU_AnyBuffer:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def XPU_ViewOp : XPU_Op<"view", [Pure]> {
+  let summary = "a statically sized buffer over a raw pointer (lowering only)";
+  let description = [{
+    Made by target lowering when scratch memory is a slice of a block the
+    runtime provides (CPU shared memory). Not accepted in kernel source.
+  }];
+  let arguments = (ins AnyType:$pointer);
+  let results = (outs XPU_AnyBuffer:$result);
+  let assemblyFormat = "$pointer attr-dict `:` type($pointer) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Synchronization, atomics, reductions
+//===----------------------------------------------------------------------===//
+
+def XPU_BarrierOp : XPU_Op<"barrier"> {
+  let summary = "wait until every invocation of the workgroup arrives";
+  let description = [{
+    Orders the workgroup's shared-memory (and global-memory) accesses before
+    the barrier ahead of those after it. Every invocation of the workgroup
+    must reach the same barrier.
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def XPU_AtomicRMWOp : XPU_Op<"atomic_rmw", [
+    MemoryEffects<[MemRead, MemWrite]>,
+    TypesMatchWith<"value is the buffer's element type", "buffer", "value",
+                   "::llvm::cast<::xpu::BufferType>($_self).getElementType()">,
+    TypesMatchWith<"result is the buffer's element type", "buffer", "result",
+                   "::llvm::cast<::xpu::BufferType>($_self).getElementType()">]> {
+  let summary = "atomic read-modify-write of one buffer element";
+  let description = [{
+    ```mlir
+    %old = xpu.atomic_rmw add %v, %buf[%i] seq_cst device : !xpu.buffer<i32>
+    ```
+    Returns the element's previous value. The scope uses Vulkan's set.
+  }];
+  let arguments = (ins XPU_AtomicKindAttr:$kind, AnyType:$value,
+                       XPU_AnyBuffer:$buffer, Index:$index,
+                       XPU_MemoryOrderAttr:$order, XPU_ScopeAttr:$scope,
+                       UnitAttr:$checked);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = [{
+    $kind $value `,` $buffer `[` $index `]` $order $scope attr-dict `:` type($buffer)
+  }];
+  let hasVerifier = 1;
+}
+
+def XPU_ReduceOp : XPU_Op<"reduce", [AllTypesMatch<["value", "result"]>]> {
+  let summary = "combine one value from every invocation of the workgroup";
+  let description = [{
+    Every invocation of the workgroup contributes `%v`; every invocation gets
+    the combined result. `order` names how operands are combined:
+    `sequential` folds left to right in linear invocation order (the same
+    result for any device and schedule), `tree` combines pairwise, and
+    `unspecified` leaves the order to the target. Acts as a workgroup
+    barrier.
+
+    ```mlir
+    %sum = xpu.reduce add %v sequential : i32
+    ```
+  }];
+  let arguments = (ins XPU_ReduceKindAttr:$kind, AnyType:$value,
+                       XPU_ReduceOrderAttr:$order);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = "$kind $value $order attr-dict `:` type($value)";
+  let hasVerifier = 1;
+}
+
+def XPU_HostEffectOp : XPU_Op<"host_effect"> {
+  let summary = "an effect on the host (printing, files, clocks) from a kernel";
+  let description = [{
+    Names a host effect such as `"print"`. No backend executes it; it exists
+    so that a kernel which asks for one is refused with a diagnostic.
+  }];
+  let arguments = (ins StrAttr:$effect, Variadic<AnyType>:$operands);
+  let assemblyFormat = "$effect ($operands^ `:` type($operands))? attr-dict";
+}
+
+#endif // XPU_OPS_TD

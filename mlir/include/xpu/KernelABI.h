@@ -1,0 +1,129 @@
+// The contract between generated kernel code and the runtime: what the
+// runtime knows about a kernel, how its parameters are passed, and the CPU
+// launch record. Plain C++ (no MLIR), included by the compiler and runtime.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace xpu::abi {
+
+/// Scalar element types. The numbers are the C API's `xpu_type` values.
+enum class Scalar : uint8_t {
+  i1 = 1, i8 = 2, i16 = 3, i32 = 4, i64 = 5, f16 = 6, bf16 = 7, f32 = 8,
+  f64 = 9,
+};
+
+/// Bytes a scalar occupies in memory and in an argument slot (bool is one
+/// byte, as on the host).
+constexpr unsigned scalarBytes(Scalar s) {
+  switch (s) {
+  case Scalar::i1:
+  case Scalar::i8:
+    return 1;
+  case Scalar::i16:
+  case Scalar::f16:
+  case Scalar::bf16:
+    return 2;
+  case Scalar::i32:
+  case Scalar::f32:
+    return 4;
+  case Scalar::i64:
+  case Scalar::f64:
+    return 8;
+  }
+  return 0;
+}
+
+constexpr bool isFloat(Scalar s) {
+  return s == Scalar::f16 || s == Scalar::bf16 || s == Scalar::f32 ||
+         s == Scalar::f64;
+}
+
+const char *scalarName(Scalar s);
+
+/// Buffer address spaces and access modes; numbers match the dialect enums
+/// and the C API.
+enum class Space : uint8_t { global = 0, shared = 1, priv = 2 };
+enum class Access : uint8_t { rw = 0, ro = 1, owned = 2, alias = 3 };
+
+struct Param {
+  std::string name;
+  bool isBuffer = false;
+  Scalar elem = Scalar::i32;
+  uint8_t lanes = 1; ///< >1 for a vector scalar parameter
+  Space space = Space::global;
+  Access access = Access::rw;
+  int64_t staticCount = -1; ///< buffer length fixed by the type, or -1
+};
+
+/// A runtime-checked access site: where it is in the source.
+struct CheckSite {
+  std::string location; ///< "file:line:col"
+  std::string what;     ///< "load from 'x'"
+};
+
+struct KernelInfo {
+  std::string name;
+  std::string profile = "portable";
+  std::vector<Param> params;
+  uint64_t sharedBytes = 0; ///< static workgroup-shared memory
+  bool usesBarriers = false;
+  std::optional<std::array<uint32_t, 3>> workgroupSize, gridSize;
+  std::vector<CheckSite> checkSites; ///< index = site id
+  std::string location;              ///< where the kernel is declared
+};
+
+/// Kernel parameters are flattened before they reach the target: a buffer
+/// becomes a pointer and an i64 element count, anything else stays one value.
+/// Each flattened value lives in its own 8-byte-aligned slot of an argument
+/// block; the CPU entry point reads the block, and the GPU launch passes a
+/// pointer to each slot. A status-word pointer follows the user parameters.
+struct Slot {
+  uint32_t offset;
+  uint32_t bytes;
+};
+constexpr uint32_t kSlotAlign = 8;
+
+inline uint32_t paramBytes(const Param &p) {
+  return p.isBuffer ? 8 : scalarBytes(p.elem) * (p.lanes == 3 ? 4 : p.lanes);
+}
+
+/// Lays out the flattened parameters; returns the block size in bytes.
+uint32_t layoutArgs(const std::vector<Param> &params, std::vector<Slot> &slots);
+
+/// The status word a kernel reports run-time check failures through:
+/// word 0 counts suppressed out-of-bounds accesses, word 1 holds 1 + the
+/// site id of the first one (0 when none).
+constexpr unsigned kStatusWords = 2;
+
+/// What the CPU entry points receive about the launch. Generated code reads
+/// it at the offsets below; keep the two in step.
+struct CpuLaunch {
+  uint32_t wg[3];    ///< this workgroup's id
+  uint32_t block[3]; ///< invocations per workgroup
+  uint32_t grid[3];  ///< workgroups in the grid
+  uint32_t pad;
+  char *shared;      ///< this workgroup's shared block
+  uint32_t *status;  ///< the launch's status word
+  void *fibers;      ///< barrier scheduler of the running workgroup
+};
+constexpr unsigned kLaunchWgOffset = 0;
+constexpr unsigned kLaunchBlockOffset = 12;
+constexpr unsigned kLaunchGridOffset = 24;
+constexpr unsigned kLaunchSharedOffset = 40;
+constexpr unsigned kLaunchStatusOffset = 48;
+static_assert(sizeof(void *) == 8, "xpujit targets 64-bit hosts");
+
+/// Runtime function the CPU barrier lowers to.
+constexpr const char *kCpuBarrierSymbol = "__xpu_cpu_barrier";
+/// Suffixes of the CPU entry points.
+constexpr const char *kCpuGroupSuffix = ".xpu_wg";
+constexpr const char *kCpuItemSuffix = ".xpu_item";
+/// Alignment of each shared allocation inside the workgroup's shared block.
+constexpr unsigned kSharedAlign = 16;
+
+} // namespace xpu::abi

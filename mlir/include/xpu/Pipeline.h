@@ -1,0 +1,83 @@
+// The compiler's stages as functions: parse with located diagnostics,
+// describe kernels for the runtime, and lower for an LLVM-based target.
+// The runtime strings these together (src/runtime/compiler.cpp).
+#pragma once
+
+#include "xpu/KernelABI.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/OwningOpRef.h"
+
+#include <string>
+#include <vector>
+
+namespace llvm {
+class LLVMContext;
+class Module;
+} // namespace llvm
+
+namespace xpu {
+
+struct Diagnostic {
+  enum class Severity { error = 0, warning = 1, note = 2, remark = 3 };
+  Severity severity = Severity::error;
+  std::string code;    ///< "XPU-GC007"; empty when none
+  std::string message; ///< one line
+  std::string file;
+  unsigned line = 0, column = 0;
+};
+using DiagnosticList = std::vector<Diagnostic>;
+
+/// Every dialect, interface and translation the library uses.
+void registerDialects(mlir::DialectRegistry &registry);
+
+/// Collects the context's diagnostics into a list for as long as it lives,
+/// instead of printing them. A message of the form "XPU-CODE: text" yields
+/// that code; otherwise `defaultCode` (changed between stages) is used.
+class DiagnosticCollector {
+public:
+  DiagnosticCollector(mlir::MLIRContext &ctx, DiagnosticList &out);
+  ~DiagnosticCollector();
+  void setDefaultCode(std::string code) { defaultCode = std::move(code); }
+  bool hadError() const { return errors > 0; }
+
+private:
+  mlir::MLIRContext &ctx;
+  DiagnosticList &out;
+  std::string defaultCode;
+  unsigned errors = 0;
+  mlir::DiagnosticEngine::HandlerID id;
+};
+
+/// Where a location points, as file/line/column (unknown: empty, 0, 0).
+void resolveLocation(mlir::Location loc, std::string &file, unsigned &line,
+                     unsigned &column);
+
+/// Parses `text` as a module. Kernel and function parameters get their
+/// source names (`%y` -> "y") as the `xpu.name` argument attribute, so
+/// diagnostics and the runtime can name them. Upstream gpu.module kernels
+/// are imported. Returns null after reporting errors.
+mlir::OwningOpRef<mlir::ModuleOp> parseKernelSource(mlir::MLIRContext &ctx,
+                                                     llvm::StringRef text,
+                                                     llvm::StringRef sourceName);
+
+/// Numbers the runtime-checked accesses (`xpu.site`), in walk order.
+void assignCheckSites(mlir::ModuleOp module);
+
+/// What the runtime needs to know about each kernel. Call after admission
+/// and assignCheckSites, before lowering.
+std::vector<abi::KernelInfo> describeKernels(mlir::ModuleOp module);
+
+enum class LLVMTarget { cpu, nvvm, rocdl };
+
+/// Lowers an admitted module to the LLVM dialect for `target`.
+mlir::LogicalResult lowerToLLVMDialect(mlir::ModuleOp module, LLVMTarget target,
+                                       unsigned waveWidth);
+
+/// Translates an LLVM-dialect module to LLVM IR.
+std::unique_ptr<llvm::Module> translateToLLVMIR(mlir::ModuleOp module,
+                                                llvm::LLVMContext &llvmCtx);
+
+} // namespace xpu

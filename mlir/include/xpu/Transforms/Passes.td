@@ -1,0 +1,126 @@
+// Passes of the xpu compiler, in the order a kernel meets them.
+#ifndef XPU_PASSES_TD
+#define XPU_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ImportGPU : Pass<"xpu-import-gpu", "mlir::ModuleOp"> {
+  let summary = "Turn upstream gpu.module kernels over memrefs into xpu kernels";
+  let description = [{
+    Interop: a `gpu.func ... kernel` over one-dimensional memrefs becomes an
+    `xpu.kernel`, so it goes through the same admission, gating and lowering.
+
+    ```mlir
+    gpu.module @m { gpu.func @k(%a: memref<?xf32>) kernel {
+      %i = gpu.thread_id x
+      %v = memref.load %a[%i] : memref<?xf32>
+      gpu.return } }
+    // becomes
+    xpu.kernel @k(%a: !xpu.buffer<f32>) {
+      %i = xpu.thread_id x
+      %v = xpu.load %a[%i] : !xpu.buffer<f32>
+      xpu.return }
+    ```
+    Memrefs of higher rank must have static shapes and are linearized.
+  }];
+  let dependentDialects = ["::xpu::XPUDialect"];
+}
+
+def ExpandReductions : Pass<"xpu-expand-reductions", "mlir::ModuleOp"> {
+  let summary = "Expand xpu.reduce into shared memory, barriers and loops";
+  let description = [{
+    Every invocation stores its operand to a shared scratch slot; after a
+    barrier the combination runs in the order the op names (`sequential`:
+    invocation 0 folds slots 0..n-1 left to right; `tree` and `unspecified`:
+    pairwise halving); after a second barrier every invocation reads the
+    result. The same expansion serves every backend, so a sequential
+    reduction gives the same bits everywhere.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
+def LowerExecutionModel : Pass<"xpu-lower-execution-model", "mlir::ModuleOp"> {
+  let summary = "Replace the ops whose meaning depends on how a target runs invocations";
+  let description = [{
+    Coordinates, wave width and lane id, and on the CPU also workgroup
+    barriers and workgroup-shared scratch. NVVM and ROCDL read special
+    registers (`nvvm.read.ptx.sreg.tid.x`, `rocdl.workitem.id.x`). The CPU
+    has none: every kernel and device function gains trailing parameters
+    (the launch record and the invocation's thread id), coordinates are
+    computed from them, shared scratch is a slice of the launch's shared
+    block, and a barrier is a call into the runtime's fiber scheduler
+    (variance: CPU coordinate source).
+
+    ```mlir
+    %i = xpu.thread_id x
+    // cpu: kernel gains (%launch: !llvm.ptr, %tx: i32, %ty: i32, %tz: i32)
+    %i = arith.index_castui %tx : i32 to index
+    ```
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"cpu\"",
+           "cpu | nvvm | rocdl">,
+    Option<"waveWidth", "wave-width", "unsigned", /*default=*/"1",
+           "the target's wave width (32 on NVIDIA, 32 or 64 on AMD, 1 on CPU)">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::NVVM::NVVMDialect",
+                           "::mlir::ROCDL::ROCDLDialect"];
+}
+
+def PrepareLowering : Pass<"xpu-prepare-lowering", "mlir::ModuleOp"> {
+  let summary = "Make the status word, run-time checks and fast-math explicit";
+  let description = [{
+    Every kernel and device function gains a trailing `!llvm.ptr` parameter,
+    the status word through which kernels report failed run-time checks.
+    Each access that admission marked `checked` is wrapped in a bounds test
+    whose failing branch counts the violation, records its site (`xpu.site`)
+    and suppresses the access (a read yields zero):
+
+    ```mlir
+    %v = xpu.load %x[%i] {checked, xpu.site = 3} : !xpu.buffer<f32>
+    // becomes
+    %n = xpu.buffer_size %x : !xpu.buffer<f32>
+    %ok = arith.cmpi ult, %i, %n : index
+    %v = scf.if %ok -> f32 { xpu.load ... } else { <report site 3>; zero }
+    ```
+    Float arithmetic in kernels marked `fastmath` gets the `contract` flag;
+    elsewhere no fused multiply-add is formed.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+def ConvertXPUToLLVM : Pass<"xpu-to-llvm", "mlir::ModuleOp"> {
+  let summary = "Lower xpu kernels and their bodies to the LLVM dialect";
+  let description = [{
+    Buffers become `{ptr, i64 length}` values, loads and stores become
+    address computations (with a guard and an out-of-bounds report where
+    admission marked the access `checked`), shared scratch becomes a
+    workgroup global (GPU) or a slice of the launch's shared block (CPU), and
+    each kernel becomes an `llvm.func` whose parameters follow the kernel ABI
+    in KernelABI.h: a buffer is a pointer and an i64 element count, a scalar
+    is passed by value, and a status-word pointer comes last.
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"cpu\"",
+           "cpu | nvvm | rocdl">,
+  ];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+def CPUWrappers : Pass<"xpu-cpu-wrappers", "mlir::ModuleOp"> {
+  let summary = "Add the CPU entry points that run a whole workgroup";
+  let description = [{
+    For each lowered kernel `@k`, adds `@k.xpu_wg(ptr args, ptr launch)`,
+    which unpacks the argument block and runs every invocation of one
+    workgroup in a loop, or, when the kernel has barriers,
+    `@k.xpu_item(ptr args, ptr launch, i32 tx, i32 ty, i32 tz)`, which runs one
+    invocation and is scheduled as a fiber by the runtime.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+#endif // XPU_PASSES_TD

@@ -1,0 +1,362 @@
+// Replaces coordinates, wave queries, and (on the CPU) barriers and shared
+// scratch with what the target provides. See Passes.td.
+#include "xpu/KernelABI.h"
+#include "xpu/Transforms/Passes.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace xpu {
+#define GEN_PASS_DEF_LOWEREXECUTIONMODEL
+#include "xpu/Transforms/Passes.h.inc"
+} // namespace xpu
+
+using namespace mlir;
+using namespace xpu;
+
+namespace {
+
+enum class Target { cpu, nvvm, rocdl };
+
+std::optional<Target> parseTarget(StringRef name) {
+  if (name == "cpu")
+    return Target::cpu;
+  if (name == "nvvm")
+    return Target::nvvm;
+  if (name == "rocdl")
+    return Target::rocdl;
+  return std::nullopt;
+}
+
+Value toIndex(OpBuilder &b, Location loc, Value i32) {
+  return arith::IndexCastUIOp::create(b, loc, b.getIndexType(), i32);
+}
+
+/// Where a target reads the per-axis launch quantities from.
+class CoordinateSource {
+public:
+  virtual ~CoordinateSource() = default;
+  virtual Value threadId(OpBuilder &b, Location loc, Dim d) = 0;
+  virtual Value workgroupId(OpBuilder &b, Location loc, Dim d) = 0;
+  virtual Value workgroupSize(OpBuilder &b, Location loc, Dim d) = 0;
+  virtual Value gridSize(OpBuilder &b, Location loc, Dim d) = 0;
+  virtual Value laneId(OpBuilder &b, Location loc) = 0;
+};
+
+/// NVIDIA special registers.
+class NVVMSource : public CoordinateSource {
+  template <typename X, typename Y, typename Z>
+  static Value read(OpBuilder &b, Location loc, Dim d) {
+    Type i32 = b.getI32Type();
+    switch (d) {
+    case Dim::x:
+      return toIndex(b, loc, X::create(b, loc, i32));
+    case Dim::y:
+      return toIndex(b, loc, Y::create(b, loc, i32));
+    case Dim::z:
+      return toIndex(b, loc, Z::create(b, loc, i32));
+    }
+    llvm_unreachable("axis");
+  }
+
+public:
+  Value threadId(OpBuilder &b, Location loc, Dim d) override {
+    return read<NVVM::ThreadIdXOp, NVVM::ThreadIdYOp, NVVM::ThreadIdZOp>(b, loc, d);
+  }
+  Value workgroupId(OpBuilder &b, Location loc, Dim d) override {
+    return read<NVVM::BlockIdXOp, NVVM::BlockIdYOp, NVVM::BlockIdZOp>(b, loc, d);
+  }
+  Value workgroupSize(OpBuilder &b, Location loc, Dim d) override {
+    return read<NVVM::BlockDimXOp, NVVM::BlockDimYOp, NVVM::BlockDimZOp>(b, loc, d);
+  }
+  Value gridSize(OpBuilder &b, Location loc, Dim d) override {
+    return read<NVVM::GridDimXOp, NVVM::GridDimYOp, NVVM::GridDimZOp>(b, loc, d);
+  }
+  Value laneId(OpBuilder &b, Location loc) override {
+    return toIndex(b, loc, NVVM::LaneIdOp::create(b, loc, b.getI32Type()));
+  }
+};
+
+/// AMD: ids from special registers; sizes from the HSA dispatch packet
+/// (workgroup_size_{x,y,z} as u16 at byte 4, grid_size_{x,y,z} in
+/// work-items as u32 at byte 12), which needs no device library.
+class ROCDLSource : public CoordinateSource {
+  template <typename X, typename Y, typename Z>
+  static Value read(OpBuilder &b, Location loc, Dim d) {
+    Type i32 = b.getI32Type();
+    switch (d) {
+    case Dim::x:
+      return toIndex(b, loc, X::create(b, loc, i32));
+    case Dim::y:
+      return toIndex(b, loc, Y::create(b, loc, i32));
+    case Dim::z:
+      return toIndex(b, loc, Z::create(b, loc, i32));
+    }
+    llvm_unreachable("axis");
+  }
+  static Value packetField(OpBuilder &b, Location loc, unsigned offset,
+                           Type type) {
+    auto ptrTy = LLVM::LLVMPointerType::get(b.getContext(), 4);
+    Value packet = LLVM::CallIntrinsicOp::create(
+                       b, loc, ptrTy, b.getStringAttr("llvm.amdgcn.dispatch.ptr"),
+                       ValueRange{})
+                       .getResult(0);
+    Value at = LLVM::GEPOp::create(b, loc, ptrTy, b.getI8Type(), packet,
+                                   ArrayRef<LLVM::GEPArg>{int32_t(offset)});
+    auto load = LLVM::LoadOp::create(b, loc, type, at);
+    load.setInvariant(true);
+    Value v = load;
+    if (type != b.getI32Type())
+      v = LLVM::ZExtOp::create(b, loc, b.getI32Type(), v);
+    return toIndex(b, loc, v);
+  }
+
+public:
+  Value threadId(OpBuilder &b, Location loc, Dim d) override {
+    return read<ROCDL::ThreadIdXOp, ROCDL::ThreadIdYOp, ROCDL::ThreadIdZOp>(b, loc, d);
+  }
+  Value workgroupId(OpBuilder &b, Location loc, Dim d) override {
+    return read<ROCDL::BlockIdXOp, ROCDL::BlockIdYOp, ROCDL::BlockIdZOp>(b, loc, d);
+  }
+  Value workgroupSize(OpBuilder &b, Location loc, Dim d) override {
+    return packetField(b, loc, 4 + 2 * unsigned(d), b.getI16Type());
+  }
+  Value gridSize(OpBuilder &b, Location loc, Dim d) override {
+    // The packet counts work-items; workgroups = ceil(items / size).
+    Value items = packetField(b, loc, 12 + 4 * unsigned(d), b.getI32Type());
+    Value size = workgroupSize(b, loc, d);
+    return arith::CeilDivUIOp::create(b, loc, items, size);
+  }
+  Value laneId(OpBuilder &b, Location loc) override {
+    Type i32 = b.getI32Type();
+    Value ones = arith::ConstantIntOp::create(b, loc, i32, -1);
+    Value zero = arith::ConstantIntOp::create(b, loc, i32, 0);
+    Value lo = ROCDL::MbcntLoOp::create(b, loc, i32, ones, zero, nullptr, nullptr);
+    Value lane = ROCDL::MbcntHiOp::create(b, loc, i32, ones, lo, nullptr, nullptr);
+    return toIndex(b, loc, lane);
+  }
+};
+
+/// The CPU: thread ids arrive as parameters, the rest is in the launch record.
+class CPUSource : public CoordinateSource {
+public:
+  /// The hidden parameters of the function being rewritten.
+  Value launch, tid[3];
+
+  static Value loadField(OpBuilder &b, Location loc, Value launch,
+                         unsigned offset) {
+    auto ptrTy = LLVM::LLVMPointerType::get(b.getContext());
+    Value at = LLVM::GEPOp::create(b, loc, ptrTy, b.getI8Type(), launch,
+                                   ArrayRef<LLVM::GEPArg>{int32_t(offset)});
+    auto load = LLVM::LoadOp::create(b, loc, b.getI32Type(), at);
+    load.setInvariant(true);
+    return toIndex(b, loc, load);
+  }
+  Value threadId(OpBuilder &b, Location loc, Dim d) override {
+    return toIndex(b, loc, tid[unsigned(d)]);
+  }
+  Value workgroupId(OpBuilder &b, Location loc, Dim d) override {
+    return loadField(b, loc, launch, abi::kLaunchWgOffset + 4 * unsigned(d));
+  }
+  Value workgroupSize(OpBuilder &b, Location loc, Dim d) override {
+    return loadField(b, loc, launch, abi::kLaunchBlockOffset + 4 * unsigned(d));
+  }
+  Value gridSize(OpBuilder &b, Location loc, Dim d) override {
+    return loadField(b, loc, launch, abi::kLaunchGridOffset + 4 * unsigned(d));
+  }
+  Value laneId(OpBuilder &b, Location loc) override {
+    return arith::ConstantIndexOp::create(b, loc, 0);
+  }
+};
+
+/// Rewrites the coordinate ops inside `fn` using `src`.
+void lowerCoordinates(FunctionOpInterface fn, CoordinateSource &src,
+                      unsigned waveWidth) {
+  IRRewriter rw(fn.getContext());
+  SmallVector<Operation *> ops;
+  fn.walk([&](Operation *op) {
+    if (isa<ThreadIdOp, WorkgroupIdOp, GlobalIdOp, WorkgroupSizeOp, GridSizeOp,
+            GlobalSizeOp, WaveWidthOp, LaneIdOp>(op))
+      ops.push_back(op);
+  });
+  for (Operation *op : ops) {
+    rw.setInsertionPoint(op);
+    Location loc = op->getLoc();
+    Value v;
+    if (auto o = dyn_cast<ThreadIdOp>(op))
+      v = src.threadId(rw, loc, o.getDim());
+    else if (auto o = dyn_cast<WorkgroupIdOp>(op))
+      v = src.workgroupId(rw, loc, o.getDim());
+    else if (auto o = dyn_cast<WorkgroupSizeOp>(op))
+      v = src.workgroupSize(rw, loc, o.getDim());
+    else if (auto o = dyn_cast<GridSizeOp>(op))
+      v = src.gridSize(rw, loc, o.getDim());
+    else if (auto o = dyn_cast<GlobalIdOp>(op)) {
+      Value wg = src.workgroupId(rw, loc, o.getDim());
+      Value size = src.workgroupSize(rw, loc, o.getDim());
+      Value t = src.threadId(rw, loc, o.getDim());
+      v = arith::AddIOp::create(rw, loc, arith::MulIOp::create(rw, loc, wg, size), t);
+    } else if (auto o = dyn_cast<GlobalSizeOp>(op)) {
+      v = arith::MulIOp::create(rw, loc, src.gridSize(rw, loc, o.getDim()),
+                                src.workgroupSize(rw, loc, o.getDim()));
+    } else if (isa<WaveWidthOp>(op)) {
+      v = arith::ConstantIndexOp::create(rw, loc, waveWidth);
+    } else {
+      v = src.laneId(rw, loc);
+    }
+    rw.replaceOp(op, v);
+  }
+}
+
+/// Functions (kernels or helpers) that contain a barrier, directly or through
+/// a call.
+llvm::DenseSet<Operation *> functionsWithBarriers(ModuleOp module) {
+  llvm::DenseSet<Operation *> result;
+  llvm::DenseMap<StringRef, Operation *> byName;
+  module.walk([&](FunctionOpInterface fn) { byName[fn.getName()] = fn; });
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    module.walk([&](FunctionOpInterface fn) {
+      if (result.contains(fn))
+        return;
+      bool has = false;
+      fn.walk([&](Operation *op) {
+        if (isa<BarrierOp, ReduceOp>(op))
+          has = true;
+        else if (auto call = dyn_cast<CallOp>(op))
+          has |= result.contains(byName.lookup(call.getCallee()));
+      });
+      if (has) {
+        result.insert(fn);
+        changed = true;
+      }
+    });
+  }
+  return result;
+}
+
+struct LowerExecutionModelPass
+    : xpu::impl::LowerExecutionModelBase<LowerExecutionModelPass> {
+  using LowerExecutionModelBase::LowerExecutionModelBase;
+
+  void runOnOperation() override {
+    auto parsed = parseTarget(target);
+    if (!parsed) {
+      getOperation().emitError() << "unknown target '" << target
+                                 << "' (accepted: cpu, nvvm, rocdl)";
+      return signalPassFailure();
+    }
+    if (*parsed == Target::cpu) {
+      if (failed(lowerForCPU()))
+        signalPassFailure();
+      return;
+    }
+    NVVMSource nvvm;
+    ROCDLSource rocdl;
+    CoordinateSource &src =
+        *parsed == Target::nvvm ? static_cast<CoordinateSource &>(nvvm) : rocdl;
+    getOperation().walk([&](FunctionOpInterface fn) {
+      if (isa<KernelOp, FuncOp>(fn))
+        lowerCoordinates(fn, src, waveWidth);
+    });
+  }
+
+  LogicalResult lowerForCPU() {
+    ModuleOp module = getOperation();
+    MLIRContext *ctx = module.getContext();
+    OpBuilder b(ctx);
+    auto ptrTy = LLVM::LLVMPointerType::get(ctx);
+    Type i32 = b.getI32Type();
+    auto withBarriers = functionsWithBarriers(module);
+
+    // The runtime's barrier entry point.
+    b.setInsertionPointToStart(module.getBody());
+    if (!module.lookupSymbol(abi::kCpuBarrierSymbol))
+      LLVM::LLVMFuncOp::create(
+          b, module.getLoc(), abi::kCpuBarrierSymbol,
+          LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), {ptrTy}));
+
+    // 1. Every kernel and helper gains (launch, tx, ty, tz).
+    SmallVector<FunctionOpInterface> fns;
+    module.walk([&](FunctionOpInterface fn) {
+      if (isa<KernelOp, FuncOp>(fn))
+        fns.push_back(fn);
+    });
+    for (FunctionOpInterface fn : fns) {
+      for (Type t : {Type(ptrTy), i32, i32, i32})
+        (void)fn.insertArgument(fn.getNumArguments(), t, DictionaryAttr::get(ctx),
+                                fn.getLoc());
+      if (withBarriers.contains(fn))
+        fn->setAttr("xpu.barriers", b.getUnitAttr());
+    }
+
+    // 2. Calls pass the caller's hidden parameters on.
+    module.walk([&](CallOp call) {
+      auto caller = call->getParentOfType<FunctionOpInterface>();
+      Block &entry = caller.getFunctionBody().front();
+      unsigned n = entry.getNumArguments();
+      SmallVector<Value> operands(call.getOperands());
+      for (unsigned i = n - 4; i < n; ++i)
+        operands.push_back(entry.getArgument(i));
+      call->setOperands(operands);
+    });
+
+    // 3. Coordinates, barriers and shared scratch, per function.
+    for (FunctionOpInterface fn : fns) {
+      Block &entry = fn.getFunctionBody().front();
+      unsigned n = entry.getNumArguments();
+      CPUSource src;
+      src.launch = entry.getArgument(n - 4);
+      for (unsigned d = 0; d < 3; ++d)
+        src.tid[d] = entry.getArgument(n - 3 + d);
+      lowerCoordinates(fn, src, /*waveWidth=*/1);
+
+      IRRewriter rw(ctx);
+      SmallVector<BarrierOp> barriers;
+      fn.walk([&](BarrierOp op) { barriers.push_back(op); });
+      for (BarrierOp op : barriers) {
+        rw.setInsertionPoint(op);
+        LLVM::CallOp::create(rw, op.getLoc(), TypeRange{},
+                             abi::kCpuBarrierSymbol, ValueRange{src.launch});
+        rw.eraseOp(op);
+      }
+
+      SmallVector<AllocOp> shared;
+      fn.walk([&](AllocOp op) {
+        if (op.getResult().getType().getSpace() == Space::shared)
+          shared.push_back(op);
+      });
+      if (!shared.empty() && !isa<KernelOp>(fn))
+        return shared.front().emitOpError(
+            "allocates shared memory outside a kernel body; allocate it in "
+            "the kernel and pass the buffer to the helper");
+      uint64_t offset = 0;
+      for (AllocOp op : shared) {
+        BufferType type = op.getResult().getType();
+        uint64_t bytes = uint64_t(type.getSize()) *
+                         std::max<uint64_t>(1, type.getElementType()
+                                                       .getIntOrFloatBitWidth() /
+                                                   8);
+        rw.setInsertionPoint(op);
+        Location loc = op.getLoc();
+        Value baseAt = LLVM::GEPOp::create(
+            rw, loc, ptrTy, rw.getI8Type(), src.launch,
+            ArrayRef<LLVM::GEPArg>{int32_t(abi::kLaunchSharedOffset)});
+        auto base = LLVM::LoadOp::create(rw, loc, ptrTy, baseAt);
+        base.setInvariant(true);
+        Value at = LLVM::GEPOp::create(rw, loc, ptrTy, rw.getI8Type(), base,
+                                       ArrayRef<LLVM::GEPArg>{int32_t(offset)});
+        rw.replaceOpWithNewOp<ViewOp>(op, type, at);
+        offset = (offset + bytes + abi::kSharedAlign - 1) /
+                 abi::kSharedAlign * abi::kSharedAlign;
+      }
+      if (isa<KernelOp>(fn) && offset)
+        fn->setAttr("xpu.shared_bytes", rw.getI64IntegerAttr(offset));
+    }
+    return success();
+  }
+};
+
+} // namespace

@@ -1,0 +1,145 @@
+// Makes what a target lowering must not have to discover explicit: the
+// status-word parameter, the run-time checks admission asked for, and
+// fast-math contraction. See Passes.td.
+#include "xpu/Transforms/Passes.h"
+
+#include "mlir/IR/Builders.h"
+
+namespace xpu {
+#define GEN_PASS_DEF_PREPARELOWERING
+#include "xpu/Transforms/Passes.h.inc"
+} // namespace xpu
+
+using namespace mlir;
+using namespace xpu;
+
+namespace {
+
+/// Every kernel and device function gains a trailing `!llvm.ptr` (the status
+/// word); calls pass the caller's on.
+void addStatusParam(ModuleOp module) {
+  MLIRContext *ctx = module.getContext();
+  auto ptrTy = LLVM::LLVMPointerType::get(ctx);
+  SmallVector<FunctionOpInterface> fns;
+  module.walk([&](FunctionOpInterface fn) {
+    if (isa<KernelOp, FuncOp>(fn))
+      fns.push_back(fn);
+  });
+  for (FunctionOpInterface fn : fns)
+    (void)fn.insertArgument(fn.getNumArguments(), ptrTy, DictionaryAttr::get(ctx),
+                            fn.getLoc());
+  module.walk([&](CallOp call) {
+    auto caller = call->getParentOfType<FunctionOpInterface>();
+    Block &entry = caller.getFunctionBody().front();
+    SmallVector<Value> operands(call.getOperands());
+    operands.push_back(entry.getArgument(entry.getNumArguments() - 1));
+    call->setOperands(operands);
+  });
+}
+
+Value statusOf(Operation *op) {
+  Block &entry =
+      op->getParentOfType<FunctionOpInterface>().getFunctionBody().front();
+  return entry.getArgument(entry.getNumArguments() - 1);
+}
+
+/// Count the violation and remember the first site (see abi::kStatusWords).
+void emitReport(OpBuilder &b, Location loc, Value status, int64_t site) {
+  Type i32 = b.getI32Type();
+  auto ptrTy = LLVM::LLVMPointerType::get(b.getContext());
+  Value one = LLVM::ConstantOp::create(b, loc, i32, 1);
+  LLVM::AtomicRMWOp::create(b, loc, LLVM::AtomicBinOp::add, status, one,
+                            LLVM::AtomicOrdering::monotonic);
+  Value first = LLVM::GEPOp::create(b, loc, ptrTy, i32, status,
+                                    ArrayRef<LLVM::GEPArg>{1});
+  Value zero = LLVM::ConstantOp::create(b, loc, i32, 0);
+  Value id = LLVM::ConstantOp::create(b, loc, i32, int32_t(site + 1));
+  LLVM::AtomicCmpXchgOp::create(b, loc, first, zero, id,
+                                LLVM::AtomicOrdering::monotonic,
+                                LLVM::AtomicOrdering::monotonic);
+}
+
+/// Wraps each access admission marked `checked` in `if (in bounds)`; the
+/// else branch reports the site and, for reads, yields zero.
+void materializeChecks(ModuleOp module) {
+  SmallVector<Operation *> checked;
+  module.walk([&](Operation *op) {
+    if (op->hasAttr("checked") && isa<LoadOp, StoreOp, AtomicRMWOp>(op))
+      checked.push_back(op);
+  });
+  for (Operation *op : checked) {
+    OpBuilder b(op);
+    Location loc = op->getLoc();
+    op->removeAttr("checked");
+    int64_t site = 0;
+    if (auto attr = op->getAttrOfType<IntegerAttr>("xpu.site"))
+      site = attr.getInt();
+    Value buffer = op->getOperand(isa<LoadOp>(op) ? 0 : 1);
+    Value index = op->getOperand(isa<LoadOp>(op) ? 1 : 2);
+    int64_t width = 1;
+    if (auto load = dyn_cast<LoadOp>(op))
+      width = load.getWidth();
+    else if (auto store = dyn_cast<StoreOp>(op))
+      width = store.getWidth();
+    // Unsigned compare: a negative index is a huge one.
+    Value last = index;
+    if (width > 1)
+      last = arith::AddIOp::create(
+          b, loc, index, arith::ConstantIndexOp::create(b, loc, width - 1));
+    Value size = BufferSizeOp::create(b, loc, buffer);
+    Value ok = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, last, size);
+    Value status = statusOf(op);
+    TypeRange results = op->getResultTypes();
+    auto ifOp = scf::IfOp::create(b, loc, results, ok, /*withElse=*/true);
+    Operation *moved = op;
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      Operation *clone = b.clone(*op);
+      moved = clone;
+      if (!results.empty())
+        scf::YieldOp::create(b, loc, clone->getResults());
+      else if (ifOp.thenBlock()->empty() ||
+               !ifOp.thenBlock()->back().hasTrait<OpTrait::IsTerminator>())
+        scf::YieldOp::create(b, loc);
+      b.setInsertionPointToStart(ifOp.elseBlock());
+      emitReport(b, loc, status, site);
+      if (!results.empty()) {
+        Value zero = arith::ConstantOp::create(
+            b, loc, cast<TypedAttr>(b.getZeroAttr(results.front())));
+        scf::YieldOp::create(b, loc, zero);
+      } else if (ifOp.elseBlock()->empty() ||
+                 !ifOp.elseBlock()->back().hasTrait<OpTrait::IsTerminator>()) {
+        scf::YieldOp::create(b, loc);
+      }
+    }
+    (void)moved;
+    op->replaceAllUsesWith(ifOp.getResults());
+    op->erase();
+  }
+}
+
+/// A kernel marked `fastmath` permits contraction of its float arithmetic;
+/// everywhere else no fused multiply-add is formed.
+void applyFastMath(ModuleOp module) {
+  module.walk([&](KernelOp kernel) {
+    if (!kernel.getFastmath())
+      return;
+    kernel.walk([&](arith::ArithFastMathInterface op) {
+      auto flags = arith::FastMathFlagsAttr::get(
+          op->getContext(), arith::FastMathFlags::contract);
+      op->setAttr(op.getFastMathAttrName(), flags);
+    });
+  });
+}
+
+struct PrepareLoweringPass : xpu::impl::PrepareLoweringBase<PrepareLoweringPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    addStatusParam(module);
+    materializeChecks(module);
+    applyFastMath(module);
+  }
+};
+
+} // namespace

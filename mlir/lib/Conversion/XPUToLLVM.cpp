@@ -1,0 +1,471 @@
+// Lowers xpu kernels, device functions and their bodies to the LLVM dialect
+// for the LLVM-based targets (cpu, nvvm, rocdl). See Passes.td.
+#include "xpu/KernelABI.h"
+#include "xpu/Transforms/Passes.h"
+
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
+#include "mlir/Conversion/LLVMCommon/ConversionTarget.h"
+#include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
+#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace xpu {
+#define GEN_PASS_DEF_CONVERTXPUTOLLVM
+#include "xpu/Transforms/Passes.h.inc"
+} // namespace xpu
+
+using namespace mlir;
+using namespace xpu;
+
+namespace {
+
+enum class Target { cpu, nvvm, rocdl };
+
+/// Address space numbers per target (NVPTX and AMDGPU agree on 1/3/5 for
+/// global/shared/private; the CPU has one flat space).
+unsigned addressSpace(Space space, Target target) {
+  if (target == Target::cpu)
+    return 0;
+  switch (space) {
+  case Space::global:
+    return 1;
+  case Space::shared:
+    return 3;
+  case Space::private_:
+    return target == Target::rocdl ? 5 : 0;
+  }
+  return 0;
+}
+
+/// The type an element has in memory: bool is a byte, as on the host.
+Type memoryType(Type elem) {
+  if (elem.isInteger(1))
+    return IntegerType::get(elem.getContext(), 8);
+  return elem;
+}
+Type memoryType(Type value, Type elem) {
+  if (auto vec = dyn_cast<VectorType>(value))
+    return VectorType::get(vec.getShape(), memoryType(elem));
+  return memoryType(elem);
+}
+
+unsigned elementBytes(Type elem) {
+  return std::max(1u, elem.getIntOrFloatBitWidth() / 8);
+}
+
+//===----------------------------------------------------------------------===//
+// Conversion patterns
+//===----------------------------------------------------------------------===//
+
+template <typename Op>
+struct XPUPattern : ConvertOpToLLVMPattern<Op> {
+  XPUPattern(const LLVMTypeConverter &tc, Target target)
+      : ConvertOpToLLVMPattern<Op>(tc), target(target) {}
+  Target target;
+};
+
+/// Moves a function body into `fn`, converting the entry block's arguments.
+LogicalResult moveBody(FunctionOpInterface from, LLVM::LLVMFuncOp fn,
+                       const TypeConverter &tc, ConversionPatternRewriter &rw) {
+  Region &body = from.getFunctionBody();
+  TypeConverter::SignatureConversion sig(body.getNumArguments());
+  for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
+    Type t = tc.convertType(arg.getType());
+    if (!t)
+      return rw.notifyMatchFailure(from, "unconvertible parameter type");
+    sig.addInputs(i, t);
+  }
+  rw.inlineRegionBefore(body, fn.getBody(), fn.getBody().end());
+  rw.applySignatureConversion(&fn.getBody().front(), sig, &tc);
+  return success();
+}
+
+/// Kernel -> llvm.func whose parameters follow the kernel ABI: buffers are
+/// flattened into (pointer, element count); everything else stays one value.
+struct KernelLowering : XPUPattern<KernelOp> {
+  using XPUPattern::XPUPattern;
+  LogicalResult
+  matchAndRewrite(KernelOp op, OpAdaptor, ConversionPatternRewriter &rw) const override {
+    const auto &tc = *getTypeConverter();
+    MLIRContext *ctx = op.getContext();
+    Location loc = op.getLoc();
+    Type i64 = rw.getI64Type();
+    SmallVector<Type> flat;
+    for (Type t : op.getArgumentTypes()) {
+      if (auto buf = dyn_cast<BufferType>(t)) {
+        flat.push_back(LLVM::LLVMPointerType::get(
+            ctx, addressSpace(buf.getSpace(), target)));
+        flat.push_back(i64);
+      } else {
+        flat.push_back(tc.convertType(t));
+      }
+    }
+    auto fnType = LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), flat);
+    auto fn = LLVM::LLVMFuncOp::create(rw, loc, op.getSymName(), fnType);
+    if (failed(moveBody(op, fn, tc, rw)))
+      return failure();
+    Block *body = &fn.getBody().front();
+
+    // New entry: rebuild each buffer value from its two flat parameters.
+    SmallVector<Location> locs(flat.size(), loc);
+    Block *entry = rw.createBlock(&fn.getBody(), fn.getBody().begin(), flat, locs);
+    SmallVector<Value> values;
+    unsigned next = 0;
+    for (Type t : op.getArgumentTypes()) {
+      if (isa<BufferType>(t)) {
+        Type structTy = tc.convertType(t);
+        Value v = LLVM::PoisonOp::create(rw, loc, structTy);
+        v = LLVM::InsertValueOp::create(rw, loc, v, entry->getArgument(next),
+                                        ArrayRef<int64_t>{0});
+        v = LLVM::InsertValueOp::create(rw, loc, v, entry->getArgument(next + 1),
+                                        ArrayRef<int64_t>{1});
+        values.push_back(v);
+        next += 2;
+      } else {
+        values.push_back(entry->getArgument(next++));
+      }
+    }
+    LLVM::BrOp::create(rw, loc, values, body);
+
+    fn->setAttr("xpu.kernel", rw.getUnitAttr());
+    for (StringRef name : {"xpu.barriers", "xpu.shared_bytes"})
+      if (Attribute a = op->getAttr(name))
+        fn->setAttr(name, a);
+    if (target == Target::nvvm)
+      fn->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(), rw.getUnitAttr());
+    if (target == Target::rocdl)
+      fn->setAttr(ROCDL::ROCDLDialect::getKernelFuncAttrName(), rw.getUnitAttr());
+    if (auto wg = op.getWorkgroupSize(); wg && target == Target::nvvm) {
+      SmallVector<int32_t> dims(wg->begin(), wg->end());
+      fn->setAttr("nvvm.reqntid", rw.getDenseI32ArrayAttr(dims));
+    }
+    rw.eraseOp(op);
+    return success();
+  }
+};
+
+struct FuncLowering : XPUPattern<FuncOp> {
+  using XPUPattern::XPUPattern;
+  LogicalResult
+  matchAndRewrite(FuncOp op, OpAdaptor, ConversionPatternRewriter &rw) const override {
+    const auto &tc = *getTypeConverter();
+    MLIRContext *ctx = op.getContext();
+    SmallVector<Type> inputs;
+    for (Type t : op.getArgumentTypes())
+      inputs.push_back(tc.convertType(t));
+    Type result = LLVM::LLVMVoidType::get(ctx);
+    if (op.getResultTypes().size() == 1)
+      result = tc.convertType(op.getResultTypes().front());
+    else if (!op.getResultTypes().empty())
+      return rw.notifyMatchFailure(op, "device functions return at most one value");
+    auto fn = LLVM::LLVMFuncOp::create(rw, op.getLoc(), op.getSymName(),
+                                       LLVM::LLVMFunctionType::get(result, inputs),
+                                       LLVM::Linkage::Internal);
+    if (failed(moveBody(op, fn, tc, rw)))
+      return failure();
+    rw.eraseOp(op);
+    return success();
+  }
+};
+
+struct CallLowering : XPUPattern<CallOp> {
+  using XPUPattern::XPUPattern;
+  LogicalResult
+  matchAndRewrite(CallOp op, OpAdaptor adaptor, ConversionPatternRewriter &rw) const override {
+    SmallVector<Type> results;
+    if (failed(getTypeConverter()->convertTypes(op.getResultTypes(), results)))
+      return failure();
+    rw.replaceOpWithNewOp<LLVM::CallOp>(op, results, op.getCallee(),
+                                        adaptor.getOperands());
+    return success();
+  }
+};
+
+struct ReturnLowering : XPUPattern<ReturnOp> {
+  using XPUPattern::XPUPattern;
+  LogicalResult
+  matchAndRewrite(ReturnOp op, OpAdaptor adaptor, ConversionPatternRewriter &rw) const override {
+    rw.replaceOpWithNewOp<LLVM::ReturnOp>(op, adaptor.getOperands());
+    return success();
+  }
+};
+
+Value elementAddress(OpBuilder &b, Location loc, Value buffer, Value index,
+                     Type elem) {
+  Value base = LLVM::ExtractValueOp::create(b, loc, buffer, ArrayRef<int64_t>{0});
+  return LLVM::GEPOp::create(b, loc, base.getType(), memoryType(elem), base,
+                             ValueRange{index});
+}
+
+struct LoadLowering : XPUPattern<LoadOp> {
+  using XPUPattern::XPUPattern;
+  LogicalResult
+  matchAndRewrite(LoadOp op, OpAdaptor adaptor, ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    Type elem = op.getBufferType().getElementType();
+    Type valueTy = getTypeConverter()->convertType(op.getResult().getType());
+    Type memTy = getTypeConverter()->convertType(memoryType(op.getResult().getType(), elem));
+    Value addr = elementAddress(rw, loc, adaptor.getBuffer(), adaptor.getIndex(), elem);
+    Value v = LLVM::LoadOp::create(rw, loc, memTy, addr, elementBytes(elem));
+    if (memTy != valueTy) { // bool: any nonzero byte is true
+      Value zero = LLVM::ZeroOp::create(rw, loc, memTy);
+      v = LLVM::ICmpOp::create(rw, loc, LLVM::ICmpPredicate::ne, v, zero);
+    }
+    rw.replaceOp(op, v);
+    return success();
+  }
+};
+
+struct StoreLowering : XPUPattern<StoreOp> {
+  using XPUPattern::XPUPattern;
+  LogicalResult
+  matchAndRewrite(StoreOp op, OpAdaptor adaptor, ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    Type elem = op.getBufferType().getElementType();
+    Type memTy = getTypeConverter()->convertType(memoryType(op.getValue().getType(), elem));
+    Value addr = elementAddress(rw, loc, adaptor.getBuffer(), adaptor.getIndex(), elem);
+    Value v = adaptor.getValue();
+    if (v.getType() != memTy)
+      v = LLVM::ZExtOp::create(rw, loc, memTy, v);
+    rw.replaceOpWithNewOp<LLVM::StoreOp>(op, v, addr, elementBytes(elem));
+    return success();
+  }
+};
+
+struct BufferSizeLowering : XPUPattern<BufferSizeOp> {
+  using XPUPattern::XPUPattern;
+  LogicalResult
+  matchAndRewrite(BufferSizeOp op, OpAdaptor adaptor, ConversionPatternRewriter &rw) const override {
+    rw.replaceOpWithNewOp<LLVM::ExtractValueOp>(op, adaptor.getBuffer(),
+                                                ArrayRef<int64_t>{1});
+    return success();
+  }
+};
+
+Value makeBuffer(OpBuilder &b, Location loc, Type structTy, Value ptr,
+                 int64_t size) {
+  Value v = LLVM::PoisonOp::create(b, loc, structTy);
+  v = LLVM::InsertValueOp::create(b, loc, v, ptr, ArrayRef<int64_t>{0});
+  Value n = LLVM::ConstantOp::create(b, loc, b.getI64Type(), size);
+  return LLVM::InsertValueOp::create(b, loc, v, n, ArrayRef<int64_t>{1});
+}
+
+struct ViewLowering : XPUPattern<ViewOp> {
+  using XPUPattern::XPUPattern;
+  LogicalResult
+  matchAndRewrite(ViewOp op, OpAdaptor adaptor, ConversionPatternRewriter &rw) const override {
+    BufferType type = op.getResult().getType();
+    rw.replaceOp(op, makeBuffer(rw, op.getLoc(), getTypeConverter()->convertType(type),
+                                adaptor.getPointer(), type.getSize()));
+    return success();
+  }
+};
+
+/// Private scratch is an alloca at function entry; shared scratch on a GPU
+/// is a workgroup-space global.
+struct AllocLowering : XPUPattern<AllocOp> {
+  using XPUPattern::XPUPattern;
+  LogicalResult
+  matchAndRewrite(AllocOp op, OpAdaptor, ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    BufferType type = op.getResult().getType();
+    Type structTy = getTypeConverter()->convertType(type);
+    Type elem = memoryType(type.getElementType());
+    auto arrayTy = LLVM::LLVMArrayType::get(elem, type.getSize());
+    unsigned as = addressSpace(type.getSpace(), target);
+    auto ptrTy = LLVM::LLVMPointerType::get(op.getContext(), as);
+    Value ptr;
+    if (type.getSpace() == Space::private_) {
+      Region *scope = op->getParentWithTrait<OpTrait::AutomaticAllocationScope>()
+                          ? &op->getParentWithTrait<OpTrait::AutomaticAllocationScope>()->getRegion(0)
+                          : nullptr;
+      if (auto fn = op->getParentOfType<LLVM::LLVMFuncOp>())
+        scope = &fn.getBody();
+      OpBuilder::InsertionGuard g(rw);
+      rw.setInsertionPointToStart(&scope->front());
+      Value one = LLVM::ConstantOp::create(rw, loc, rw.getI64Type(), 1);
+      ptr = LLVM::AllocaOp::create(rw, loc, ptrTy, arrayTy, one, 16);
+    } else {
+      if (target == Target::cpu)
+        return rw.notifyMatchFailure(op, "CPU shared memory is lowered earlier");
+      auto module = op->getParentOfType<ModuleOp>();
+      std::string name;
+      for (unsigned i = 0;; ++i) {
+        name = "__xpu_shared_" + std::to_string(i);
+        if (!module.lookupSymbol(name))
+          break;
+      }
+      {
+        OpBuilder::InsertionGuard g(rw);
+        rw.setInsertionPointToStart(module.getBody());
+        LLVM::GlobalOp::create(rw, loc, arrayTy, /*isConstant=*/false,
+                               LLVM::Linkage::Internal, name, Attribute(),
+                               /*alignment=*/16, as);
+      }
+      ptr = LLVM::AddressOfOp::create(rw, loc, ptrTy, name);
+    }
+    rw.replaceOp(op, makeBuffer(rw, loc, structTy, ptr, type.getSize()));
+    return success();
+  }
+};
+
+struct BarrierLowering : XPUPattern<BarrierOp> {
+  using XPUPattern::XPUPattern;
+  LogicalResult
+  matchAndRewrite(BarrierOp op, OpAdaptor, ConversionPatternRewriter &rw) const override {
+    if (target == Target::nvvm)
+      NVVM::Barrier0Op::create(rw, op.getLoc());
+    else if (target == Target::rocdl)
+      ROCDL::BarrierOp::create(rw, op.getLoc());
+    else
+      return rw.notifyMatchFailure(op, "CPU barriers are lowered earlier");
+    rw.eraseOp(op);
+    return success();
+  }
+};
+
+LLVM::AtomicOrdering ordering(MemoryOrder order) {
+  switch (order) {
+  case MemoryOrder::relaxed:
+    return LLVM::AtomicOrdering::monotonic;
+  case MemoryOrder::acquire:
+    return LLVM::AtomicOrdering::acquire;
+  case MemoryOrder::release:
+    return LLVM::AtomicOrdering::release;
+  case MemoryOrder::acq_rel:
+    return LLVM::AtomicOrdering::acq_rel;
+  case MemoryOrder::seq_cst:
+    return LLVM::AtomicOrdering::seq_cst;
+  }
+  return LLVM::AtomicOrdering::seq_cst;
+}
+
+/// LLVM sync-scope names for the Vulkan scope set; "" is the system scope.
+StringRef syncScope(Scope scope, Target target) {
+  if (target == Target::cpu)
+    return scope == Scope::invocation ? "singlethread" : "";
+  bool amd = target == Target::rocdl;
+  switch (scope) {
+  case Scope::invocation:
+    return "singlethread";
+  case Scope::subgroup:
+    return amd ? "wavefront" : "block";
+  case Scope::workgroup:
+    return amd ? "workgroup" : "block";
+  case Scope::queue_family:
+  case Scope::device:
+    return amd ? "agent" : "device";
+  }
+  return "";
+}
+
+struct AtomicLowering : XPUPattern<AtomicRMWOp> {
+  using XPUPattern::XPUPattern;
+  LogicalResult
+  matchAndRewrite(AtomicRMWOp op, OpAdaptor adaptor, ConversionPatternRewriter &rw) const override {
+    using B = LLVM::AtomicBinOp;
+    B bin;
+    switch (op.getKind()) {
+    case AtomicKind::add: bin = B::add; break;
+    case AtomicKind::sub: bin = B::sub; break;
+    case AtomicKind::smin: bin = B::min; break;
+    case AtomicKind::smax: bin = B::max; break;
+    case AtomicKind::umin: bin = B::umin; break;
+    case AtomicKind::umax: bin = B::umax; break;
+    case AtomicKind::and_: bin = B::_and; break;
+    case AtomicKind::or_: bin = B::_or; break;
+    case AtomicKind::xor_: bin = B::_xor; break;
+    case AtomicKind::xchg: bin = B::xchg; break;
+    case AtomicKind::fadd: bin = B::fadd; break;
+    }
+    Type elem = cast<BufferType>(op.getBuffer().getType()).getElementType();
+    Value addr = elementAddress(rw, op.getLoc(), adaptor.getBuffer(), adaptor.getIndex(), elem);
+    rw.replaceOpWithNewOp<LLVM::AtomicRMWOp>(
+        op, bin, addr, adaptor.getValue(), ordering(op.getOrder()),
+        syncScope(op.getScope(), target), elementBytes(elem));
+    return success();
+  }
+};
+
+struct HostEffectLowering : XPUPattern<HostEffectOp> {
+  using XPUPattern::XPUPattern;
+  LogicalResult
+  matchAndRewrite(HostEffectOp op, OpAdaptor, ConversionPatternRewriter &rw) const override {
+    return op.emitOpError() << "host effect '" << op.getEffect()
+                            << "' cannot run on a device";
+  }
+};
+
+struct ConvertXPUToLLVMPass
+    : xpu::impl::ConvertXPUToLLVMBase<ConvertXPUToLLVMPass> {
+  using ConvertXPUToLLVMBase::ConvertXPUToLLVMBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *ctx = &getContext();
+    Target tgt;
+    if (target == "cpu")
+      tgt = Target::cpu;
+    else if (target == "nvvm")
+      tgt = Target::nvvm;
+    else if (target == "rocdl")
+      tgt = Target::rocdl;
+    else {
+      module.emitError() << "unknown target '" << target
+                         << "' (accepted: cpu, nvvm, rocdl)";
+      return signalPassFailure();
+    }
+    if (module.walk([](Operation *op) {
+          if (isa<ReduceOp>(op))
+            op->emitOpError("must be expanded (xpu-expand-reductions) first");
+          else if (op->hasAttr("checked"))
+            op->emitOpError("has an unmaterialized check (xpu-prepare-lowering)");
+          else if (isa<scf::SCFDialect>(op->getDialect()))
+            op->emitOpError("must be lowered to cf (convert-scf-to-cf) first");
+          else
+            return WalkResult::advance();
+          return WalkResult::interrupt();
+        }).wasInterrupted())
+      return signalPassFailure();
+
+    LowerToLLVMOptions options(ctx);
+    options.overrideIndexBitwidth(64);
+    LLVMTypeConverter tc(ctx, options);
+    tc.addConversion([&, tgt](BufferType t) -> Type {
+      return LLVM::LLVMStructType::getLiteral(
+          ctx, {LLVM::LLVMPointerType::get(ctx, addressSpace(t.getSpace(), tgt)),
+                IntegerType::get(ctx, 64)});
+    });
+
+    RewritePatternSet patterns(ctx);
+    patterns.add<KernelLowering, FuncLowering, CallLowering, ReturnLowering,
+                 LoadLowering, StoreLowering, BufferSizeLowering, ViewLowering,
+                 AllocLowering, BarrierLowering, AtomicLowering,
+                 HostEffectLowering>(tc, tgt);
+    arith::populateArithToLLVMConversionPatterns(tc, patterns);
+    populateMathToLLVMConversionPatterns(tc, patterns);
+    cf::populateControlFlowToLLVMConversionPatterns(tc, patterns);
+    index::populateIndexToLLVMConversionPatterns(tc, patterns);
+    ub::populateUBToLLVMConversionPatterns(tc, patterns);
+    populateVectorToLLVMConversionPatterns(tc, patterns);
+
+    LLVMConversionTarget ct(*ctx);
+    ct.addLegalOp<ModuleOp>();
+    ct.addLegalDialect<NVVM::NVVMDialect, ROCDL::ROCDLDialect>();
+    ct.addIllegalDialect<XPUDialect, arith::ArithDialect, cf::ControlFlowDialect,
+                         math::MathDialect, vector::VectorDialect>();
+    if (failed(applyFullConversion(module, ct, std::move(patterns))))
+      return signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,419 @@
+// The xpu dialect: registration, the buffer type's syntax, op verifiers and
+// custom assembly.
+#include "xpu/Dialect/XPU/IR/XPUDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/FunctionImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace xpu;
+
+#include "xpu/Dialect/XPU/IR/XPUDialect.cpp.inc"
+#include "xpu/Dialect/XPU/IR/XPUEnums.cpp.inc"
+#define GET_ATTRDEF_CLASSES
+#include "xpu/Dialect/XPU/IR/XPUAttrs.cpp.inc"
+#define GET_TYPEDEF_CLASSES
+#include "xpu/Dialect/XPU/IR/XPUTypes.cpp.inc"
+#define GET_OP_CLASSES
+#include "xpu/Dialect/XPU/IR/XPUOps.cpp.inc"
+
+void XPUDialect::initialize() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "xpu/Dialect/XPU/IR/XPUAttrs.cpp.inc"
+      >();
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "xpu/Dialect/XPU/IR/XPUTypes.cpp.inc"
+      >();
+  addOperations<
+#define GET_OP_LIST
+#include "xpu/Dialect/XPU/IR/XPUOps.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// BufferType: !xpu.buffer<[N x] T [, space] [, access]>
+//===----------------------------------------------------------------------===//
+
+Type BufferType::parse(AsmParser &parser) {
+  SmallVector<int64_t, 1> dims;
+  Type elementType;
+  if (parser.parseLess() ||
+      parser.parseDimensionList(dims, /*allowDynamic=*/false,
+                                /*withTrailingX=*/true) ||
+      parser.parseType(elementType))
+    return {};
+  if (dims.size() > 1) {
+    parser.emitError(parser.getCurrentLocation(),
+                     "xpu buffers are one-dimensional");
+    return {};
+  }
+  Space space = Space::global;
+  Access access = Access::rw;
+  bool sawSpace = false, sawAccess = false;
+  while (succeeded(parser.parseOptionalComma())) {
+    SMLoc loc = parser.getCurrentLocation();
+    StringRef word;
+    if (parser.parseKeyword(&word))
+      return {};
+    if (auto s = symbolizeSpace(word); s && !sawSpace) {
+      space = *s;
+      sawSpace = true;
+    } else if (auto a = symbolizeAccess(word); a && !sawAccess) {
+      access = *a;
+      sawAccess = true;
+    } else {
+      parser.emitError(loc, "expected an address space (global, shared, "
+                            "private) or an access mode (rw, ro, owned, "
+                            "alias), each at most once, got '")
+          << word << "'";
+      return {};
+    }
+  }
+  if (parser.parseGreater())
+    return {};
+  int64_t size = dims.empty() ? kDynamic : dims.front();
+  return parser.getChecked<BufferType>(parser.getContext(), elementType, space,
+                                       access, size);
+}
+
+void BufferType::print(AsmPrinter &printer) const {
+  printer << "<";
+  if (hasStaticSize())
+    printer << getSize() << "x";
+  printer << getElementType();
+  if (getSpace() != Space::global)
+    printer << ", " << stringifySpace(getSpace());
+  if (getAccess() != Access::rw)
+    printer << ", " << stringifyAccess(getAccess());
+  printer << ">";
+}
+
+LogicalResult
+BufferType::verify(function_ref<InFlightDiagnostic()> emitError, Type elementType,
+                   Space space, Access access, int64_t size) {
+  if (!elementType.isIntOrIndexOrFloat() || elementType.isIndex())
+    return emitError() << "buffer element type must be an integer or float "
+                          "scalar, got "
+                       << elementType;
+  if (size == 0 || size < kDynamic)
+    return emitError() << "buffer size must be positive";
+  if (space != Space::global && size == kDynamic)
+    return emitError() << stringifySpace(space)
+                       << " buffers need a static element count";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Kernels and functions
+//===----------------------------------------------------------------------===//
+
+template <typename OpT>
+static ParseResult parseFunctionLike(OpAsmParser &parser,
+                                     OperationState &result) {
+  auto buildFuncType = [](Builder &builder, ArrayRef<Type> argTypes,
+                          ArrayRef<Type> results,
+                          function_interface_impl::VariadicFlag, std::string &) {
+    return builder.getFunctionType(argTypes, results);
+  };
+  return function_interface_impl::parseFunctionOp(
+      parser, result, /*allowVariadic=*/false,
+      OpT::getFunctionTypeAttrName(result.name), buildFuncType,
+      OpT::getArgAttrsAttrName(result.name),
+      OpT::getResAttrsAttrName(result.name));
+}
+
+template <typename OpT>
+static void printFunctionLike(OpAsmPrinter &p, OpT op) {
+  function_interface_impl::printFunctionOp(
+      p, op, /*isVariadic=*/false, op.getFunctionTypeAttrName(),
+      op.getArgAttrsAttrName(), op.getResAttrsAttrName());
+}
+
+ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
+  return parseFunctionLike<KernelOp>(parser, result);
+}
+void KernelOp::print(OpAsmPrinter &p) { printFunctionLike(p, *this); }
+
+ParseResult FuncOp::parse(OpAsmParser &parser, OperationState &result) {
+  return parseFunctionLike<FuncOp>(parser, result);
+}
+void FuncOp::print(OpAsmPrinter &p) { printFunctionLike(p, *this); }
+
+static LogicalResult verifyShapeAttr(Operation *op, StringRef name,
+                                     std::optional<ArrayRef<int64_t>> shape) {
+  if (!shape)
+    return success();
+  if (shape->size() < 1 || shape->size() > 3)
+    return op->emitOpError() << "'" << name << "' needs 1 to 3 extents";
+  return success();
+}
+
+LogicalResult KernelOp::verify() {
+  if (getBody().empty())
+    return emitOpError("needs a body");
+  if (!getResultTypes().empty())
+    return emitOpError("kernels return no values; write results to buffers");
+  StringRef profile = getProfileName();
+  if (profile != kProfilePortable && profile != kProfileDeterministic)
+    return emitOpError() << "unknown profile '" << profile
+                         << "' (accepted: portable, deterministic-v1)";
+  if (failed(verifyShapeAttr(*this, "workgroup_size", getWorkgroupSize())) ||
+      failed(verifyShapeAttr(*this, "grid_size", getGridSize())))
+    return failure();
+  return success();
+}
+
+LogicalResult FuncOp::verify() {
+  if (getBody().empty())
+    return emitOpError("device functions need a body");
+  return success();
+}
+
+LogicalResult ReturnOp::verify() {
+  auto fn = cast<FunctionOpInterface>((*this)->getParentOp());
+  ArrayRef<Type> results = fn.getResultTypes();
+  if (getOperands().size() != results.size())
+    return emitOpError() << "returns " << getOperands().size()
+                         << " values but the enclosing function has "
+                         << results.size() << " results";
+  for (auto [value, type] : llvm::zip(getOperands(), results))
+    if (value.getType() != type)
+      return emitOpError() << "return type " << value.getType()
+                           << " does not match the function result " << type;
+  return success();
+}
+
+LogicalResult CallOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  auto fn = symbolTable.lookupNearestSymbolFrom<FuncOp>(*this, getCalleeAttr());
+  if (!fn)
+    return emitOpError() << "'" << getCallee()
+                         << "' is not an xpu.func in this module";
+  FunctionType type = fn.getFunctionType();
+  if (TypeRange(type.getInputs()) != TypeRange(getOperands().getTypes()) ||
+      TypeRange(type.getResults()) != TypeRange(getResults().getTypes()))
+    return emitOpError() << "operand or result types do not match '"
+                         << getCallee() << "' of type " << type;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Coordinate ranges (used by bounds proofs)
+//===----------------------------------------------------------------------===//
+
+static constexpr unsigned kIndexBits = IndexType::kInternalStorageBitWidth;
+
+static ConstantIntRanges indexRange(int64_t lo, int64_t hi) {
+  return ConstantIntRanges::fromSigned(APInt(kIndexBits, lo, true),
+                                       APInt(kIndexBits, hi, true));
+}
+
+/// The extent the enclosing kernel fixes for `attr` along `dim`, if any.
+static std::optional<int64_t> fixedExtent(Operation *op, Dim dim, bool grid) {
+  auto kernel = op->getParentOfType<KernelOp>();
+  if (!kernel)
+    return std::nullopt;
+  auto shape = grid ? kernel.getGridSize() : kernel.getWorkgroupSize();
+  if (!shape)
+    return std::nullopt;
+  unsigned axis = static_cast<unsigned>(dim);
+  return axis < shape->size() ? (*shape)[axis] : 1;
+}
+
+// Grid extents are 32-bit on every backend.
+static constexpr int64_t kMaxGridExtent = 0xFFFFFFFFll;
+
+void ThreadIdOp::inferResultRanges(ArrayRef<ConstantIntRanges>,
+                                   SetIntRangeFn setResultRange) {
+  int64_t wg = fixedExtent(*this, getDim(), false).value_or(kMaxWorkgroupExtent);
+  setResultRange(getResult(), indexRange(0, wg - 1));
+}
+void WorkgroupIdOp::inferResultRanges(ArrayRef<ConstantIntRanges>,
+                                      SetIntRangeFn setResultRange) {
+  int64_t grid = fixedExtent(*this, getDim(), true).value_or(kMaxGridExtent);
+  setResultRange(getResult(), indexRange(0, grid - 1));
+}
+void GlobalIdOp::inferResultRanges(ArrayRef<ConstantIntRanges>,
+                                   SetIntRangeFn setResultRange) {
+  int64_t wg = fixedExtent(*this, getDim(), false).value_or(kMaxWorkgroupExtent);
+  int64_t grid = fixedExtent(*this, getDim(), true).value_or(kMaxGridExtent);
+  setResultRange(getResult(), indexRange(0, wg * grid - 1));
+}
+void WorkgroupSizeOp::inferResultRanges(ArrayRef<ConstantIntRanges>,
+                                        SetIntRangeFn setResultRange) {
+  auto wg = fixedExtent(*this, getDim(), false);
+  setResultRange(getResult(), wg ? indexRange(*wg, *wg)
+                                 : indexRange(1, kMaxWorkgroupExtent));
+}
+void GridSizeOp::inferResultRanges(ArrayRef<ConstantIntRanges>,
+                                   SetIntRangeFn setResultRange) {
+  auto grid = fixedExtent(*this, getDim(), true);
+  setResultRange(getResult(),
+                 grid ? indexRange(*grid, *grid) : indexRange(1, kMaxGridExtent));
+}
+void GlobalSizeOp::inferResultRanges(ArrayRef<ConstantIntRanges>,
+                                     SetIntRangeFn setResultRange) {
+  auto wg = fixedExtent(*this, getDim(), false);
+  auto grid = fixedExtent(*this, getDim(), true);
+  if (wg && grid)
+    setResultRange(getResult(), indexRange(*wg * *grid, *wg * *grid));
+  else
+    setResultRange(getResult(),
+                   indexRange(1, kMaxWorkgroupExtent * kMaxGridExtent));
+}
+void WaveWidthOp::inferResultRanges(ArrayRef<ConstantIntRanges>,
+                                    SetIntRangeFn setResultRange) {
+  setResultRange(getResult(), indexRange(1, 128));
+}
+void LaneIdOp::inferResultRanges(ArrayRef<ConstantIntRanges>,
+                                 SetIntRangeFn setResultRange) {
+  setResultRange(getResult(), indexRange(0, 127));
+}
+
+//===----------------------------------------------------------------------===//
+// Loads and stores: `xpu.load %b[%i] : !xpu.buffer<T> [-> vector<NxT>]`
+//===----------------------------------------------------------------------===//
+
+/// A value type that a buffer of `buffer` can hold: the element type, or a
+/// vector of 2 to 4 of them.
+static LogicalResult verifyAccessType(Operation *op, BufferType buffer,
+                                      Type valueType) {
+  if (valueType == buffer.getElementType())
+    return success();
+  auto vec = dyn_cast<VectorType>(valueType);
+  if (vec && vec.getRank() == 1 && !vec.isScalable() &&
+      vec.getElementType() == buffer.getElementType() &&
+      vec.getNumElements() >= 2 && vec.getNumElements() <= 4)
+    return success();
+  return op->emitOpError() << "accesses " << valueType << " in a buffer of "
+                           << buffer.getElementType()
+                           << " (expected the element type or a vector of 2-4 "
+                              "of it)";
+}
+
+static int64_t accessWidth(Type valueType) {
+  if (auto vec = dyn_cast<VectorType>(valueType))
+    return vec.getNumElements();
+  return 1;
+}
+
+static ParseResult parseAccessTail(OpAsmParser &parser, OperationState &result,
+                                   Type &bufferType, Type &valueType) {
+  if (parser.parseOptionalAttrDict(result.attributes) || parser.parseColon() ||
+      parser.parseType(bufferType))
+    return failure();
+  auto buffer = dyn_cast<BufferType>(bufferType);
+  if (!buffer)
+    return parser.emitError(parser.getNameLoc(), "expected an !xpu.buffer type");
+  valueType = buffer.getElementType();
+  if (succeeded(parser.parseOptionalArrow()) && parser.parseType(valueType))
+    return failure();
+  return success();
+}
+
+ParseResult LoadOp::parse(OpAsmParser &parser, OperationState &result) {
+  OpAsmParser::UnresolvedOperand buffer, index;
+  Type bufferType, valueType;
+  if (parser.parseOperand(buffer) || parser.parseLSquare() ||
+      parser.parseOperand(index) || parser.parseRSquare() ||
+      parseAccessTail(parser, result, bufferType, valueType) ||
+      parser.resolveOperand(buffer, bufferType, result.operands) ||
+      parser.resolveOperand(index, parser.getBuilder().getIndexType(),
+                            result.operands))
+    return failure();
+  result.addTypes(valueType);
+  return success();
+}
+
+void LoadOp::print(OpAsmPrinter &p) {
+  p << " " << getBuffer() << "[" << getIndex() << "]";
+  p.printOptionalAttrDict((*this)->getAttrs());
+  p << " : " << getBuffer().getType();
+  if (getResult().getType() != getBufferType().getElementType())
+    p << " -> " << getResult().getType();
+}
+
+LogicalResult LoadOp::verify() {
+  return verifyAccessType(*this, getBufferType(), getResult().getType());
+}
+int64_t LoadOp::getWidth() { return accessWidth(getResult().getType()); }
+
+ParseResult StoreOp::parse(OpAsmParser &parser, OperationState &result) {
+  OpAsmParser::UnresolvedOperand value, buffer, index;
+  Type bufferType, valueType;
+  if (parser.parseOperand(value) || parser.parseComma() ||
+      parser.parseOperand(buffer) || parser.parseLSquare() ||
+      parser.parseOperand(index) || parser.parseRSquare() ||
+      parseAccessTail(parser, result, bufferType, valueType) ||
+      parser.resolveOperand(value, valueType, result.operands) ||
+      parser.resolveOperand(buffer, bufferType, result.operands) ||
+      parser.resolveOperand(index, parser.getBuilder().getIndexType(),
+                            result.operands))
+    return failure();
+  return success();
+}
+
+void StoreOp::print(OpAsmPrinter &p) {
+  p << " " << getValue() << ", " << getBuffer() << "[" << getIndex() << "]";
+  p.printOptionalAttrDict((*this)->getAttrs());
+  p << " : " << getBuffer().getType();
+  if (getValue().getType() != getBufferType().getElementType())
+    p << " -> " << getValue().getType();
+}
+
+LogicalResult StoreOp::verify() {
+  if (getBufferType().getAccess() == Access::ro)
+    return emitOpError("stores to a read-only buffer");
+  return verifyAccessType(*this, getBufferType(), getValue().getType());
+}
+int64_t StoreOp::getWidth() { return accessWidth(getValue().getType()); }
+
+LogicalResult AllocOp::verify() {
+  BufferType type = getResult().getType();
+  if (type.getSpace() == Space::global)
+    return emitOpError("allocates only shared or private buffers; global "
+                       "buffers come from the host");
+  return success();
+}
+
+LogicalResult ViewOp::verify() {
+  if (!getResult().getType().hasStaticSize())
+    return emitOpError("views need a statically sized buffer type");
+  return success();
+}
+
+LogicalResult AtomicRMWOp::verify() {
+  auto buffer = cast<BufferType>(getBuffer().getType());
+  Type elem = buffer.getElementType();
+  if (getValue().getType() != elem || getResult().getType() != elem)
+    return emitOpError() << "value and result must be the element type " << elem;
+  if (buffer.getAccess() == Access::ro)
+    return emitOpError("atomically updates a read-only buffer");
+  bool isFloatKind = getKind() == AtomicKind::fadd;
+  if (isFloatKind != isa<FloatType>(elem) && getKind() != AtomicKind::xchg)
+    return emitOpError() << "'" << stringifyAtomicKind(getKind())
+                         << "' does not apply to " << elem;
+  if (!elem.isInteger(32) && !elem.isInteger(64) && !elem.isF32() &&
+      !elem.isF64())
+    return emitOpError() << "atomics work on 32- and 64-bit elements, got "
+                         << elem;
+  return success();
+}
+
+LogicalResult ReduceOp::verify() {
+  Type t = getValue().getType();
+  if (t != getResult().getType())
+    return emitOpError("result type must equal the operand type");
+  bool isFloat = isa<FloatType>(t);
+  ReduceKind k = getKind();
+  bool floatOnly = k == ReduceKind::fmin || k == ReduceKind::fmax;
+  bool intOnly = k != ReduceKind::add && k != ReduceKind::mul && !floatOnly;
+  if (!t.isIntOrFloat() || (isFloat && intOnly) || (!isFloat && floatOnly))
+    return emitOpError() << "'" << stringifyReduceKind(k)
+                         << "' does not apply to " << t;
+  return success();
+}

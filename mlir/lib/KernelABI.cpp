@@ -1,0 +1,39 @@
+// The kernel ABI's layout rules; see KernelABI.h.
+#include "xpu/KernelABI.h"
+
+namespace xpu::abi {
+
+const char *scalarName(Scalar s) {
+  switch (s) {
+  case Scalar::i1: return "bool";
+  case Scalar::i8: return "i8";
+  case Scalar::i16: return "i16";
+  case Scalar::i32: return "i32";
+  case Scalar::i64: return "i64";
+  case Scalar::f16: return "f16";
+  case Scalar::bf16: return "bf16";
+  case Scalar::f32: return "f32";
+  case Scalar::f64: return "f64";
+  }
+  return "?";
+}
+
+uint32_t layoutArgs(const std::vector<Param> &params, std::vector<Slot> &slots) {
+  slots.clear();
+  uint32_t offset = 0;
+  auto add = [&](uint32_t bytes) {
+    slots.push_back({offset, bytes});
+    offset += (bytes + kSlotAlign - 1) / kSlotAlign * kSlotAlign;
+  };
+  for (const Param &p : params) {
+    if (p.isBuffer) {
+      add(8); // pointer
+      add(8); // element count
+    } else {
+      add(paramBytes(p));
+    }
+  }
+  return offset;
+}
+
+} // namespace xpu::abi

@@ -1,0 +1,165 @@
+// Expands xpu.reduce into shared scratch, barriers and loops, the same way
+// for every backend. See Passes.td.
+#include "xpu/Transforms/Passes.h"
+
+#include "mlir/IR/Builders.h"
+
+namespace xpu {
+#define GEN_PASS_DEF_EXPANDREDUCTIONS
+#include "xpu/Transforms/Passes.h.inc"
+} // namespace xpu
+
+using namespace mlir;
+using namespace xpu;
+
+namespace {
+
+Value combine(OpBuilder &b, Location loc, ReduceKind kind, Value l, Value r) {
+  switch (kind) {
+  case ReduceKind::add:
+    return isa<FloatType>(l.getType()) ? Value(arith::AddFOp::create(b, loc, l, r))
+                                       : Value(arith::AddIOp::create(b, loc, l, r));
+  case ReduceKind::mul:
+    return isa<FloatType>(l.getType()) ? Value(arith::MulFOp::create(b, loc, l, r))
+                                       : Value(arith::MulIOp::create(b, loc, l, r));
+  case ReduceKind::smin:
+    return arith::MinSIOp::create(b, loc, l, r);
+  case ReduceKind::smax:
+    return arith::MaxSIOp::create(b, loc, l, r);
+  case ReduceKind::umin:
+    return arith::MinUIOp::create(b, loc, l, r);
+  case ReduceKind::umax:
+    return arith::MaxUIOp::create(b, loc, l, r);
+  case ReduceKind::and_:
+    return arith::AndIOp::create(b, loc, l, r);
+  case ReduceKind::or_:
+    return arith::OrIOp::create(b, loc, l, r);
+  case ReduceKind::xor_:
+    return arith::XOrIOp::create(b, loc, l, r);
+  case ReduceKind::fmin:
+    return arith::MinimumFOp::create(b, loc, l, r);
+  case ReduceKind::fmax:
+    return arith::MaximumFOp::create(b, loc, l, r);
+  }
+  llvm_unreachable("reduce kind");
+}
+
+Value cst(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+void expand(ReduceOp op) {
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  auto kernel = op->getParentOfType<KernelOp>();
+  Type t = op.getValue().getType();
+
+  // Linear invocation index and workgroup size.
+  Value tx = ThreadIdOp::create(b, loc, Dim::x);
+  Value ty = ThreadIdOp::create(b, loc, Dim::y);
+  Value tz = ThreadIdOp::create(b, loc, Dim::z);
+  Value sx = WorkgroupSizeOp::create(b, loc, Dim::x);
+  Value sy = WorkgroupSizeOp::create(b, loc, Dim::y);
+  Value sz = WorkgroupSizeOp::create(b, loc, Dim::z);
+  Value sxy = arith::MulIOp::create(b, loc, sx, sy);
+  Value n = arith::MulIOp::create(b, loc, sxy, sz);
+  Value lin = arith::AddIOp::create(
+      b, loc, tx,
+      arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, ty, sx),
+                            arith::MulIOp::create(b, loc, tz, sxy)));
+
+  // One slot per invocation plus one for the result.
+  int64_t slots = kMaxWorkgroupExtent;
+  if (kernel && kernel.getWorkgroupSize()) {
+    slots = 1;
+    for (int64_t e : *kernel.getWorkgroupSize())
+      slots *= e;
+  }
+  auto scratchTy = BufferType::get(b.getContext(), t, Space::shared, Access::rw,
+                                   slots + 1);
+  Value scratch = AllocOp::create(b, loc, scratchTy);
+  Value resultSlot = cst(b, loc, slots);
+  StoreOp::create(b, loc, op.getValue(), scratch, lin);
+  BarrierOp::create(b, loc);
+
+  Value zero = cst(b, loc, 0), one = cst(b, loc, 1);
+  if (op.getOrder() == ReduceOrder::sequential) {
+    // Invocation 0 folds slots 0..n-1 left to right.
+    Value isFirst = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lin, zero);
+    auto ifOp = scf::IfOp::create(b, loc, isFirst, /*withElse=*/false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    Value init = LoadOp::create(b, loc, t, scratch, zero);
+    auto loop = scf::ForOp::create(b, loc, one, n, one, ValueRange{init});
+    b.setInsertionPointToStart(loop.getBody());
+    Value next = LoadOp::create(b, loc, t, scratch, loop.getInductionVar());
+    Value acc = combine(b, loc, op.getKind(), loop.getRegionIterArgs()[0], next);
+    scf::YieldOp::create(b, loc, acc);
+    b.setInsertionPointAfter(loop);
+    StoreOp::create(b, loc, loop.getResult(0), scratch, resultSlot);
+  } else {
+    // Pairwise halving: stride = next power of two >= n, halved each round;
+    // slot i takes slot i + stride when that one exists.
+    auto pow2 = scf::WhileOp::create(b, loc, TypeRange{b.getIndexType()}, ValueRange{one});
+    {
+      OpBuilder::InsertionGuard g(b);
+      Block *before = b.createBlock(&pow2.getBefore(), {}, {b.getIndexType()}, {loc});
+      Value p = before->getArgument(0);
+      Value small = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, p, n);
+      scf::ConditionOp::create(b, loc, small, ValueRange{p});
+      Block *after = b.createBlock(&pow2.getAfter(), {}, {b.getIndexType()}, {loc});
+      Value doubled = arith::ShLIOp::create(b, loc, after->getArgument(0), one);
+      scf::YieldOp::create(b, loc, doubled);
+    }
+    Value stride0 = arith::ShRUIOp::create(b, loc, pow2.getResult(0), one);
+    auto rounds = scf::WhileOp::create(b, loc, TypeRange{b.getIndexType()},
+                                       ValueRange{stride0});
+    {
+      OpBuilder::InsertionGuard g(b);
+      Block *before = b.createBlock(&rounds.getBefore(), {}, {b.getIndexType()}, {loc});
+      Value s = before->getArgument(0);
+      Value more = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, s, zero);
+      scf::ConditionOp::create(b, loc, more, ValueRange{s});
+      Block *after = b.createBlock(&rounds.getAfter(), {}, {b.getIndexType()}, {loc});
+      Value s2 = after->getArgument(0);
+      Value partner = arith::AddIOp::create(b, loc, lin, s2);
+      Value low = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, lin, s2);
+      Value exists = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, partner, n);
+      Value active = arith::AndIOp::create(b, loc, low, exists);
+      auto ifOp = scf::IfOp::create(b, loc, active, /*withElse=*/false);
+      {
+        OpBuilder::InsertionGuard g2(b);
+        b.setInsertionPointToStart(ifOp.thenBlock());
+        Value mine = LoadOp::create(b, loc, t, scratch, lin);
+        Value theirs = LoadOp::create(b, loc, t, scratch, partner);
+        StoreOp::create(b, loc, combine(b, loc, op.getKind(), mine, theirs), scratch, lin);
+      }
+      BarrierOp::create(b, loc);
+      scf::YieldOp::create(b, loc, ValueRange{arith::ShRUIOp::create(b, loc, s2, one)});
+    }
+    Value isFirst = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lin, zero);
+    auto ifOp = scf::IfOp::create(b, loc, isFirst, /*withElse=*/false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    StoreOp::create(b, loc, LoadOp::create(b, loc, t, scratch, zero), scratch, resultSlot);
+  }
+  BarrierOp::create(b, loc);
+  Value result = LoadOp::create(b, loc, t, scratch, resultSlot);
+  // A second barrier keeps a later reduction from overwriting the result
+  // slot before every invocation has read it.
+  BarrierOp::create(b, loc);
+  op.replaceAllUsesWith(result);
+  op.erase();
+}
+
+struct ExpandReductionsPass
+    : xpu::impl::ExpandReductionsBase<ExpandReductionsPass> {
+  void runOnOperation() override {
+    SmallVector<ReduceOp> ops;
+    getOperation().walk([&](ReduceOp op) { ops.push_back(op); });
+    for (ReduceOp op : ops)
+      expand(op);
+  }
+};
+
+} // namespace

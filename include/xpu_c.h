@@ -192,6 +192,12 @@ typedef struct xpu_device_info {
   uint32_t index;           /* position in the context's device list */
 } xpu_device_info;
 
+/* Why `backend` contributed no devices to the context ("libcuda.so.1 not
+ * found", "not built into this library"), or "" when it found some. Owned
+ * by the context. */
+XPU_API const char *xpu_context_backend_note(xpu_context context,
+                                            xpu_backend backend);
+
 /* Devices are listed in the default order: CUDA, HIP, Vulkan, CPU. The CPU
  * device is always present. Device handles belong to the context. */
 XPU_API xpu_status xpu_device_count(xpu_context context, uint32_t *out);
@@ -280,12 +286,14 @@ typedef struct xpu_module_options {
 #define XPU_MODULE_OPTIONS_INIT {sizeof(xpu_module_options), 0, NULL}
 
 /* Compiles MLIR text for `device` and loads it. `text` need not be
- * NUL-terminated. `device` NULL means the default device (refused for
- * kernels of the deterministic-v1 profile, which must name their device).
- * `options` may be NULL. When `diagnostics` is not NULL it receives the
- * compiler's diagnostics (also on success, for warnings), which the caller
- * releases; nothing is printed. Thread-safe. */
-XPU_API xpu_status xpu_module_create(xpu_device device, const char *text,
+ * NUL-terminated. `device` NULL means the context's default device (see
+ * xpu_device_default); kernels of the deterministic-v1 profile refuse that
+ * and must be given their device explicitly. `options` may be NULL. When
+ * `diagnostics` is not NULL it receives the compiler's diagnostics (also on
+ * success, for warnings), which the caller releases; nothing is printed.
+ * Thread-safe. */
+XPU_API xpu_status xpu_module_create(xpu_context context, xpu_device device,
+                                     const char *text,
                                      size_t length,
                                      const xpu_module_options *options,
                                      xpu_module *out,

@@ -227,6 +227,7 @@ std::vector<abi::KernelInfo> describeKernels(ModuleOp module) {
     sites[site.getInt()] = s;
   });
 
+  auto withBarriers = functionsWithBarriers(module);
   for (KernelOp kernel : module.getOps<KernelOp>()) {
     abi::KernelInfo info;
     info.name = kernel.getSymName().str();
@@ -263,19 +264,8 @@ std::vector<abi::KernelInfo> describeKernels(ModuleOp module) {
     };
     info.workgroupSize = extents(kernel.getWorkgroupSize());
     info.gridSize = extents(kernel.getGridSize());
-    uint64_t shared = 0;
-    bool barriers = false;
-    kernel.walk([&](Operation *op) {
-      if (auto alloc = dyn_cast<AllocOp>(op)) {
-        BufferType t = alloc.getResult().getType();
-        if (t.getSpace() == Space::shared)
-          shared += uint64_t(t.getSize()) *
-                    std::max(1u, t.getElementType().getIntOrFloatBitWidth() / 8);
-      }
-      barriers |= isa<BarrierOp, ReduceOp>(op);
-    });
-    info.sharedBytes = shared;
-    info.usesBarriers = barriers;
+    info.sharedBytes = sharedScratchBytes(kernel);
+    info.usesBarriers = withBarriers.contains(kernel);
     info.checkSites = sites;
     kernels.push_back(std::move(info));
   }

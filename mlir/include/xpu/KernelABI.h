@@ -123,7 +123,5 @@ constexpr const char *kCpuBarrierSymbol = "__xpu_cpu_barrier";
 /// Suffixes of the CPU entry points.
 constexpr const char *kCpuGroupSuffix = ".xpu_wg";
 constexpr const char *kCpuItemSuffix = ".xpu_item";
-/// Alignment of each shared allocation inside the workgroup's shared block.
-constexpr unsigned kSharedAlign = 16;
 
 } // namespace xpu::abi

@@ -3,6 +3,7 @@
 // The runtime strings these together (src/runtime/compiler.cpp).
 #pragma once
 
+#include "xpu/Diagnostic.h"
 #include "xpu/KernelABI.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -19,16 +20,6 @@ class Module;
 } // namespace llvm
 
 namespace xpu {
-
-struct Diagnostic {
-  enum class Severity { error = 0, warning = 1, note = 2, remark = 3 };
-  Severity severity = Severity::error;
-  std::string code;    ///< "XPU-GC007"; empty when none
-  std::string message; ///< one line
-  std::string file;
-  unsigned line = 0, column = 0;
-};
-using DiagnosticList = std::vector<Diagnostic>;
 
 /// Every dialect, interface and translation the library uses.
 void registerDialects(mlir::DialectRegistry &registry);

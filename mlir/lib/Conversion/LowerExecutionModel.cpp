@@ -209,34 +209,6 @@ void lowerCoordinates(FunctionOpInterface fn, CoordinateSource &src,
   }
 }
 
-/// Functions (kernels or helpers) that contain a barrier, directly or through
-/// a call.
-llvm::DenseSet<Operation *> functionsWithBarriers(ModuleOp module) {
-  llvm::DenseSet<Operation *> result;
-  llvm::DenseMap<StringRef, Operation *> byName;
-  module.walk([&](FunctionOpInterface fn) { byName[fn.getName()] = fn; });
-  bool changed = true;
-  while (changed) {
-    changed = false;
-    module.walk([&](FunctionOpInterface fn) {
-      if (result.contains(fn))
-        return;
-      bool has = false;
-      fn.walk([&](Operation *op) {
-        if (isa<BarrierOp, ReduceOp>(op))
-          has = true;
-        else if (auto call = dyn_cast<CallOp>(op))
-          has |= result.contains(byName.lookup(call.getCallee()));
-      });
-      if (has) {
-        result.insert(fn);
-        changed = true;
-      }
-    });
-  }
-  return result;
-}
-
 struct LowerExecutionModelPass
     : xpu::impl::LowerExecutionModelBase<LowerExecutionModelPass> {
   using LowerExecutionModelBase::LowerExecutionModelBase;
@@ -349,8 +321,7 @@ struct LowerExecutionModelPass
         Value at = LLVM::GEPOp::create(rw, loc, ptrTy, rw.getI8Type(), base,
                                        ArrayRef<LLVM::GEPArg>{int32_t(offset)});
         rw.replaceOpWithNewOp<ViewOp>(op, type, at);
-        offset = (offset + bytes + abi::kSharedAlign - 1) /
-                 abi::kSharedAlign * abi::kSharedAlign;
+        offset = (offset + bytes + kSharedAlign - 1) / kSharedAlign * kSharedAlign;
       }
       if (isa<KernelOp>(fn) && offset)
         fn->setAttr("xpu.shared_bytes", rw.getI64IntegerAttr(offset));

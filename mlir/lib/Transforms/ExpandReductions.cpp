@@ -71,8 +71,9 @@ void expand(ReduceOp op) {
   // One slot per invocation plus one for the result.
   int64_t slots = kMaxWorkgroupExtent;
   if (kernel && kernel.getWorkgroupSize()) {
+    ArrayRef<int64_t> extents = *kernel.getWorkgroupSize();
     slots = 1;
-    for (int64_t e : *kernel.getWorkgroupSize())
+    for (int64_t e : extents)
       slots *= e;
   }
   auto scratchTy = BufferType::get(b.getContext(), t, Space::shared, Access::rw,

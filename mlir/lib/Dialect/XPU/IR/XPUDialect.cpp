@@ -417,3 +417,46 @@ LogicalResult ReduceOp::verify() {
                          << "' does not apply to " << t;
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// Whole-module facts
+//===----------------------------------------------------------------------===//
+
+llvm::DenseSet<Operation *> xpu::functionsWithBarriers(ModuleOp module) {
+  llvm::DenseSet<Operation *> result;
+  llvm::DenseMap<StringRef, Operation *> byName;
+  module.walk([&](FunctionOpInterface fn) { byName[fn.getName()] = fn; });
+  // Iterate to a fixed point so barriers reached through calls count.
+  for (bool changed = true; changed;) {
+    changed = false;
+    module.walk([&](FunctionOpInterface fn) {
+      if (result.contains(fn))
+        return;
+      bool has = false;
+      fn.walk([&](Operation *op) {
+        if (isa<BarrierOp, ReduceOp>(op))
+          has = true;
+        else if (auto call = dyn_cast<CallOp>(op))
+          has |= result.contains(byName.lookup(call.getCallee()));
+      });
+      if (has) {
+        result.insert(fn);
+        changed = true;
+      }
+    });
+  }
+  return result;
+}
+
+uint64_t xpu::sharedScratchBytes(KernelOp kernel) {
+  uint64_t total = 0;
+  kernel.walk([&](AllocOp alloc) {
+    BufferType t = alloc.getResult().getType();
+    if (t.getSpace() != Space::shared)
+      return;
+    uint64_t bytes = uint64_t(t.getSize()) *
+                     std::max(1u, t.getElementType().getIntOrFloatBitWidth() / 8);
+    total = (total + bytes + kSharedAlign - 1) / kSharedAlign * kSharedAlign;
+  });
+  return total;
+}

@@ -2,7 +2,9 @@
 #pragma once
 
 #include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/DenseSet.h"
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/SymbolTable.h"
@@ -30,5 +32,16 @@ inline constexpr llvm::StringLiteral kProfileDeterministic = "deterministic-v1";
 /// Largest workgroup extent any backend accepts per axis; coordinate range
 /// inference falls back to it when a kernel fixes no launch shape.
 inline constexpr int64_t kMaxWorkgroupExtent = 1024;
+
+/// Alignment of each shared allocation in a workgroup's shared block.
+inline constexpr uint64_t kSharedAlign = 16;
+
+/// Bytes of workgroup-shared memory a kernel allocates, each allocation
+/// aligned to kSharedAlign, in walk order.
+uint64_t sharedScratchBytes(KernelOp kernel);
+
+/// Kernels and device functions that reach a workgroup barrier (directly,
+/// through xpu.reduce, or through calls).
+llvm::DenseSet<mlir::Operation *> functionsWithBarriers(mlir::ModuleOp module);
 
 } // namespace xpu

@@ -1,0 +1,211 @@
+// CPU code generation with LLVM, and loading with ORC; see cpu_codegen.h.
+#include "cpu_codegen.h"
+#include "workgroup.h"
+
+#include "runtime/dump.h"
+#include "xpu/Pipeline.h"
+
+#include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Host.h"
+
+#include <algorithm>
+#include <atomic>
+#include <mutex>
+
+namespace xpu::cpu {
+
+using rt::Status;
+
+static void initNativeTarget() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+  });
+}
+
+const rt::TargetDesc &hostTarget() {
+  static rt::TargetDesc desc = [] {
+    rt::TargetDesc d;
+    d.kind = rt::TargetDesc::Kind::cpu;
+    d.triple = llvm::sys::getProcessTriple();
+    d.chip = llvm::sys::getHostCPUName().str();
+    std::vector<std::string> feats;
+    for (const auto &f : llvm::sys::getHostCPUFeatures())
+      feats.push_back((f.second ? "+" : "-") + f.first().str());
+    std::sort(feats.begin(), feats.end());
+    for (const auto &f : feats)
+      d.features += (d.features.empty() ? "" : ",") + f;
+    d.waveWidth = 1;
+    return d;
+  }();
+  return desc;
+}
+
+static Status createHostMachine(std::unique_ptr<llvm::TargetMachine> &out) {
+  initNativeTarget();
+  const rt::TargetDesc &t = hostTarget();
+  std::string error;
+  llvm::Triple triple(t.triple);
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return {XPU_ERROR_COMPILE, "no LLVM target for the host: " + error};
+  llvm::TargetOptions options;
+  // Contraction only where the IR permits it (fast-math kernels).
+  options.AllowFPOpFusion = llvm::FPOpFusion::Standard;
+  out.reset(target->createTargetMachine(triple, t.chip, t.features, options,
+                                        llvm::Reloc::PIC_, std::nullopt,
+                                        llvm::CodeGenOptLevel::Aggressive));
+  if (!out)
+    return {XPU_ERROR_COMPILE, "cannot create a target machine for " + t.triple};
+  return {};
+}
+
+static std::string printModule(const llvm::Module &m) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  m.print(os, nullptr);
+  return s;
+}
+
+Status compileForHost(mlir::ModuleOp module, rt::Blob &out) {
+  if (mlir::failed(lowerToLLVMDialect(module, LLVMTarget::cpu, /*waveWidth=*/1)))
+    return {XPU_ERROR_COMPILE, "lowering for the CPU failed"};
+  rt::dumpStage("lowered-cpu.mlir", module);
+
+  std::unique_ptr<llvm::TargetMachine> tm;
+  XPU_RETURN_IF_ERROR(createHostMachine(tm));
+  llvm::LLVMContext llvmCtx;
+  std::unique_ptr<llvm::Module> m = translateToLLVMIR(module, llvmCtx);
+  if (!m)
+    return {XPU_ERROR_COMPILE, "translation to LLVM IR failed"};
+  m->setTargetTriple(tm->getTargetTriple());
+  m->setDataLayout(tm->createDataLayout());
+  for (llvm::Function &f : *m)
+    if (!f.isDeclaration()) {
+      f.addFnAttr("target-cpu", tm->getTargetCPU());
+      f.addFnAttr("target-features", tm->getTargetFeatureString());
+    }
+  rt::dumpStage("cpu.ll", printModule(*m));
+
+  {
+    llvm::LoopAnalysisManager lam;
+    llvm::FunctionAnalysisManager fam;
+    llvm::CGSCCAnalysisManager cgam;
+    llvm::ModuleAnalysisManager mam;
+    llvm::PassBuilder pb(tm.get());
+    pb.registerModuleAnalyses(mam);
+    pb.registerCGSCCAnalyses(cgam);
+    pb.registerFunctionAnalyses(fam);
+    pb.registerLoopAnalyses(lam);
+    pb.crossRegisterProxies(lam, fam, cgam, mam);
+    llvm::ModulePassManager mpm =
+        pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+    mpm.run(*m, mam);
+  }
+  rt::dumpStage("cpu-optimized.ll", printModule(*m));
+
+  llvm::SmallVector<char, 0> object;
+  llvm::raw_svector_ostream os(object);
+  llvm::legacy::PassManager pm;
+  if (tm->addPassesToEmitFile(pm, os, nullptr, llvm::CodeGenFileType::ObjectFile))
+    return {XPU_ERROR_COMPILE, "the host target cannot emit object files"};
+  pm.run(*m);
+  out.code.assign(object.begin(), object.end());
+  out.format = "elf-object";
+  out.toolchain = "LLVM " LLVM_VERSION_STRING " " + hostTarget().chip;
+  return {};
+}
+
+namespace {
+
+/// The process-wide JIT that links CPU kernel objects.
+llvm::orc::LLJIT *jit(Status &st) {
+  static std::unique_ptr<llvm::orc::LLJIT> instance;
+  static std::string error;
+  static std::once_flag once;
+  std::call_once(once, [] {
+    initNativeTarget();
+    auto j = llvm::orc::LLJITBuilder().create();
+    if (!j) {
+      error = llvm::toString(j.takeError());
+      return;
+    }
+    instance = std::move(*j);
+    // Runtime entry points the generated code calls.
+    llvm::orc::SymbolMap runtime;
+    runtime[instance->mangleAndIntern(abi::kCpuBarrierSymbol)] = {
+        llvm::orc::ExecutorAddr::fromPtr(&__xpu_cpu_barrier),
+        llvm::JITSymbolFlags::Exported};
+    if (auto err = instance->getMainJITDylib().define(
+            llvm::orc::absoluteSymbols(std::move(runtime)))) {
+      error = llvm::toString(std::move(err));
+      instance.reset();
+    }
+  });
+  if (!instance)
+    st = {XPU_ERROR_BACKEND, "cannot start the CPU JIT: " + error};
+  return instance.get();
+}
+
+class HostModule : public rt::LoadedModule {
+public:
+  llvm::orc::LLJIT *owner = nullptr;
+  llvm::orc::JITDylib *dylib = nullptr;
+  std::vector<CpuKernel> kernels;
+
+  ~HostModule() override {
+    if (dylib)
+      llvm::consumeError(owner->getExecutionSession().removeJITDylib(*dylib));
+  }
+  rt::BackendKernel *kernel(size_t index) override { return &kernels.at(index); }
+};
+
+} // namespace
+
+Status loadHostObject(const rt::Blob &blob,
+                      const std::vector<abi::KernelInfo> &kernels,
+                      std::unique_ptr<rt::LoadedModule> &out) {
+  Status st;
+  llvm::orc::LLJIT *j = jit(st);
+  if (!j)
+    return st;
+  static std::atomic<uint64_t> counter{0};
+  auto dylib = j->createJITDylib("xpu-module-" + std::to_string(counter++));
+  if (!dylib)
+    return {XPU_ERROR_BACKEND, llvm::toString(dylib.takeError())};
+  auto module = std::make_unique<HostModule>();
+  module->owner = j;
+  module->dylib = &*dylib;
+  dylib->addToLinkOrder(j->getMainJITDylib());
+
+  llvm::StringRef bytes(reinterpret_cast<const char *>(blob.code.data()),
+                        blob.code.size());
+  auto buffer = llvm::MemoryBuffer::getMemBufferCopy(bytes, "xpu-kernels.o");
+  if (auto err = j->addObjectFile(*dylib, std::move(buffer)))
+    return {XPU_ERROR_BACKEND, "cannot link the kernel object: " +
+                                   llvm::toString(std::move(err))};
+  module->kernels.resize(kernels.size());
+  for (size_t i = 0; i < kernels.size(); ++i) {
+    bool items = kernels[i].usesBarriers;
+    std::string name = kernels[i].name +
+                       (items ? abi::kCpuItemSuffix : abi::kCpuGroupSuffix);
+    auto addr = j->lookup(*dylib, name);
+    if (!addr)
+      return {XPU_ERROR_BACKEND, "kernel entry '" + name + "' not found: " +
+                                     llvm::toString(addr.takeError())};
+    (items ? module->kernels[i].item : module->kernels[i].group) =
+        addr->toPtr<void *>();
+  }
+  out = std::move(module);
+  return {};
+}
+
+} // namespace xpu::cpu

@@ -1,0 +1,204 @@
+// C API: launch arguments and xpu_launch. Arguments are checked against the
+// kernel's parameter list, packed into the kernel ABI's argument block, and
+// the buffers are lent to the stream until it synchronizes.
+#include "runtime/objects.h"
+
+#include <cstring>
+
+using namespace xpu::rt;
+namespace abi = xpu::abi;
+
+namespace {
+
+std::string describe(const abi::Param &p) {
+  std::string s = p.isBuffer ? "buffer of " : "";
+  s += abi::scalarName(p.elem);
+  if (p.lanes > 1)
+    s = "vector<" + std::to_string(p.lanes) + "x" + s + ">";
+  return s;
+}
+
+std::string describe(const xpu_arg &a) {
+  if (a.kind == XPU_PARAM_BUFFER)
+    return "a buffer";
+  if (a.kind != XPU_PARAM_SCALAR)
+    return "an argument of unknown kind " + std::to_string(int(a.kind));
+  std::string t = xpu_type_name(a.type);
+  return a.lanes > 1 ? "vector<" + std::to_string(a.lanes) + "x" + t + ">" : t;
+}
+
+Status mismatch(const abi::KernelInfo &k, size_t i, const std::string &why) {
+  const abi::Param &p = k.params[i];
+  return {XPU_ERROR_ARGUMENT_MISMATCH, "kernel '" + k.name + "' argument " +
+                                           std::to_string(i) + " ('" + p.name +
+                                           "', " + describe(p) + "): " + why};
+}
+
+Status checkShape(const KernelObj &k, const DeviceIdentity &id,
+                  const uint32_t grid[3], const uint32_t block[3]) {
+  uint64_t invocations = 1;
+  for (int d = 0; d < 3; ++d) {
+    if (grid[d] == 0 || block[d] == 0)
+      return invalidArgument("grid and block extents must be at least 1");
+    if (grid[d] > id.maxGrid[d])
+      return invalidArgument("grid extent " + std::to_string(grid[d]) +
+                             " exceeds the device limit " +
+                             std::to_string(id.maxGrid[d]));
+    invocations *= block[d];
+  }
+  if (invocations > id.maxWorkgroupSize)
+    return invalidArgument("a workgroup of " + std::to_string(invocations) +
+                           " invocations exceeds the device limit of " +
+                           std::to_string(id.maxWorkgroupSize));
+  const abi::KernelInfo &info = *k.info;
+  if (info.workgroupSize)
+    for (int d = 0; d < 3; ++d)
+      if ((*info.workgroupSize)[d] != block[d])
+        return invalidArgument("kernel '" + info.name +
+                               "' fixes its workgroup size; the launch's block "
+                               "does not match it");
+  if (info.gridSize)
+    for (int d = 0; d < 3; ++d)
+      if ((*info.gridSize)[d] != grid[d])
+        return invalidArgument("kernel '" + info.name +
+                               "' fixes its grid size; the launch's grid does "
+                               "not match it");
+  return {};
+}
+
+} // namespace
+
+extern "C" {
+
+XPU_API xpu_arg xpu_arg_buffer(xpu_buffer buffer) {
+  xpu_arg a{};
+  a.kind = XPU_PARAM_BUFFER;
+  a.v.buffer = buffer;
+  return a;
+}
+
+#define SCALAR_ARG(fn, ctype, tag, field)                                      \
+  XPU_API xpu_arg fn(ctype value) {                                            \
+    xpu_arg a{};                                                               \
+    a.kind = XPU_PARAM_SCALAR;                                                 \
+    a.type = tag;                                                              \
+    a.lanes = 1;                                                               \
+    a.v.field = value;                                                         \
+    return a;                                                                  \
+  }
+SCALAR_ARG(xpu_arg_i32, int32_t, XPU_TYPE_I32, i32)
+SCALAR_ARG(xpu_arg_u32, uint32_t, XPU_TYPE_I32, i32)
+SCALAR_ARG(xpu_arg_i64, int64_t, XPU_TYPE_I64, i64)
+SCALAR_ARG(xpu_arg_f32, float, XPU_TYPE_F32, f32)
+SCALAR_ARG(xpu_arg_f64, double, XPU_TYPE_F64, f64)
+#undef SCALAR_ARG
+
+XPU_API xpu_status xpu_launch(xpu_kernel kernel, xpu_stream stream,
+                              const uint32_t grid[3], const uint32_t block[3],
+                              const xpu_arg *args, size_t arg_count) {
+  std::shared_ptr<KernelObj> k;
+  if (Status st = resolve(kernel, k); !st.isOk())
+    return finish(st);
+  const std::shared_ptr<DeviceObj> &dev = k->module->device;
+  std::shared_ptr<StreamObj> s;
+  if (!stream) {
+    s = dev->defaultStream;
+  } else {
+    if (Status st = resolve(stream, s); !st.isOk())
+      return finish(st);
+    if (s->device != dev)
+      return finish(invalidArgument("the stream belongs to another device than "
+                                    "the kernel's module"));
+  }
+  if (!grid || !block)
+    return finish(invalidArgument("xpu_launch: `grid` or `block` is NULL"));
+  if (Status st = checkShape(*k, dev->device->identity(), grid, block); !st.isOk())
+    return finish(st);
+
+  const abi::KernelInfo &info = *k->info;
+  if (arg_count != info.params.size())
+    return finish({XPU_ERROR_ARGUMENT_MISMATCH,
+                   "kernel '" + info.name + "' takes " +
+                       std::to_string(info.params.size()) + " arguments, got " +
+                       std::to_string(arg_count)});
+  if (arg_count && !args)
+    return finish(invalidArgument("xpu_launch: `args` is NULL"));
+
+  // Pack the argument block.
+  alignas(16) uint8_t small[256];
+  std::vector<uint8_t> large;
+  uint8_t *block_ = small;
+  if (k->argBytes > sizeof small) {
+    large.resize(k->argBytes);
+    block_ = large.data();
+  }
+  std::memset(block_, 0, k->argBytes);
+  LaunchRequest req;
+  req.buffers.resize(info.params.size(), nullptr);
+  std::vector<std::shared_ptr<BufferObj>> lent;
+  size_t slot = 0;
+  for (size_t i = 0; i < info.params.size(); ++i) {
+    const abi::Param &p = info.params[i];
+    const xpu_arg &a = args[i];
+    if (p.isBuffer) {
+      if (a.kind != XPU_PARAM_BUFFER)
+        return finish(mismatch(info, i, "expected a buffer, got " + describe(a)));
+      std::shared_ptr<BufferObj> buf;
+      if (Status st = resolve(a.v.buffer, buf); !st.isOk())
+        return finish(mismatch(info, i, st.message()));
+      if (buf->device != dev)
+        return finish(mismatch(info, i, "the buffer lives on another device"));
+      uint64_t count = buf->bytes / abi::scalarBytes(p.elem);
+      if (p.staticCount >= 0 && count < uint64_t(p.staticCount))
+        return finish(mismatch(info, i, "the kernel needs " +
+                                            std::to_string(p.staticCount) +
+                                            " elements; the buffer holds " +
+                                            std::to_string(count)));
+      uint64_t address = buf->memory->address();
+      std::memcpy(block_ + k->slots[slot].offset, &address, 8);
+      std::memcpy(block_ + k->slots[slot + 1].offset, &count, 8);
+      slot += 2;
+      req.buffers[i] = buf->memory.get();
+      lent.push_back(std::move(buf));
+    } else {
+      uint32_t lanes = a.lanes ? a.lanes : 1;
+      if (a.kind != XPU_PARAM_SCALAR || int(a.type) != int(p.elem) ||
+          lanes != p.lanes)
+        return finish(mismatch(info, i, "got " + describe(a)));
+      std::memcpy(block_ + k->slots[slot].offset, a.v.bytes, k->slots[slot].bytes);
+      ++slot;
+    }
+  }
+
+  req.kernel = k->code;
+  req.info = k->info.get();
+  std::memcpy(req.grid, grid, sizeof req.grid);
+  std::memcpy(req.block, block, sizeof req.block);
+  req.args = block_;
+  req.argBytes = k->argBytes;
+  req.slots = &k->slots;
+
+  std::lock_guard<std::mutex> g(s->mu);
+  StatusWord word;
+  if (!info.checkSites.empty()) {
+    if (Status st = dev->device->allocateStatusWord(word); !st.isOk())
+      return finish(st);
+    req.status = word.device;
+  }
+  Status st = s->queue->launch(req);
+  if (!st.isOk()) {
+    if (word.host)
+      dev->device->freeStatusWord(word);
+    return finish(st);
+  }
+  uint64_t seq = ++s->enqueued;
+  if (word.host)
+    s->checks.push_back({word, k->info});
+  for (size_t i = 0, b = 0; i < info.params.size(); ++i)
+    if (info.params[i].isBuffer)
+      lent[b++]->lend(s, seq, info.params[i].access != abi::Access::ro,
+                      "launch of '" + info.name + "'");
+  return XPU_SUCCESS;
+}
+
+} // extern "C"

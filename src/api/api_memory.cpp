@@ -1,0 +1,151 @@
+// C API: buffers and copies, with the deferred-borrow checks.
+#include "runtime/objects.h"
+
+using namespace xpu::rt;
+
+namespace {
+
+Status checkRange(const BufferObj &buf, size_t offset, size_t bytes,
+                  const void *host, const char *what) {
+  if (!host && bytes)
+    return invalidArgument(std::string(what) + ": host pointer is NULL");
+  if (offset > buf.bytes || bytes > buf.bytes - offset)
+    return invalidArgument(std::string(what) + ": range [" +
+                           std::to_string(offset) + ", " +
+                           std::to_string(offset + bytes) +
+                           ") exceeds the buffer's " + std::to_string(buf.bytes) +
+                           " bytes");
+  return {};
+}
+
+Status streamFor(const std::shared_ptr<BufferObj> &buf, xpu_stream stream,
+                 std::shared_ptr<StreamObj> &out) {
+  if (!stream) {
+    out = buf->device->defaultStream;
+    return {};
+  }
+  XPU_RETURN_IF_ERROR(resolve(stream, out));
+  if (out->device != buf->device)
+    return invalidArgument("the stream and the buffer belong to different devices");
+  return {};
+}
+
+} // namespace
+
+extern "C" {
+
+XPU_API xpu_status xpu_buffer_create(xpu_device device, size_t bytes,
+                                     xpu_buffer *out) {
+  std::shared_ptr<DeviceObj> dev;
+  if (Status st = resolve(device, dev); !st.isOk())
+    return finish(st);
+  if (!out)
+    return finish(invalidArgument("xpu_buffer_create: `out` is NULL"));
+  if (bytes == 0)
+    return finish(invalidArgument("xpu_buffer_create: size is 0"));
+  auto buf = std::make_shared<BufferObj>();
+  buf->device = dev;
+  buf->bytes = bytes;
+  if (Status st = dev->device->allocate(bytes, buf->memory); !st.isOk())
+    return finish(st);
+  *out = toHandle<xpu_buffer>(registerObject(dev, buf));
+  return XPU_SUCCESS;
+}
+
+XPU_API xpu_status xpu_buffer_free(xpu_buffer buffer) {
+  std::shared_ptr<BufferObj> buf;
+  if (Status st = resolve(buffer, buf); !st.isOk())
+    return finish(st);
+  if (Status st = buf->checkConflicts("free", /*isWrite=*/true, nullptr);
+      !st.isOk())
+    return finish(st);
+  if (!unregisterObject<BufferObj>(buf->handle))
+    return finish({XPU_ERROR_INVALID_HANDLE, "buffer already freed"});
+  if (auto ctx = buf->device->context.lock())
+    ctx->forget(buf->handle);
+  return XPU_SUCCESS;
+}
+
+XPU_API xpu_status xpu_buffer_size(xpu_buffer buffer, size_t *out) {
+  std::shared_ptr<BufferObj> buf;
+  if (Status st = resolve(buffer, buf); !st.isOk())
+    return finish(st);
+  if (!out)
+    return finish(invalidArgument("xpu_buffer_size: `out` is NULL"));
+  *out = buf->bytes;
+  return XPU_SUCCESS;
+}
+
+XPU_API xpu_status xpu_buffer_upload(xpu_buffer buffer, size_t offset,
+                                     const void *src, size_t bytes) {
+  std::shared_ptr<BufferObj> buf;
+  if (Status st = resolve(buffer, buf); !st.isOk())
+    return finish(st);
+  if (Status st = checkRange(*buf, offset, bytes, src, "upload"); !st.isOk())
+    return finish(st);
+  if (Status st = buf->checkConflicts("upload", true, nullptr); !st.isOk())
+    return finish(st);
+  if (!bytes)
+    return XPU_SUCCESS;
+  return finish(buf->device->device->upload(*buf->memory, offset, src, bytes));
+}
+
+XPU_API xpu_status xpu_buffer_download(xpu_buffer buffer, size_t offset,
+                                       void *dst, size_t bytes) {
+  std::shared_ptr<BufferObj> buf;
+  if (Status st = resolve(buffer, buf); !st.isOk())
+    return finish(st);
+  if (Status st = checkRange(*buf, offset, bytes, dst, "download"); !st.isOk())
+    return finish(st);
+  if (Status st = buf->checkConflicts("download", false, nullptr); !st.isOk())
+    return finish(st);
+  if (!bytes)
+    return XPU_SUCCESS;
+  return finish(buf->device->device->download(*buf->memory, offset, dst, bytes));
+}
+
+XPU_API xpu_status xpu_buffer_upload_async(xpu_buffer buffer, size_t offset,
+                                           const void *src, size_t bytes,
+                                           xpu_stream stream) {
+  std::shared_ptr<BufferObj> buf;
+  std::shared_ptr<StreamObj> s;
+  if (Status st = resolve(buffer, buf); !st.isOk())
+    return finish(st);
+  if (Status st = streamFor(buf, stream, s); !st.isOk())
+    return finish(st);
+  if (Status st = checkRange(*buf, offset, bytes, src, "upload"); !st.isOk())
+    return finish(st);
+  if (Status st = buf->checkConflicts("upload", true, s.get()); !st.isOk())
+    return finish(st);
+  if (!bytes)
+    return XPU_SUCCESS;
+  std::lock_guard<std::mutex> g(s->mu);
+  Status st = s->queue->copyIn(*buf->memory, offset, src, bytes);
+  if (st.isOk())
+    buf->lend(s, ++s->enqueued, /*writes=*/true, "upload");
+  return finish(st);
+}
+
+XPU_API xpu_status xpu_buffer_download_async(xpu_buffer buffer, size_t offset,
+                                             void *dst, size_t bytes,
+                                             xpu_stream stream) {
+  std::shared_ptr<BufferObj> buf;
+  std::shared_ptr<StreamObj> s;
+  if (Status st = resolve(buffer, buf); !st.isOk())
+    return finish(st);
+  if (Status st = streamFor(buf, stream, s); !st.isOk())
+    return finish(st);
+  if (Status st = checkRange(*buf, offset, bytes, dst, "download"); !st.isOk())
+    return finish(st);
+  if (Status st = buf->checkConflicts("download", false, s.get()); !st.isOk())
+    return finish(st);
+  if (!bytes)
+    return XPU_SUCCESS;
+  std::lock_guard<std::mutex> g(s->mu);
+  Status st = s->queue->copyOut(*buf->memory, offset, dst, bytes);
+  if (st.isOk())
+    buf->lend(s, ++s->enqueued, /*writes=*/false, "download");
+  return finish(st);
+}
+
+} // extern "C"

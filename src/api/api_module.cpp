@@ -1,0 +1,288 @@
+// C API: modules, kernels, their parameters, and compiler diagnostics.
+#include "runtime/compiler.h"
+#include "runtime/objects.h"
+
+#include <cstring>
+#include <sstream>
+
+using namespace xpu::rt;
+using xpu::Diagnostic;
+
+namespace {
+
+std::string jsonString(const std::string &s) {
+  std::ostringstream os;
+  os << '"';
+  for (unsigned char c : s) {
+    switch (c) {
+    case '"': os << "\\\""; break;
+    case '\\': os << "\\\\"; break;
+    case '\n': os << "\\n"; break;
+    case '\t': os << "\\t"; break;
+    case '\r': os << "\\r"; break;
+    default:
+      if (c < 0x20) {
+        char buf[8];
+        std::snprintf(buf, sizeof buf, "\\u%04x", c);
+        os << buf;
+      } else {
+        os << c;
+      }
+    }
+  }
+  os << '"';
+  return os.str();
+}
+
+std::shared_ptr<DiagnosticsObj> makeDiagnostics(std::vector<Diagnostic> list) {
+  static const char *severities[] = {"error", "warning", "note", "remark"};
+  auto obj = std::make_shared<DiagnosticsObj>();
+  obj->list = std::move(list);
+  std::ostringstream json, text;
+  json << "[";
+  for (size_t i = 0; i < obj->list.size(); ++i) {
+    const Diagnostic &d = obj->list[i];
+    json << (i ? "," : "") << "{\"severity\":\"" << severities[int(d.severity)]
+         << "\",\"code\":" << jsonString(d.code)
+         << ",\"message\":" << jsonString(d.message)
+         << ",\"file\":" << jsonString(d.file) << ",\"line\":" << d.line
+         << ",\"column\":" << d.column << "}";
+    text << formatDiagnostic(d) << "\n";
+  }
+  json << "]";
+  obj->json = json.str();
+  obj->text = text.str();
+  return obj;
+}
+
+xpu_type toType(xpu::abi::Scalar s) { return xpu_type(int(s)); }
+
+} // namespace
+
+extern "C" {
+
+XPU_API xpu_status xpu_module_create(xpu_context context, xpu_device device,
+                                     const char *text, size_t length,
+                                     const xpu_module_options *options,
+                                     xpu_module *out,
+                                     xpu_diagnostics *diagnostics) {
+  if (diagnostics)
+    *diagnostics = nullptr;
+  std::shared_ptr<ContextObj> ctx;
+  if (Status st = resolve(context, ctx); !st.isOk())
+    return finish(st);
+  if (!out)
+    return finish(invalidArgument("xpu_module_create: `out` is NULL"));
+  if (!text)
+    return finish(invalidArgument("xpu_module_create: `text` is NULL"));
+  if (options && options->struct_size < sizeof(uint32_t) * 2)
+    return finish(invalidArgument("xpu_module_options.struct_size is not set "
+                                  "(initialize with XPU_MODULE_OPTIONS_INIT)"));
+
+  std::shared_ptr<DeviceObj> dev;
+  CompileRequest request;
+  request.text = std::string_view(text, length);
+  if (options && options->struct_size >= sizeof(xpu_module_options) &&
+      options->source_name)
+    request.sourceName = options->source_name;
+  if (device) {
+    if (Status st = resolve(device, dev); !st.isOk())
+      return finish(st);
+    if (dev->context.lock() != ctx)
+      return finish(invalidArgument("the device belongs to another context"));
+  } else {
+    xpu_device def = nullptr;
+    if (xpu_status s = xpu_device_default(context, &def); s != XPU_SUCCESS)
+      return s;
+    (void)resolve(def, dev);
+    request.explicitDevice = false;
+  }
+
+  CompiledModule compiled;
+  std::vector<Diagnostic> diags;
+  Status st = compileModule(*dev->device, request, compiled, diags);
+  if (diagnostics)
+    *diagnostics = toHandle<xpu_diagnostics>(
+        HandleTable::get().add(Kind::diagnostics, makeDiagnostics(std::move(diags))));
+  if (!st.isOk())
+    return finish(st);
+
+  auto mod = std::make_shared<ModuleObj>();
+  mod->device = dev;
+  mod->blob = std::move(compiled.blob);
+  for (auto &k : compiled.kernels)
+    mod->infos.push_back(std::make_shared<const xpu::abi::KernelInfo>(std::move(k)));
+  std::vector<xpu::abi::KernelInfo> infos;
+  for (auto &k : mod->infos)
+    infos.push_back(*k);
+  if (Status ls = dev->device->load(mod->blob, infos, mod->code); !ls.isOk())
+    return finish(ls);
+
+  uint64_t h = registerObject(dev, mod);
+  for (size_t i = 0; i < mod->infos.size(); ++i) {
+    auto k = std::make_shared<KernelObj>();
+    k->module = mod;
+    k->info = mod->infos[i];
+    k->code = mod->code->kernel(i);
+    k->argBytes = xpu::abi::layoutArgs(k->info->params, k->slots);
+    mod->kernelHandles.push_back(registerObject(dev, k));
+  }
+  *out = toHandle<xpu_module>(h);
+  return XPU_SUCCESS;
+}
+
+XPU_API void xpu_module_release(xpu_module module) {
+  if (!module)
+    return;
+  auto mod = unregisterObject<ModuleObj>(reinterpret_cast<uint64_t>(module));
+  if (!mod)
+    return;
+  auto ctx = mod->device->context.lock();
+  for (uint64_t k : mod->kernelHandles) {
+    HandleTable::get().remove(k, Kind::kernel);
+    if (ctx)
+      ctx->forget(k);
+  }
+  if (ctx)
+    ctx->forget(mod->handle);
+}
+
+XPU_API xpu_status xpu_module_kernel_count(xpu_module module, uint32_t *out) {
+  std::shared_ptr<ModuleObj> mod;
+  if (Status st = resolve(module, mod); !st.isOk())
+    return finish(st);
+  if (!out)
+    return finish(invalidArgument("xpu_module_kernel_count: `out` is NULL"));
+  *out = uint32_t(mod->kernelHandles.size());
+  return XPU_SUCCESS;
+}
+
+XPU_API xpu_status xpu_module_kernel_at(xpu_module module, uint32_t index,
+                                        xpu_kernel *out) {
+  std::shared_ptr<ModuleObj> mod;
+  if (Status st = resolve(module, mod); !st.isOk())
+    return finish(st);
+  if (!out)
+    return finish(invalidArgument("xpu_module_kernel_at: `out` is NULL"));
+  if (index >= mod->kernelHandles.size())
+    return finish({XPU_ERROR_NOT_FOUND, "kernel index " + std::to_string(index) +
+                                            " out of range"});
+  *out = toHandle<xpu_kernel>(mod->kernelHandles[index]);
+  return XPU_SUCCESS;
+}
+
+XPU_API xpu_status xpu_module_kernel(xpu_module module, const char *name,
+                                     xpu_kernel *out) {
+  std::shared_ptr<ModuleObj> mod;
+  if (Status st = resolve(module, mod); !st.isOk())
+    return finish(st);
+  if (!name || !out)
+    return finish(invalidArgument("xpu_module_kernel: `name` or `out` is NULL"));
+  std::string known;
+  for (size_t i = 0; i < mod->infos.size(); ++i) {
+    if (mod->infos[i]->name == name) {
+      *out = toHandle<xpu_kernel>(mod->kernelHandles[i]);
+      return XPU_SUCCESS;
+    }
+    known += (known.empty() ? "" : ", ") + mod->infos[i]->name;
+  }
+  return finish({XPU_ERROR_NOT_FOUND,
+                 std::string("no kernel named '") + name + "' in the module" +
+                     (known.empty() ? " (it has none)" : " (it has: " + known + ")")});
+}
+
+XPU_API const char *xpu_kernel_name(xpu_kernel kernel) {
+  std::shared_ptr<KernelObj> k;
+  if (!resolve(kernel, k).isOk())
+    return "";
+  return k->info->name.c_str();
+}
+
+XPU_API xpu_status xpu_kernel_param_count(xpu_kernel kernel, uint32_t *out) {
+  std::shared_ptr<KernelObj> k;
+  if (Status st = resolve(kernel, k); !st.isOk())
+    return finish(st);
+  if (!out)
+    return finish(invalidArgument("xpu_kernel_param_count: `out` is NULL"));
+  *out = uint32_t(k->info->params.size());
+  return XPU_SUCCESS;
+}
+
+XPU_API xpu_status xpu_kernel_param(xpu_kernel kernel, uint32_t index,
+                                    xpu_param_info *out) {
+  std::shared_ptr<KernelObj> k;
+  if (Status st = resolve(kernel, k); !st.isOk())
+    return finish(st);
+  if (!out)
+    return finish(invalidArgument("xpu_kernel_param: `out` is NULL"));
+  if (index >= k->info->params.size())
+    return finish({XPU_ERROR_NOT_FOUND,
+                   "parameter index " + std::to_string(index) + " out of range"});
+  const xpu::abi::Param &p = k->info->params[index];
+  out->name = p.name.c_str();
+  out->kind = p.isBuffer ? XPU_PARAM_BUFFER : XPU_PARAM_SCALAR;
+  out->type = toType(p.elem);
+  out->lanes = p.lanes;
+  out->access = p.access == xpu::abi::Access::ro ? XPU_ACCESS_READ_ONLY
+                                                 : XPU_ACCESS_READ_WRITE;
+  return XPU_SUCCESS;
+}
+
+XPU_API size_t xpu_diagnostics_count(xpu_diagnostics diags) {
+  std::shared_ptr<DiagnosticsObj> d;
+  if (!resolve(diags, d).isOk())
+    return 0;
+  return d->list.size();
+}
+
+XPU_API xpu_status xpu_diagnostics_get(xpu_diagnostics diags, size_t index,
+                                       xpu_diagnostic *out) {
+  std::shared_ptr<DiagnosticsObj> d;
+  if (Status st = resolve(diags, d); !st.isOk())
+    return finish(st);
+  if (!out)
+    return finish(invalidArgument("xpu_diagnostics_get: `out` is NULL"));
+  if (index >= d->list.size())
+    return finish({XPU_ERROR_NOT_FOUND, "diagnostic index out of range"});
+  const Diagnostic &x = d->list[index];
+  out->severity = xpu_severity(int(x.severity));
+  out->code = x.code.c_str();
+  out->message = x.message.c_str();
+  out->file = x.file.c_str();
+  out->line = x.line;
+  out->column = x.column;
+  return XPU_SUCCESS;
+}
+
+XPU_API const char *xpu_diagnostics_json(xpu_diagnostics diags) {
+  std::shared_ptr<DiagnosticsObj> d;
+  if (!resolve(diags, d).isOk())
+    return "[]";
+  return d->json.c_str();
+}
+
+XPU_API const char *xpu_diagnostics_text(xpu_diagnostics diags) {
+  std::shared_ptr<DiagnosticsObj> d;
+  if (!resolve(diags, d).isOk())
+    return "";
+  return d->text.c_str();
+}
+
+XPU_API void xpu_diagnostics_release(xpu_diagnostics diags) {
+  if (diags)
+    HandleTable::get().remove(reinterpret_cast<uint64_t>(diags), Kind::diagnostics);
+}
+
+XPU_API const char *xpu_type_name(xpu_type type) {
+  if (type < XPU_TYPE_BOOL || type > XPU_TYPE_F64)
+    return "unknown";
+  return xpu::abi::scalarName(xpu::abi::Scalar(int(type)));
+}
+
+XPU_API size_t xpu_type_size(xpu_type type) {
+  if (type < XPU_TYPE_BOOL || type > XPU_TYPE_F64)
+    return 0;
+  return xpu::abi::scalarBytes(xpu::abi::Scalar(int(type)));
+}
+
+} // extern "C"

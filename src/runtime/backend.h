@@ -1,0 +1,153 @@
+// The backend seam: what each of backends/{cpu,cuda,hip,vulkan} implements.
+// The dispatch layer (src/runtime) owns handles, argument checking, borrows
+// and error reporting; a backend only moves bytes, compiles and runs.
+#pragma once
+
+#include "runtime/status.h"
+#include "xpu/KernelABI.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mlir {
+class ModuleOp;
+}
+
+namespace xpu::rt {
+
+struct DeviceIdentity {
+  xpu_backend backend = XPU_BACKEND_CPU;
+  std::string name, vendor, arch, driver;
+  uint8_t uuid[16] = {};
+  uint64_t memoryBytes = 0;
+  uint32_t computeUnits = 0;
+  uint32_t waveWidth = 1;
+  uint32_t maxWorkgroupSize = 1024;
+  uint32_t maxGrid[3] = {0x7FFFFFFF, 65535, 65535};
+};
+
+/// What code is generated for. Every field changes the generated code, so
+/// every field goes into cache keys.
+struct TargetDesc {
+  enum class Kind { cpu, nvptx, amdgcn, spirv } kind = Kind::cpu;
+  std::string triple;   ///< "x86_64-unknown-linux-gnu", "nvptx64-nvidia-cuda"
+  std::string chip;     ///< "znver3", "sm_90", "gfx942"
+  std::string features; ///< "+avx2,+fma,...", "+ptx80"
+  uint32_t waveWidth = 1;
+};
+
+/// The output of code generation for one module.
+struct Blob {
+  std::vector<uint8_t> code; ///< object file, cubin/PTX, code object, SPIR-V
+  std::string format;        ///< "elf-object", "cubin", "ptx", ...
+  std::string toolchain;     ///< what produced it, e.g. "LLVM 22.1.8; ptxas 13.0"
+};
+
+/// Device memory.
+class BackendBuffer {
+public:
+  virtual ~BackendBuffer() = default;
+  /// The address kernels receive for this buffer (host pointer on the CPU,
+  /// device pointer on CUDA/HIP; unused by Vulkan's binding model).
+  virtual uint64_t address() const = 0;
+};
+
+class BackendEvent {
+public:
+  virtual ~BackendEvent() = default;
+  virtual Status synchronize() = 0;
+  virtual bool isComplete() = 0;
+};
+
+class BackendKernel {
+public:
+  virtual ~BackendKernel() = default;
+};
+
+/// A loaded module: the kernels of one compiled blob, in the order of the
+/// KernelInfo list given at load.
+class LoadedModule {
+public:
+  virtual ~LoadedModule() = default;
+  virtual BackendKernel *kernel(size_t index) = 0;
+};
+
+/// A word kernels report failed run-time checks through (abi::kStatusWords
+/// u32 values), readable by the host after the launch's stream syncs.
+struct StatusWord {
+  uint32_t *host = nullptr;  ///< where the host reads it
+  uint64_t device = 0;       ///< what the kernel receives
+};
+
+struct LaunchRequest {
+  BackendKernel *kernel = nullptr;
+  const abi::KernelInfo *info = nullptr;
+  uint32_t grid[3] = {1, 1, 1};
+  uint32_t block[3] = {1, 1, 1};
+  /// Flattened arguments in the kernel ABI's slot layout (abi::layoutArgs).
+  const uint8_t *args = nullptr;
+  size_t argBytes = 0;
+  const std::vector<abi::Slot> *slots = nullptr;
+  /// The buffer behind each parameter (null for scalars).
+  std::vector<BackendBuffer *> buffers;
+  uint64_t status = 0; ///< StatusWord::device
+};
+
+/// An in-order queue of work: a stream.
+class Queue {
+public:
+  virtual ~Queue() = default;
+  virtual Status copyIn(BackendBuffer &dst, size_t offset, const void *src,
+                        size_t bytes) = 0;
+  virtual Status copyOut(BackendBuffer &src, size_t offset, void *dst,
+                         size_t bytes) = 0;
+  virtual Status launch(const LaunchRequest &request) = 0;
+  virtual Status record(BackendEvent &event) = 0;
+  virtual Status wait(BackendEvent &event) = 0;
+  /// Blocks until the queue is empty; returns the first error of its work
+  /// since the last synchronization.
+  virtual Status synchronize() = 0;
+};
+
+class Device {
+public:
+  virtual ~Device() = default;
+  virtual const DeviceIdentity &identity() const = 0;
+  virtual const TargetDesc &target() const = 0;
+
+  virtual Status allocate(size_t bytes, std::unique_ptr<BackendBuffer> &out) = 0;
+  /// Blocking copies, not ordered with any queue.
+  virtual Status upload(BackendBuffer &dst, size_t offset, const void *src,
+                        size_t bytes) = 0;
+  virtual Status download(BackendBuffer &src, size_t offset, void *dst,
+                          size_t bytes) = 0;
+  virtual Status createQueue(std::unique_ptr<Queue> &out) = 0;
+  virtual Status createEvent(std::unique_ptr<BackendEvent> &out) = 0;
+  virtual Status allocateStatusWord(StatusWord &out) = 0;
+  virtual void freeStatusWord(const StatusWord &word) = 0;
+
+  /// Lowers an admitted module for this device and generates code.
+  virtual Status compile(mlir::ModuleOp module,
+                         const std::vector<abi::KernelInfo> &kernels,
+                         Blob &out) = 0;
+  virtual Status load(const Blob &blob,
+                      const std::vector<abi::KernelInfo> &kernels,
+                      std::unique_ptr<LoadedModule> &out) = 0;
+};
+
+/// A backend finds its devices. A backend whose driver library is missing
+/// finds none and says why in `note`.
+class Backend {
+public:
+  virtual ~Backend() = default;
+  virtual xpu_backend kind() const = 0;
+  virtual Status enumerate(std::vector<std::unique_ptr<Device>> &out,
+                           std::string &note) = 0;
+};
+
+/// The backends built into this library, in the default device order.
+std::vector<std::unique_ptr<Backend>> createBackends();
+
+} // namespace xpu::rt

@@ -1,0 +1,33 @@
+// The path of a kernel from text to a loadable blob: parse and verify,
+// admit, describe, lower and generate code for a device. Each stage is a
+// function in mlir/ or a backend; this file only strings them together.
+#pragma once
+
+#include "runtime/backend.h"
+#include "xpu/Diagnostic.h"
+
+#include <string_view>
+
+namespace xpu::rt {
+
+struct CompileRequest {
+  std::string_view text;
+  std::string sourceName = "<input>";
+  /// The caller named the device (deterministic kernels require it).
+  bool explicitDevice = true;
+};
+
+struct CompiledModule {
+  Blob blob;
+  std::vector<abi::KernelInfo> kernels;
+};
+
+/// Compiles `request` for `device`. Diagnostics go to `diags` whatever the
+/// outcome; the returned status summarizes the first error.
+Status compileModule(Device &device, const CompileRequest &request,
+                     CompiledModule &out, DiagnosticList &diags);
+
+/// "file:line:col: error: CODE: message"
+std::string formatDiagnostic(const Diagnostic &d);
+
+} // namespace xpu::rt

@@ -1,0 +1,27 @@
+// The environment variables xpujit reads, parsed and checked in one place.
+// An unknown value is an error that lists the accepted ones.
+#pragma once
+
+#include "runtime/status.h"
+
+#include <optional>
+#include <string>
+
+namespace xpu::rt {
+
+enum class LogLevel { error = 0, warn = 1, info = 2, debug = 3 };
+
+struct Settings {
+  std::optional<xpu_backend> backend; ///< XPU_BACKEND
+  std::string device;                 ///< XPU_DEVICE ("cuda:0", "cpu")
+  LogLevel log = LogLevel::warn;      ///< XPU_LOG
+  std::string dumpDir;                ///< XPU_DUMP_DIR
+};
+
+/// Reads the environment. The result is computed once per process.
+Status settings(const Settings *&out);
+
+/// Parses "cpu", "cuda", "hip" or "vulkan".
+std::optional<xpu_backend> parseBackend(const std::string &name);
+
+} // namespace xpu::rt

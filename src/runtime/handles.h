@@ -1,0 +1,90 @@
+// The handle table: turns the C API's opaque handles into objects, and
+// recognizes NULL, released and wrong-kind handles instead of crashing.
+//
+// A handle is a 64-bit value: slot index + 1 in the low 32 bits, the slot's
+// generation in bits 32-55, and the object kind in bits 56-63. Releasing a
+// handle bumps its slot's generation, so a stale copy never matches again.
+// Slots live in fixed chunks that are never freed, so a lookup only reads
+// memory that stays valid; each slot has its own spin lock.
+#pragma once
+
+#include "runtime/status.h"
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace xpu::rt {
+
+enum class Kind : uint8_t {
+  context = 1,
+  device,
+  buffer,
+  stream,
+  event,
+  module,
+  kernel,
+  diagnostics,
+};
+
+const char *kindName(Kind kind);
+
+/// Base of every object a handle can name.
+struct Object {
+  virtual ~Object() = default;
+  uint64_t handle = 0; ///< the object's own handle, once registered
+};
+
+class HandleTable {
+public:
+  static HandleTable &get();
+
+  /// Registers `obj` and returns its new handle.
+  uint64_t add(Kind kind, std::shared_ptr<Object> obj);
+  /// The object behind `handle` if it is live and of `kind`, else null.
+  std::shared_ptr<Object> lookup(uint64_t handle, Kind kind);
+  /// Unregisters `handle`; returns the object (null if it was not live).
+  std::shared_ptr<Object> remove(uint64_t handle, Kind kind);
+
+private:
+  struct Slot {
+    std::atomic_flag lock = ATOMIC_FLAG_INIT;
+    uint32_t generation = 1;
+    Kind kind{};
+    std::shared_ptr<Object> object;
+  };
+  static constexpr uint32_t kChunkSlots = 4096;
+  static constexpr uint32_t kMaxChunks = 4096; // 16M live handles
+
+  Slot *slot(uint32_t index);
+
+  std::atomic<Slot *> chunks_[kMaxChunks] = {};
+  std::mutex growMutex_;
+  std::vector<uint32_t> freeList_;
+  uint32_t nextIndex_ = 0;
+};
+
+template <typename T> constexpr Kind kindOf();
+
+/// Typed lookup: returns the object, or an INVALID_HANDLE status naming what
+/// was expected.
+template <typename T>
+Status resolve(const void *handle, std::shared_ptr<T> &out) {
+  if (!handle)
+    return {XPU_ERROR_INVALID_HANDLE,
+            std::string("NULL ") + kindName(kindOf<T>()) + " handle"};
+  auto obj = HandleTable::get().lookup(reinterpret_cast<uint64_t>(handle),
+                                       kindOf<T>());
+  if (!obj)
+    return {XPU_ERROR_INVALID_HANDLE,
+            std::string("invalid ") + kindName(kindOf<T>()) +
+                " handle (released, or not a " + kindName(kindOf<T>()) + ")"};
+  out = std::static_pointer_cast<T>(std::move(obj));
+  return {};
+}
+
+template <typename H> H toHandle(uint64_t h) { return reinterpret_cast<H>(h); }
+
+} // namespace xpu::rt

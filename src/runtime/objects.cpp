@@ -1,0 +1,115 @@
+// Borrows, stream synchronization and object registration; see objects.h.
+#include "runtime/objects.h"
+
+#include <sstream>
+
+namespace xpu::rt {
+
+void ContextObj::adopt(uint64_t handle) {
+  std::lock_guard<std::mutex> g(mu);
+  children.insert(handle);
+}
+
+void ContextObj::forget(uint64_t handle) {
+  std::lock_guard<std::mutex> g(mu);
+  children.erase(handle);
+}
+
+Status createStream(const std::shared_ptr<DeviceObj> &device,
+                    std::shared_ptr<StreamObj> &out) {
+  auto stream = std::make_shared<StreamObj>();
+  stream->device = device;
+  XPU_RETURN_IF_ERROR(device->device->createQueue(stream->queue));
+  std::lock_guard<std::mutex> g(device->mu);
+  device->streams.push_back(stream);
+  out = std::move(stream);
+  return {};
+}
+
+Status DeviceObj::synchronizeAll() {
+  std::vector<std::shared_ptr<StreamObj>> live;
+  {
+    std::lock_guard<std::mutex> g(mu);
+    for (auto it = streams.begin(); it != streams.end();) {
+      if (auto s = it->lock()) {
+        live.push_back(std::move(s));
+        ++it;
+      } else {
+        it = streams.erase(it);
+      }
+    }
+  }
+  Status first;
+  for (auto &s : live) {
+    Status st = s->synchronize();
+    if (first.isOk() && !st.isOk())
+      first = st;
+  }
+  return first;
+}
+
+/// "kernel 'k': 3 out-of-bounds accesses were suppressed; the first was a
+/// store to 'y' at k.mlir:7:5"
+static Status outOfBounds(const abi::KernelInfo &kernel, uint32_t count,
+                          uint32_t firstSite) {
+  std::ostringstream msg;
+  msg << "kernel '" << kernel.name << "': " << count << " out-of-bounds access"
+      << (count == 1 ? " was" : "es were") << " suppressed";
+  if (firstSite > 0 && firstSite <= kernel.checkSites.size()) {
+    const abi::CheckSite &site = kernel.checkSites[firstSite - 1];
+    msg << "; the first was a " << site.what << " at " << site.location;
+  }
+  return {XPU_ERROR_OUT_OF_BOUNDS, msg.str()};
+}
+
+Status StreamObj::synchronize() {
+  std::lock_guard<std::mutex> g(mu);
+  uint64_t upTo = enqueued;
+  Status st = queue->synchronize();
+  for (PendingCheck &check : checks) {
+    uint32_t count = check.word.host[0];
+    if (count && st.isOk())
+      st = outOfBounds(*check.kernel, count, check.word.host[1]);
+    device->device->freeStatusWord(check.word);
+  }
+  checks.clear();
+  synchronized.store(upTo, std::memory_order_release);
+  return st;
+}
+
+Status BufferObj::checkConflicts(const char *what, bool isWrite,
+                                 const StreamObj *sameStream) {
+  std::lock_guard<std::mutex> g(mu);
+  for (auto it = borrows.begin(); it != borrows.end();) {
+    auto stream = it->stream.lock();
+    bool resolved = !stream || it->sequence <=
+                                   stream->synchronized.load(std::memory_order_acquire);
+    if (resolved) {
+      it = borrows.erase(it);
+      continue;
+    }
+    bool conflict = stream.get() != sameStream && (isWrite || it->writes);
+    if (conflict)
+      return {XPU_ERROR_BUSY,
+              std::string("cannot ") + what +
+                  ": the buffer is borrowed by an in-flight " + it->by +
+                  " until its stream is synchronized"};
+    ++it;
+  }
+  return {};
+}
+
+void BufferObj::lend(const std::shared_ptr<StreamObj> &stream, uint64_t sequence,
+                     bool writes, std::string by) {
+  std::lock_guard<std::mutex> g(mu);
+  // Drop borrows already resolved so the list stays short.
+  if (borrows.size() >= 8) {
+    std::erase_if(borrows, [](const Borrow &b) {
+      auto s = b.stream.lock();
+      return !s || b.sequence <= s->synchronized.load(std::memory_order_acquire);
+    });
+  }
+  borrows.push_back({stream, sequence, writes, std::move(by)});
+}
+
+} // namespace xpu::rt

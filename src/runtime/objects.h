@@ -1,0 +1,156 @@
+// The objects behind the C API's handles, and the rules that tie them
+// together: ownership, borrows of buffers by in-flight work, and the checks
+// that run when a stream is synchronized.
+#pragma once
+
+#include "runtime/backend.h"
+#include "runtime/handles.h"
+#include "xpu/Diagnostic.h"
+
+#include <atomic>
+#include <map>
+#include <mutex>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+namespace xpu::rt {
+
+struct ContextObj;
+struct StreamObj;
+
+struct DeviceObj : Object {
+  std::unique_ptr<Device> device;
+  uint32_t index = 0;
+  std::weak_ptr<ContextObj> context;
+  std::shared_ptr<StreamObj> defaultStream;
+
+  std::mutex mu;
+  std::vector<std::weak_ptr<StreamObj>> streams; ///< every live stream
+
+  /// Synchronizes every stream of the device; returns the first error.
+  Status synchronizeAll();
+};
+
+struct ContextObj : Object {
+  std::vector<std::shared_ptr<DeviceObj>> devices;
+  /// Per backend: "" when it found devices, else why it found none.
+  std::map<xpu_backend, std::string> backendNotes;
+
+  /// Handles of everything made from this context, released with it.
+  std::mutex mu;
+  std::unordered_set<uint64_t> children;
+
+  void adopt(uint64_t handle);
+  void forget(uint64_t handle);
+};
+
+/// A run-time check a finished launch must pass: its status word.
+struct PendingCheck {
+  StatusWord word;
+  std::shared_ptr<const abi::KernelInfo> kernel;
+};
+
+struct StreamObj : Object {
+  std::shared_ptr<DeviceObj> device;
+  std::unique_ptr<Queue> queue;
+
+  std::mutex mu;                       ///< serializes enqueue and sync
+  uint64_t enqueued = 0;               ///< sequence number of the last work
+  std::atomic<uint64_t> synchronized{0}; ///< last sequence known finished
+  std::vector<PendingCheck> checks;
+
+  /// Waits for the queue, then checks the status words of finished
+  /// launches; ends the borrows of everything enqueued so far.
+  Status synchronize();
+};
+
+/// A buffer lent to enqueued work: resolved once `stream` synchronizes past
+/// `sequence` (deferred borrow until sync).
+struct Borrow {
+  std::weak_ptr<StreamObj> stream;
+  uint64_t sequence = 0;
+  bool writes = false;
+  std::string by; ///< "launch of 'saxpy'", "upload"
+};
+
+struct BufferObj : Object {
+  std::shared_ptr<DeviceObj> device;
+  std::unique_ptr<BackendBuffer> memory;
+  size_t bytes = 0;
+
+  std::mutex mu;
+  std::vector<Borrow> borrows;
+
+  /// Fails with XPU_ERROR_BUSY if unresolved work conflicts with `what`:
+  /// freeing or writing conflicts with any borrow, reading only with a
+  /// writing one. Work on `sameStream` is ordered and never conflicts.
+  Status checkConflicts(const char *what, bool isWrite,
+                        const StreamObj *sameStream);
+  void lend(const std::shared_ptr<StreamObj> &stream, uint64_t sequence,
+            bool writes, std::string by);
+};
+
+struct EventObj : Object {
+  std::shared_ptr<DeviceObj> device;
+  std::unique_ptr<BackendEvent> event;
+  std::atomic<bool> recorded{false};
+};
+
+struct KernelObj;
+
+struct ModuleObj : Object {
+  std::shared_ptr<DeviceObj> device;
+  std::unique_ptr<LoadedModule> code;
+  std::vector<std::shared_ptr<const abi::KernelInfo>> infos;
+  std::vector<uint64_t> kernelHandles;
+  Blob blob; ///< kept for inspection and the cache
+};
+
+struct KernelObj : Object {
+  std::shared_ptr<ModuleObj> module;
+  std::shared_ptr<const abi::KernelInfo> info;
+  BackendKernel *code = nullptr;
+  std::vector<abi::Slot> slots; ///< flattened argument layout
+  uint32_t argBytes = 0;
+  std::vector<std::string> paramNames; ///< stable storage for the C API
+};
+
+/// Compiler diagnostics handed to the caller; not owned by any context.
+struct DiagnosticsObj : Object {
+  std::vector<xpu::Diagnostic> list;
+  std::string json, text; ///< rendered once, on creation
+};
+
+template <> constexpr Kind kindOf<ContextObj>() { return Kind::context; }
+template <> constexpr Kind kindOf<DeviceObj>() { return Kind::device; }
+template <> constexpr Kind kindOf<BufferObj>() { return Kind::buffer; }
+template <> constexpr Kind kindOf<StreamObj>() { return Kind::stream; }
+template <> constexpr Kind kindOf<EventObj>() { return Kind::event; }
+template <> constexpr Kind kindOf<ModuleObj>() { return Kind::module; }
+template <> constexpr Kind kindOf<KernelObj>() { return Kind::kernel; }
+template <> constexpr Kind kindOf<DiagnosticsObj>() { return Kind::diagnostics; }
+
+/// Registers `obj` under a new handle owned by `device`'s context.
+template <typename T>
+uint64_t registerObject(const std::shared_ptr<DeviceObj> &device,
+                        std::shared_ptr<T> obj) {
+  uint64_t h = HandleTable::get().add(kindOf<T>(), obj);
+  if (auto ctx = device->context.lock())
+    ctx->adopt(h);
+  return h;
+}
+
+/// Unregisters a handle made by registerObject.
+template <typename T>
+std::shared_ptr<T> unregisterObject(uint64_t handle) {
+  auto obj = std::static_pointer_cast<T>(
+      HandleTable::get().remove(handle, kindOf<T>()));
+  return obj;
+}
+
+/// Makes a stream on `device` and registers it with the device.
+Status createStream(const std::shared_ptr<DeviceObj> &device,
+                    std::shared_ptr<StreamObj> &out);
+
+} // namespace xpu::rt

@@ -298,6 +298,14 @@ XPU_API xpu_status xpu_module_create(xpu_context context, xpu_device device,
                                      const xpu_module_options *options,
                                      xpu_module *out,
                                      xpu_diagnostics *diagnostics);
+/* Parses, verifies and admits MLIR text without generating code: the
+ * static half of xpu_module_create. XPU_SUCCESS when every kernel is
+ * admitted; the diagnostics say why not. */
+XPU_API xpu_status xpu_module_check(xpu_context context, const char *text,
+                                    size_t length,
+                                    const xpu_module_options *options,
+                                    xpu_diagnostics *diagnostics);
+
 /* Releases the module and its kernels. Launches already enqueued finish. */
 XPU_API void xpu_module_release(xpu_module module);
 XPU_API xpu_status xpu_module_kernel_count(xpu_module module, uint32_t *out);

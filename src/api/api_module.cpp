@@ -131,6 +131,30 @@ XPU_API xpu_status xpu_module_create(xpu_context context, xpu_device device,
   return XPU_SUCCESS;
 }
 
+XPU_API xpu_status xpu_module_check(xpu_context context, const char *text,
+                                    size_t length,
+                                    const xpu_module_options *options,
+                                    xpu_diagnostics *diagnostics) {
+  if (diagnostics)
+    *diagnostics = nullptr;
+  std::shared_ptr<ContextObj> ctx;
+  if (Status st = resolve(context, ctx); !st.isOk())
+    return finish(st);
+  if (!text)
+    return finish(invalidArgument("xpu_module_check: `text` is NULL"));
+  CompileRequest request;
+  request.text = std::string_view(text, length);
+  if (options && options->struct_size >= sizeof(xpu_module_options) &&
+      options->source_name)
+    request.sourceName = options->source_name;
+  std::vector<Diagnostic> diags;
+  Status st = checkModule(request, diags);
+  if (diagnostics)
+    *diagnostics = toHandle<xpu_diagnostics>(
+        HandleTable::get().add(Kind::diagnostics, makeDiagnostics(std::move(diags))));
+  return finish(st);
+}
+
 XPU_API void xpu_module_release(xpu_module module) {
   if (!module)
     return;

@@ -47,38 +47,60 @@ static Status stageFailure(xpu_status code, const DiagnosticList &diags,
   return {code, fallback};
 }
 
-Status compileModule(Device &device, const CompileRequest &request,
-                     CompiledModule &out, DiagnosticList &diags) {
-  mlir::MLIRContext ctx(dialects(), mlir::MLIRContext::Threading::DISABLED);
-  DiagnosticCollector collector(ctx, diags);
-  std::ostringstream id;
-  id << std::hex << std::hash<std::string_view>()(request.text);
-  DumpScope dumpScope(id.str());
-  dumpStage("input.mlir", std::string(request.text));
+namespace {
+/// One compilation's MLIR context, diagnostics and dump scope.
+struct Session {
+  mlir::MLIRContext ctx{dialects(), mlir::MLIRContext::Threading::DISABLED};
+  DiagnosticCollector collector;
+  DumpScope dump;
+  Session(const CompileRequest &request, DiagnosticList &diags)
+      : collector(ctx, diags), dump(dumpId(request.text)) {}
+  static std::string dumpId(std::string_view text) {
+    std::ostringstream id;
+    id << std::hex << std::hash<std::string_view>()(text);
+    return id.str();
+  }
+};
+} // namespace
 
-  // Parse and verify.
-  collector.setDefaultCode("XPU-PARSE");
-  mlir::OwningOpRef<mlir::ModuleOp> module =
-      parseKernelSource(ctx, request.text, request.sourceName);
+/// Parse, verify, admit and describe: everything before code generation.
+static Status frontEnd(Session &s, const CompileRequest &request,
+                       DiagnosticList &diags,
+                       mlir::OwningOpRef<mlir::ModuleOp> &module,
+                       std::vector<abi::KernelInfo> &kernels) {
+  dumpStage("input.mlir", std::string(request.text));
+  s.collector.setDefaultCode("XPU-PARSE");
+  module = parseKernelSource(s.ctx, request.text, request.sourceName);
   if (!module)
     return stageFailure(XPU_ERROR_PARSE, diags, "the kernel source did not parse");
 
   // Target-independent preparation: reductions become shared memory and
   // barriers, the same for every backend.
-  collector.setDefaultCode("XPU-COMPILE");
-  {
-    mlir::PassManager pm(&ctx, mlir::ModuleOp::getOperationName());
-    pm.addPass(createExpandReductions());
-    if (mlir::failed(pm.run(*module)))
-      return stageFailure(XPU_ERROR_COMPILE, diags, "reduction expansion failed");
-  }
+  s.collector.setDefaultCode("XPU-COMPILE");
+  mlir::PassManager pm(&s.ctx, mlir::ModuleOp::getOperationName());
+  pm.addPass(createExpandReductions());
+  if (mlir::failed(pm.run(*module)))
+    return stageFailure(XPU_ERROR_COMPILE, diags, "reduction expansion failed");
   assignCheckSites(*module);
-  out.kernels = describeKernels(*module);
+  kernels = describeKernels(*module);
   dumpStage("admitted.mlir", *module);
+  return {};
+}
 
-  // Lower and generate code for the device.
+Status checkModule(const CompileRequest &request, DiagnosticList &diags) {
+  Session s(request, diags);
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  std::vector<abi::KernelInfo> kernels;
+  return frontEnd(s, request, diags, module, kernels);
+}
+
+Status compileModule(Device &device, const CompileRequest &request,
+                     CompiledModule &out, DiagnosticList &diags) {
+  Session s(request, diags);
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  XPU_RETURN_IF_ERROR(frontEnd(s, request, diags, module, out.kernels));
   Status st = device.compile(*module, out.kernels, out.blob);
-  if (!st.isOk() && collector.hadError())
+  if (!st.isOk() && s.collector.hadError())
     return stageFailure(st.code(), diags, st.message().c_str());
   return st;
 }

@@ -27,6 +27,9 @@ struct CompiledModule {
 Status compileModule(Device &device, const CompileRequest &request,
                      CompiledModule &out, DiagnosticList &diags);
 
+/// Everything before code generation: parse, verify, admit.
+Status checkModule(const CompileRequest &request, DiagnosticList &diags);
+
 /// "file:line:col: error: CODE: message"
 std::string formatDiagnostic(const Diagnostic &d);
 

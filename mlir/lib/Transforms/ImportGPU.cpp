@@ -67,7 +67,16 @@ Value linearize(OpBuilder &b, Location loc, MemRefType type, ValueRange indices)
   return lin;
 }
 
-LogicalResult rewriteBody(Region &body) {
+/// The memref type a value had before import retyped it.
+using OriginalTypes = llvm::DenseMap<Value, MemRefType>;
+
+MemRefType memrefTypeOf(Value v, const OriginalTypes &original) {
+  if (auto mt = dyn_cast<MemRefType>(v.getType()))
+    return mt;
+  return original.lookup(v);
+}
+
+LogicalResult rewriteBody(Region &body, OriginalTypes &original) {
   SmallVector<Operation *> ops;
   body.walk([&](Operation *op) {
     if (isa<gpu::GPUDialect, memref::MemRefDialect, func::FuncDialect>(op->getDialect()))
@@ -103,11 +112,11 @@ LogicalResult rewriteBody(Region &body) {
       op->replaceAllUsesWith(call.getResults());
     }
     else if (auto o = dyn_cast<memref::LoadOp>(op)) {
-      auto mt = cast<MemRefType>(o.getMemRef().getType());
+      MemRefType mt = memrefTypeOf(o.getMemRef(), original);
       repl = LoadOp::create(b, loc, mt.getElementType(), o.getMemRef(),
                             linearize(b, loc, mt, o.getIndices()));
     } else if (auto o = dyn_cast<memref::StoreOp>(op)) {
-      auto mt = cast<MemRefType>(o.getMemRef().getType());
+      MemRefType mt = memrefTypeOf(o.getMemRef(), original);
       StoreOp::create(b, loc, o.getValue(), o.getMemRef(),
                       linearize(b, loc, mt, o.getIndices()));
     } else if (auto o = dyn_cast<memref::DimOp>(op)) {
@@ -119,6 +128,7 @@ LogicalResult rewriteBody(Region &body) {
       repl = AllocOp::create(b, loc, BufferType::get(op->getContext(), mt.getElementType(),
                                                      Space::private_, Access::rw,
                                                      mt.getNumElements()));
+      original[repl] = mt;
     } else {
       return op->emitError() << "'" << op->getName()
                              << "' is not supported in imported gpu kernels";
@@ -131,8 +141,8 @@ LogicalResult rewriteBody(Region &body) {
   return success();
 }
 
-template <typename NewOp>
-LogicalResult importFunc(ModuleOp module, gpu::GPUFuncOp fn) {
+template <typename NewOp, typename OldOp>
+LogicalResult importFunc(ModuleOp module, OldOp fn) {
   OpBuilder b(module.getContext());
   b.setInsertionPoint(fn->getParentOp());
   Location loc = fn.getLoc();
@@ -154,20 +164,26 @@ LogicalResult importFunc(ModuleOp module, gpu::GPUFuncOp fn) {
   Block &entry = op.getBody().front();
 
   // Workgroup and private attributions become allocations.
+  OriginalTypes original;
   unsigned numArgs = inputs.size();
   b.setInsertionPointToStart(&entry);
   for (unsigned i = entry.getNumArguments(); i > numArgs; --i) {
     BlockArgument arg = entry.getArgument(i - 1);
-    auto buf = bufferFor(loc, cast<MemRefType>(arg.getType()), Access::rw);
+    auto mt = cast<MemRefType>(arg.getType());
+    auto buf = bufferFor(loc, mt, Access::rw);
     if (failed(buf))
       return failure();
     Value alloc = AllocOp::create(b, loc, *buf);
+    original[alloc] = mt;
     arg.replaceAllUsesWith(alloc);
     entry.eraseArgument(i - 1);
   }
-  for (auto [arg, t] : llvm::zip(entry.getArguments(), inputs))
+  for (auto [arg, t] : llvm::zip(entry.getArguments(), inputs)) {
+    if (auto mt = dyn_cast<MemRefType>(arg.getType()))
+      original[arg] = mt;
     arg.setType(t);
-  return rewriteBody(op.getBody());
+  }
+  return rewriteBody(op.getBody(), original);
 }
 
 struct ImportGPUPass : xpu::impl::ImportGPUBase<ImportGPUPass> {
@@ -175,18 +191,20 @@ struct ImportGPUPass : xpu::impl::ImportGPUBase<ImportGPUPass> {
     ModuleOp module = getOperation();
     SmallVector<gpu::GPUModuleOp> gpuModules(module.getOps<gpu::GPUModuleOp>());
     for (gpu::GPUModuleOp gm : gpuModules) {
-      for (auto fn : llvm::make_early_inc_range(gm.getOps<gpu::GPUFuncOp>())) {
-        LogicalResult r = fn.isKernel() ? importFunc<KernelOp>(module, fn)
-                                        : importFunc<FuncOp>(module, fn);
+      // In order, so helpers stay ahead of the kernels that call them.
+      for (Operation &op : llvm::make_early_inc_range(gm.getBody()->getOperations())) {
+        LogicalResult r = success();
+        if (auto fn = dyn_cast<gpu::GPUFuncOp>(op))
+          r = fn.isKernel() ? importFunc<KernelOp>(module, fn)
+                            : importFunc<FuncOp>(module, fn);
+        else if (auto fn = dyn_cast<func::FuncOp>(op))
+          r = importFunc<FuncOp>(module, fn); // device helpers may be func.func
+        else
+          r = op.emitError() << "'" << op.getName()
+                             << "' inside gpu.module is not supported";
         if (failed(r))
           return signalPassFailure();
       }
-      for (Operation &op : gm.getBody()->getOperations())
-        if (!isa<gpu::GPUFuncOp>(op)) {
-          op.emitError() << "'" << op.getName()
-                         << "' inside gpu.module is not supported";
-          return signalPassFailure();
-        }
       gm.erase();
     }
     if (module->hasAttr("gpu.container_module"))

@@ -13,18 +13,12 @@ using namespace xpu;
 
 #include "xpu/Dialect/XPU/IR/XPUDialect.cpp.inc"
 #include "xpu/Dialect/XPU/IR/XPUEnums.cpp.inc"
-#define GET_ATTRDEF_CLASSES
-#include "xpu/Dialect/XPU/IR/XPUAttrs.cpp.inc"
 #define GET_TYPEDEF_CLASSES
 #include "xpu/Dialect/XPU/IR/XPUTypes.cpp.inc"
 #define GET_OP_CLASSES
 #include "xpu/Dialect/XPU/IR/XPUOps.cpp.inc"
 
 void XPUDialect::initialize() {
-  addAttributes<
-#define GET_ATTRDEF_LIST
-#include "xpu/Dialect/XPU/IR/XPUAttrs.cpp.inc"
-      >();
   addTypes<
 #define GET_TYPEDEF_LIST
 #include "xpu/Dialect/XPU/IR/XPUTypes.cpp.inc"

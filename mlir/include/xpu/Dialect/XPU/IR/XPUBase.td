@@ -19,7 +19,6 @@ def XPU_Dialect : Dialect {
     backend read the same facts from the IR.
   }];
   let useDefaultTypePrinterParser = 1;
-  let useDefaultAttributePrinterParser = 1;
 }
 
 class XPU_I32Enum<string name, string summary, list<I32EnumAttrCase> cases>
@@ -30,7 +29,6 @@ class XPU_I32Enum<string name, string summary, list<I32EnumAttrCase> cases>
 
 def XPU_Dim : XPU_I32Enum<"Dim", "a grid or workgroup axis", [
   I32EnumAttrCase<"x", 0>, I32EnumAttrCase<"y", 1>, I32EnumAttrCase<"z", 2>]>;
-def XPU_DimAttr : EnumAttr<XPU_Dialect, XPU_Dim, "dim">;
 
 // Address spaces of the kernel model. Each backend maps them to its own
 // numbers (NVPTX 1/3/5, AMDGPU 1/3/5, SPIR-V StorageBuffer/Workgroup/Function).
@@ -52,20 +50,17 @@ def XPU_AtomicKind : XPU_I32Enum<"AtomicKind", "atomic read-modify-write", [
   I32EnumAttrCase<"and_", 6, "and">, I32EnumAttrCase<"or_", 7, "or">,
   I32EnumAttrCase<"xor_", 8, "xor">, I32EnumAttrCase<"xchg", 9>,
   I32EnumAttrCase<"fadd", 10>]>;
-def XPU_AtomicKindAttr : EnumAttr<XPU_Dialect, XPU_AtomicKind, "atomic_kind">;
 
 def XPU_MemoryOrder : XPU_I32Enum<"MemoryOrder", "atomic memory order", [
   I32EnumAttrCase<"relaxed", 0>, I32EnumAttrCase<"acquire", 1>,
   I32EnumAttrCase<"release", 2>, I32EnumAttrCase<"acq_rel", 3>,
   I32EnumAttrCase<"seq_cst", 4>]>;
-def XPU_MemoryOrderAttr : EnumAttr<XPU_Dialect, XPU_MemoryOrder, "order">;
 
 // Vulkan's scope set, the superset of the CUDA and HIP ones (variance row 4).
 def XPU_Scope : XPU_I32Enum<"Scope", "synchronization scope", [
   I32EnumAttrCase<"invocation", 0>, I32EnumAttrCase<"subgroup", 1>,
   I32EnumAttrCase<"workgroup", 2>, I32EnumAttrCase<"queue_family", 3>,
   I32EnumAttrCase<"device", 4>]>;
-def XPU_ScopeAttr : EnumAttr<XPU_Dialect, XPU_Scope, "scope">;
 
 def XPU_ReduceKind : XPU_I32Enum<"ReduceKind", "reduction combiner", [
   I32EnumAttrCase<"add", 0>, I32EnumAttrCase<"mul", 1>,
@@ -74,13 +69,11 @@ def XPU_ReduceKind : XPU_I32Enum<"ReduceKind", "reduction combiner", [
   I32EnumAttrCase<"and_", 6, "and">, I32EnumAttrCase<"or_", 7, "or">,
   I32EnumAttrCase<"xor_", 8, "xor">, I32EnumAttrCase<"fmin", 9>,
   I32EnumAttrCase<"fmax", 10>]>;
-def XPU_ReduceKindAttr : EnumAttr<XPU_Dialect, XPU_ReduceKind, "reduce_kind">;
 
 // RFC reduction order: only `sequential` (left to right over invocation
 // index) is deterministic across devices and workgroup shapes.
 def XPU_ReduceOrder : XPU_I32Enum<"ReduceOrder", "reduction combination order", [
   I32EnumAttrCase<"sequential", 0>, I32EnumAttrCase<"tree", 1>,
   I32EnumAttrCase<"unspecified", 2>]>;
-def XPU_ReduceOrderAttr : EnumAttr<XPU_Dialect, XPU_ReduceOrder, "reduce_order">;
 
 #endif // XPU_BASE_TD

@@ -16,8 +16,6 @@
 #include "xpu/Dialect/XPU/IR/XPUEnums.h.inc"
 #include "xpu/Dialect/XPU/IR/XPUDialect.h.inc"
 
-#define GET_ATTRDEF_CLASSES
-#include "xpu/Dialect/XPU/IR/XPUAttrs.h.inc"
 #define GET_TYPEDEF_CLASSES
 #include "xpu/Dialect/XPU/IR/XPUTypes.h.inc"
 #define GET_OP_CLASSES

@@ -145,7 +145,7 @@ def XPU_ReturnOp : XPU_Op<"return", [
 class XPU_DimOp<string mnemonic, string what> : XPU_Op<mnemonic, [
     Pure, DeclareOpInterfaceMethods<InferIntRangeInterface, ["inferResultRanges"]>]> {
   let summary = what;
-  let arguments = (ins XPU_DimAttr:$dim);
+  let arguments = (ins EnumProp<XPU_Dim>:$dim);
   let results = (outs Index:$result);
   let assemblyFormat = "$dim attr-dict";
   let builders = [OpBuilder<(ins "::xpu::Dim":$dim), [{
@@ -234,7 +234,7 @@ def XPU_BufferSizeOp : XPU_Op<"buffer_size", [Pure]> {
   let summary = "the buffer's length in elements";
   let arguments = (ins XPU_AnyBuffer:$buffer);
   let results = (outs Index:$result);
-  let assemblyFormat = "$buffer attr-dict `:` type($buffer)";
+  let assemblyFormat = "$buffer attr-dict `:` qualified(type($buffer))";
   let builders = [OpBuilder<(ins "::mlir::Value":$buffer), [{
     build($_builder, $_state, $_builder.getIndexType(), buffer);
   }]>];
@@ -250,7 +250,7 @@ def XPU_AllocOp : XPU_Op<"alloc", [MemoryEffects<[MemAlloc]>]> {
     Contents start undefined.
   }];
   let results = (outs XPU_AnyBuffer:$result);
-  let assemblyFormat = "attr-dict `:` type($result)";
+  let assemblyFormat = "attr-dict `:` qualified(type($result))";
   let hasVerifier = 1;
 }
 
@@ -262,7 +262,7 @@ def XPU_ViewOp : XPU_Op<"view", [Pure]> {
   }];
   let arguments = (ins AnyType:$pointer);
   let results = (outs XPU_AnyBuffer:$result);
-  let assemblyFormat = "$pointer attr-dict `:` type($pointer) `->` type($result)";
+  let assemblyFormat = "$pointer attr-dict `:` type($pointer) `->` qualified(type($result))";
   let hasVerifier = 1;
 }
 
@@ -293,13 +293,13 @@ def XPU_AtomicRMWOp : XPU_Op<"atomic_rmw", [
     ```
     Returns the element's previous value. The scope uses Vulkan's set.
   }];
-  let arguments = (ins XPU_AtomicKindAttr:$kind, AnyType:$value,
+  let arguments = (ins EnumProp<XPU_AtomicKind>:$kind, AnyType:$value,
                        XPU_AnyBuffer:$buffer, Index:$index,
-                       XPU_MemoryOrderAttr:$order, XPU_ScopeAttr:$scope,
+                       EnumProp<XPU_MemoryOrder>:$order, EnumProp<XPU_Scope>:$scope,
                        UnitAttr:$checked);
   let results = (outs AnyType:$result);
   let assemblyFormat = [{
-    $kind $value `,` $buffer `[` $index `]` $order $scope attr-dict `:` type($buffer)
+    $kind $value `,` $buffer `[` $index `]` $order $scope attr-dict `:` qualified(type($buffer))
   }];
   let hasVerifier = 1;
 }
@@ -318,8 +318,8 @@ def XPU_ReduceOp : XPU_Op<"reduce", [AllTypesMatch<["value", "result"]>]> {
     %sum = xpu.reduce add %v sequential : i32
     ```
   }];
-  let arguments = (ins XPU_ReduceKindAttr:$kind, AnyType:$value,
-                       XPU_ReduceOrderAttr:$order);
+  let arguments = (ins EnumProp<XPU_ReduceKind>:$kind, AnyType:$value,
+                       EnumProp<XPU_ReduceOrder>:$order);
   let results = (outs AnyType:$result);
   let assemblyFormat = "$kind $value $order attr-dict `:` type($value)";
   let hasVerifier = 1;

@@ -1,0 +1,11 @@
+# lit configuration for the xpu pass tests.
+import os
+import lit.formats
+
+config.name = "xpu"
+config.test_format = lit.formats.ShTest(True)
+config.suffixes = [".mlir"]
+config.test_source_root = os.path.dirname(__file__)
+config.substitutions.append(("xpu-opt", config.xpu_opt))
+config.substitutions.append(("FileCheck", config.filecheck))
+config.substitutions.append(("not ", config.not_tool + " "))

@@ -1,0 +1,29 @@
+// RUN: xpu-opt %s -xpu-prepare-lowering | FileCheck %s
+// Checked accesses become a bounds test whose failing branch reports the
+// site through the status word (the new trailing parameter) and suppresses
+// the access.
+
+// CHECK-LABEL: xpu.kernel @k
+// CHECK-SAME: %[[STATUS:[a-z0-9]+]]: !llvm.ptr)
+xpu.kernel @k(%a: !xpu.buffer<f32>, %i: index) attributes {fastmath} {
+  // CHECK: %[[N:.*]] = xpu.buffer_size %{{.*}} : !xpu.buffer<f32>
+  // CHECK: %[[OK:.*]] = arith.cmpi ult, %{{.*}}, %[[N]] : index
+  // CHECK: %[[V:.*]] = scf.if %[[OK]] -> (f32) {
+  // CHECK:   xpu.load
+  // CHECK: } else {
+  // CHECK:   llvm.atomicrmw add %[[STATUS]]
+  // CHECK:   %[[SITE:.*]] = llvm.mlir.constant(4 : i32) : i32
+  // CHECK:   llvm.cmpxchg %{{.*}}, %{{.*}}, %[[SITE]]
+  // CHECK:   arith.constant 0.000000e+00 : f32
+  %v = xpu.load %a[%i] {checked, xpu.site = 3 : i64} : !xpu.buffer<f32>
+  // Vector accesses check their last element.
+  // CHECK: arith.addi %{{.*}}, %c3 : index
+  // CHECK: scf.if
+  // CHECK: xpu.store {{.*}} -> vector<4xf32>
+  %v4 = vector.broadcast %v : f32 to vector<4xf32>
+  xpu.store %v4, %a[%i] {checked} : !xpu.buffer<f32> -> vector<4xf32>
+  // Fast-math kernels may contract.
+  // CHECK: arith.mulf %{{.*}} fastmath<contract> : f32
+  %m = arith.mulf %v, %v : f32
+  xpu.return
+}

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs what a fresh Debian 12 machine lacks to build and test xpujit.
+# Runs apt-get only when a package is missing.
+set -euo pipefail
+
+packages=(
+  cmake ninja-build ccache clang-22 lld-22
+  llvm-22-dev libmlir-22-dev mlir-22-tools
+  libzstd-dev zlib1g-dev libxxhash-dev doctest-dev
+  libvulkan-dev mesa-vulkan-drivers spirv-tools
+  python3 python3-numpy python3-pytest python3-pip
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \
+    || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+echo "installing: ${missing[*]}"
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# The test command: install what is missing, build, and run every test
+# (CTest: conformance per backend, C programs, the tool, lit pass tests).
+# Backends without a device are reported as skipped, with the reason.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+build="${XPU_BUILD_DIR:-$root/build}"
+"$root/scripts/install-deps.sh"
+"$root/scripts/build.sh"
+cd "$build"
+ctest --output-on-failure -j "$(nproc)" "$@"

@@ -36,4 +36,25 @@ uint32_t layoutArgs(const std::vector<Param> &params, std::vector<Slot> &slots) 
   return offset;
 }
 
+VulkanArgs vulkanArgLayout(const std::vector<Param> &params) {
+  VulkanArgs layout;
+  uint32_t offset = 0;
+  for (const Param &p : params) {
+    uint32_t size = 4, align = 4;
+    if (!p.isBuffer) {
+      // std430: a scalar aligns to its size, vec2 to twice it, vec3 and
+      // vec4 to four times it (vec3 is given vec4's room).
+      uint32_t lane = vulkanLaneBytes(p.elem);
+      uint32_t lanes = p.lanes == 3 ? 4 : p.lanes;
+      size = lane * lanes;
+      align = lane * (lanes == 1 ? 1 : lanes == 2 ? 2 : 4);
+    }
+    offset = (offset + align - 1) / align * align;
+    layout.offsets.push_back(offset);
+    offset += size;
+  }
+  layout.bytes = (offset + 3) / 4 * 4;
+  return layout;
+}
+
 } // namespace xpu::abi

@@ -11,6 +11,12 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
+#include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
+#include "mlir/Dialect/SPIRV/Transforms/Passes.h"
+#include "mlir/Target/SPIRV/Serialization.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Verifier.h"
@@ -34,7 +40,7 @@ void registerDialects(DialectRegistry &registry) {
                   scf::SCFDialect, cf::ControlFlowDialect, vector::VectorDialect,
                   gpu::GPUDialect, memref::MemRefDialect, func::FuncDialect,
                   ub::UBDialect, LLVM::LLVMDialect, NVVM::NVVMDialect,
-                  ROCDL::ROCDLDialect>();
+                  ROCDL::ROCDLDialect, spirv::SPIRVDialect>();
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
   registerNVVMDialectTranslation(registry);
@@ -187,6 +193,23 @@ static abi::Scalar scalarOf(Type t) {
   return abi::Scalar::f64;
 }
 
+abi::Param paramOf(Type type) {
+  abi::Param p;
+  if (auto buf = dyn_cast<BufferType>(type)) {
+    p.isBuffer = true;
+    p.elem = scalarOf(buf.getElementType());
+    p.space = static_cast<abi::Space>(buf.getSpace());
+    p.access = static_cast<abi::Access>(buf.getAccess());
+    p.staticCount = buf.getSize();
+  } else if (auto vec = dyn_cast<VectorType>(type)) {
+    p.elem = scalarOf(vec.getElementType());
+    p.lanes = vec.getNumElements();
+  } else {
+    p.elem = scalarOf(type);
+  }
+  return p;
+}
+
 static std::string locationText(Location loc) {
   std::string file;
   unsigned line = 0, col = 0;
@@ -234,23 +257,11 @@ std::vector<abi::KernelInfo> describeKernels(ModuleOp module) {
     info.profile = kernel.getProfileName().str();
     info.location = locationText(kernel.getLoc());
     for (auto [i, type] : llvm::enumerate(kernel.getArgumentTypes())) {
-      abi::Param p;
+      abi::Param p = paramOf(type);
       if (auto name = kernel.getArgAttrOfType<StringAttr>(i, "xpu.name"))
         p.name = name.str();
       else
         p.name = "arg" + std::to_string(i);
-      if (auto buf = dyn_cast<BufferType>(type)) {
-        p.isBuffer = true;
-        p.elem = scalarOf(buf.getElementType());
-        p.space = static_cast<abi::Space>(buf.getSpace());
-        p.access = static_cast<abi::Access>(buf.getAccess());
-        p.staticCount = buf.getSize();
-      } else if (auto vec = dyn_cast<VectorType>(type)) {
-        p.elem = scalarOf(vec.getElementType());
-        p.lanes = vec.getNumElements();
-      } else {
-        p.elem = scalarOf(type);
-      }
       info.params.push_back(std::move(p));
     }
     auto extents = [](std::optional<ArrayRef<int64_t>> shape)
@@ -293,6 +304,101 @@ LogicalResult lowerToLLVMDialect(ModuleOp module, LLVMTarget target,
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());
   return pm.run(module);
+}
+
+LogicalResult lowerToSPIRV(ModuleOp module, const SPIRVOptions &options) {
+  spirv::TargetEnvAttr env = spirv::lookupTargetEnv(module);
+  if (!env)
+    return module.emitError("lowering to SPIR-V needs a spirv.target_env");
+  PassManager pm(module.getContext(), ModuleOp::getOperationName());
+  pm.addPass(createExpandReductions());
+  pm.addPass(createInlineHelpers());
+  PrepareLoweringOptions prepare;
+  prepare.statusType = "buffer";
+  pm.addPass(createPrepareLowering(prepare));
+  // MLIR 22 lowers an scf.for's results to SPIR-V through variables stored
+  // only in the loop body, so a loop that runs zero times yields undefined
+  // values; scf.while stores them in the loop header and gets it right.
+  pm.addPass(createForToWhileLoopPass());
+  ConvertXPUToSPIRVOptions convert;
+  convert.indexBits = options.indexBits;
+  convert.maxPushConstantBytes = options.maxPushConstantBytes;
+  pm.addPass(createConvertXPUToSPIRV(convert));
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addNestedPass<spirv::ModuleOp>(spirv::createSPIRVUpdateVCEPass());
+  if (failed(pm.run(module)))
+    return failure();
+
+  // spirv-update-vce deduces the least version the ops need; the module is
+  // given the target's, which decides the entry points' interface lists.
+  // It does not see builtin variables: the subgroup ones need
+  // GroupNonUniform.
+  for (auto spv : module.getOps<spirv::ModuleOp>()) {
+    spirv::VerCapExtAttr vce = *spv.getVceTriple();
+    SmallVector<spirv::Capability> caps(vce.getCapabilities());
+    SmallVector<spirv::Extension> exts(vce.getExtensions());
+    bool subgroup = false;
+    spv.walk([&](spirv::GlobalVariableOp var) {
+      auto builtin = var.getBuiltIn();
+      subgroup |= builtin && (*builtin == "SubgroupSize" ||
+                              *builtin == "SubgroupLocalInvocationId");
+    });
+    if (subgroup && !llvm::is_contained(caps, spirv::Capability::GroupNonUniform))
+      caps.push_back(spirv::Capability::GroupNonUniform);
+    spv.setVceTripleAttr(spirv::VerCapExtAttr::get(env.getVersion(), caps, exts,
+                                                   module.getContext()));
+  }
+  return success();
+}
+
+/// MLIR's serializer cannot decorate a specialization-constant composite,
+/// so `OpDecorate %__xpu_workgroup_size BuiltIn WorkgroupSize` is added to
+/// the words: the id is found by its OpName, and the instruction goes at the
+/// end of the debug and annotation sections (SPIR-V 2.4, logical layout).
+static void decorateWorkgroupSize(SmallVectorImpl<uint32_t> &words) {
+  enum : uint32_t {
+    OpName = 5,
+    OpDecorate = 71,
+    DecorationBuiltIn = 11,
+    BuiltInWorkgroupSize = 25,
+  };
+  // Opcodes that may precede the types and globals.
+  static const uint32_t preamble[] = {2,  3,  4,  5,  6,  7,  10, 11,  14,  15,
+                                      16, 17, 71, 72, 73, 74, 75, 330, 331, 332,
+                                      5632, 5633};
+  uint32_t id = 0;
+  size_t insertAt = 0;
+  for (size_t i = 5; i < words.size();) {
+    uint32_t count = words[i] >> 16, opcode = words[i] & 0xffff;
+    if (count == 0 || i + count > words.size() ||
+        !llvm::is_contained(preamble, opcode))
+      break;
+    if (opcode == OpName && count > 2) {
+      StringRef name(reinterpret_cast<const char *>(&words[i + 2]),
+                     (count - 2) * sizeof(uint32_t));
+      if (name.take_until([](char c) { return c == 0; }) == kWorkgroupSizeSymbol)
+        id = words[i + 1];
+    }
+    i += count;
+    insertAt = i;
+  }
+  if (!id)
+    return;
+  uint32_t decorate[] = {(4u << 16) | OpDecorate, id, DecorationBuiltIn,
+                         BuiltInWorkgroupSize};
+  words.insert(words.begin() + insertAt, std::begin(decorate), std::end(decorate));
+}
+
+LogicalResult serializeSPIRV(ModuleOp module, std::vector<uint32_t> &words) {
+  auto modules = module.getOps<spirv::ModuleOp>();
+  if (modules.empty())
+    return module.emitError("no spirv.module to serialize");
+  SmallVector<uint32_t, 0> binary;
+  if (failed(spirv::serialize(*modules.begin(), binary)))
+    return failure();
+  decorateWorkgroupSize(binary);
+  words.assign(binary.begin(), binary.end());
+  return success();
 }
 
 std::unique_ptr<llvm::Module> translateToLLVMIR(ModuleOp module,

@@ -55,6 +55,15 @@ static Status readSettings(Settings &s) {
   }
   if (const char *v = std::getenv("XPU_DUMP_DIR"); v && *v)
     s.dumpDir = v;
+  // The feature names are checked by the Vulkan backend, which knows them.
+  if (const char *v = std::getenv("XPU_VULKAN_DISABLE_FEATURES"); v && *v)
+    s.vulkanDisableFeatures = v;
+  if (const char *v = std::getenv("XPU_VULKAN_STAGING"); v && *v) {
+    std::string staging = v;
+    if (staging != "0" && staging != "1")
+      return invalidArgument("XPU_VULKAN_STAGING='" + staging + "' is not one of: 0, 1");
+    s.vulkanStaging = staging == "1";
+  }
   return {};
 }
 

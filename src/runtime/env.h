@@ -16,6 +16,10 @@ struct Settings {
   std::string device;                 ///< XPU_DEVICE ("cuda:0", "cpu")
   LogLevel log = LogLevel::warn;      ///< XPU_LOG
   std::string dumpDir;                ///< XPU_DUMP_DIR
+  /// Testing aids for the Vulkan backend: features not to enable, and
+  /// staging copies even where device memory is host-visible.
+  std::string vulkanDisableFeatures; ///< XPU_VULKAN_DISABLE_FEATURES
+  bool vulkanStaging = false;        ///< XPU_VULKAN_STAGING=1
 };
 
 /// Reads the environment. The result is computed once per process.

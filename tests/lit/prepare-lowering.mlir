@@ -4,16 +4,14 @@
 // the access.
 
 // CHECK-LABEL: xpu.kernel @k
-// CHECK-SAME: %[[STATUS:[a-z0-9]+]]: !llvm.ptr)
+// CHECK-SAME: %[[STATUS:[a-z0-9]+]]: !llvm.ptr {xpu.status})
 xpu.kernel @k(%a: !xpu.buffer<f32>, %i: index) attributes {fastmath} {
   // CHECK: %[[N:.*]] = xpu.buffer_size %{{.*}} : !xpu.buffer<f32>
   // CHECK: %[[OK:.*]] = arith.cmpi ult, %{{.*}}, %[[N]] : index
   // CHECK: %[[V:.*]] = scf.if %[[OK]] -> (f32) {
   // CHECK:   xpu.load
   // CHECK: } else {
-  // CHECK:   llvm.atomicrmw add %[[STATUS]]
-  // CHECK:   %[[SITE:.*]] = llvm.mlir.constant(4 : i32) : i32
-  // CHECK:   llvm.cmpxchg %{{.*}}, %{{.*}}, %[[SITE]]
+  // CHECK:   xpu.report_out_of_bounds %[[STATUS]] site 3 : !llvm.ptr
   // CHECK:   arith.constant 0.000000e+00 : f32
   %v = xpu.load %a[%i] {checked, xpu.site = 3 : i64} : !xpu.buffer<f32>
   // Vector accesses check their last element.
@@ -27,3 +25,9 @@ xpu.kernel @k(%a: !xpu.buffer<f32>, %i: index) attributes {fastmath} {
   %m = arith.mulf %v, %v : f32
   xpu.return
 }
+
+// For SPIR-V the status word is a buffer, bound like the kernel's others.
+// RUN: xpu-opt %s -xpu-prepare-lowering=status-type=buffer | FileCheck %s --check-prefix=BUF
+// BUF-LABEL: xpu.kernel @k
+// BUF-SAME: %[[STATUS:[a-z0-9]+]]: !xpu.buffer<2xi32> {xpu.status})
+// BUF: xpu.report_out_of_bounds %[[STATUS]] site 3 : !xpu.buffer<2xi32>

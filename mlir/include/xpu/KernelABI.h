@@ -95,6 +95,30 @@ inline uint32_t paramBytes(const Param &p) {
 /// Lays out the flattened parameters; returns the block size in bytes.
 uint32_t layoutArgs(const std::vector<Param> &params, std::vector<Slot> &slots);
 
+/// Vulkan's binding model (variance row 2), derived from the parameter list
+/// so that hosts launch Vulkan kernels with the same call as elsewhere.
+/// Descriptor set 0: buffer parameter k (counting buffers only, in parameter
+/// order) is storage-buffer binding k; the status word, when there is one, is
+/// binding B = the number of buffer parameters. The argument block holds each
+/// buffer's element count (u32, the length the kernel sees) and each scalar
+/// parameter, std430-aligned, with 8- and 16-bit lanes widened to 32 bits.
+/// It is pushed as push constants, or, when larger than the device's
+/// maxPushConstantsSize, bound as a uniform buffer at binding B + 1.
+struct VulkanArgs {
+  std::vector<uint32_t> offsets; ///< per parameter: its count or its value
+  uint32_t bytes = 0;            ///< block size, a multiple of 4
+};
+VulkanArgs vulkanArgLayout(const std::vector<Param> &params);
+
+/// Specialization constants 0, 1, 2 of every Vulkan kernel: the workgroup
+/// size along x, y, z, set when the pipeline for a launch shape is made.
+constexpr uint32_t kVulkanWorkgroupSizeSpecId = 0;
+
+/// Bytes one lane of a scalar parameter occupies in Vulkan's argument block.
+constexpr unsigned vulkanLaneBytes(Scalar s) {
+  return scalarBytes(s) < 4 ? 4 : scalarBytes(s);
+}
+
 /// The status word a kernel reports run-time check failures through:
 /// word 0 counts suppressed out-of-bounds accesses, word 1 holds 1 + the
 /// site id of the first one (0 when none).

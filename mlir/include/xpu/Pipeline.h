@@ -57,6 +57,9 @@ mlir::OwningOpRef<mlir::ModuleOp> parseKernelSource(mlir::MLIRContext &ctx,
 /// Numbers the runtime-checked accesses (`xpu.site`), in walk order.
 void assignCheckSites(mlir::ModuleOp module);
 
+/// How a kernel parameter of `type` is passed (its name left empty).
+abi::Param paramOf(mlir::Type type);
+
 /// What the runtime needs to know about each kernel. Call after admission
 /// and assignCheckSites, before lowering.
 std::vector<abi::KernelInfo> describeKernels(mlir::ModuleOp module);
@@ -66,6 +69,22 @@ enum class LLVMTarget { cpu, nvvm, rocdl };
 /// Lowers an admitted module to the LLVM dialect for `target`.
 mlir::LogicalResult lowerToLLVMDialect(mlir::ModuleOp module, LLVMTarget target,
                                        unsigned waveWidth);
+
+/// How kernels are lowered to SPIR-V for one Vulkan device.
+struct SPIRVOptions {
+  unsigned indexBits = 32;             ///< 64 where the device has shaderInt64
+  unsigned maxPushConstantBytes = 128; ///< the device's maxPushConstantsSize
+};
+
+/// Lowers an admitted module to a spirv.module for Vulkan: helpers inlined,
+/// checks materialized with a buffer status word, kernels converted, the
+/// module's capabilities and extensions deduced. `module` must carry the
+/// device's `spirv.target_env`; the module's SPIR-V version is the target's.
+mlir::LogicalResult lowerToSPIRV(mlir::ModuleOp module, const SPIRVOptions &options);
+
+/// The SPIR-V words of the spirv.module that lowerToSPIRV made.
+mlir::LogicalResult serializeSPIRV(mlir::ModuleOp module,
+                                   std::vector<uint32_t> &words);
 
 /// Translates an LLVM-dialect module to LLVM IR.
 std::unique_ptr<llvm::Module> translateToLLVMIR(mlir::ModuleOp module,

@@ -1,6 +1,7 @@
 // Makes what a target lowering must not have to discover explicit: the
 // status-word parameter, the run-time checks admission asked for, and
 // fast-math contraction. See Passes.td.
+#include "xpu/KernelABI.h"
 #include "xpu/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
@@ -15,19 +16,19 @@ using namespace xpu;
 
 namespace {
 
-/// Every kernel and device function gains a trailing `!llvm.ptr` (the status
-/// word); calls pass the caller's on.
-void addStatusParam(ModuleOp module) {
+/// Every kernel and device function gains a trailing status-word parameter
+/// of type `statusTy` (marked `xpu.status`); calls pass the caller's on.
+void addStatusParam(ModuleOp module, Type statusTy) {
   MLIRContext *ctx = module.getContext();
-  auto ptrTy = LLVM::LLVMPointerType::get(ctx);
   SmallVector<FunctionOpInterface> fns;
   module.walk([&](FunctionOpInterface fn) {
     if (isa<KernelOp, FuncOp>(fn))
       fns.push_back(fn);
   });
+  auto marker = DictionaryAttr::get(
+      ctx, {NamedAttribute(StringAttr::get(ctx, kStatusArgAttr), UnitAttr::get(ctx))});
   for (FunctionOpInterface fn : fns)
-    (void)fn.insertArgument(fn.getNumArguments(), ptrTy, DictionaryAttr::get(ctx),
-                            fn.getLoc());
+    (void)fn.insertArgument(fn.getNumArguments(), statusTy, marker, fn.getLoc());
   module.walk([&](CallOp call) {
     auto caller = call->getParentOfType<FunctionOpInterface>();
     Block &entry = caller.getFunctionBody().front();
@@ -41,22 +42,6 @@ Value statusOf(Operation *op) {
   Block &entry =
       op->getParentOfType<FunctionOpInterface>().getFunctionBody().front();
   return entry.getArgument(entry.getNumArguments() - 1);
-}
-
-/// Count the violation and remember the first site (see abi::kStatusWords).
-void emitReport(OpBuilder &b, Location loc, Value status, int64_t site) {
-  Type i32 = b.getI32Type();
-  auto ptrTy = LLVM::LLVMPointerType::get(b.getContext());
-  Value one = LLVM::ConstantOp::create(b, loc, i32, 1);
-  LLVM::AtomicRMWOp::create(b, loc, LLVM::AtomicBinOp::add, status, one,
-                            LLVM::AtomicOrdering::monotonic);
-  Value first = LLVM::GEPOp::create(b, loc, ptrTy, i32, status,
-                                    ArrayRef<LLVM::GEPArg>{1});
-  Value zero = LLVM::ConstantOp::create(b, loc, i32, 0);
-  Value id = LLVM::ConstantOp::create(b, loc, i32, int32_t(site + 1));
-  LLVM::AtomicCmpXchgOp::create(b, loc, first, zero, id,
-                                LLVM::AtomicOrdering::monotonic,
-                                LLVM::AtomicOrdering::monotonic);
 }
 
 /// Wraps each access admission marked `checked` in `if (in bounds)`; the
@@ -103,7 +88,7 @@ void materializeChecks(ModuleOp module) {
                !ifOp.thenBlock()->back().hasTrait<OpTrait::IsTerminator>())
         scf::YieldOp::create(b, loc);
       b.setInsertionPointToStart(ifOp.elseBlock());
-      emitReport(b, loc, status, site);
+      ReportOutOfBoundsOp::create(b, loc, status, site);
       if (!results.empty()) {
         Value zero = arith::ConstantOp::create(
             b, loc, cast<TypedAttr>(b.getZeroAttr(results.front())));
@@ -134,9 +119,23 @@ void applyFastMath(ModuleOp module) {
 }
 
 struct PrepareLoweringPass : xpu::impl::PrepareLoweringBase<PrepareLoweringPass> {
+  using PrepareLoweringBase::PrepareLoweringBase;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    addStatusParam(module);
+    MLIRContext *ctx = module.getContext();
+    Type statusTy;
+    if (statusType == "ptr")
+      statusTy = LLVM::LLVMPointerType::get(ctx);
+    else if (statusType == "buffer")
+      statusTy = BufferType::get(ctx, IntegerType::get(ctx, 32), Space::global,
+                                 Access::rw, abi::kStatusWords);
+    else {
+      module.emitError() << "unknown status-type '" << statusType
+                         << "' (accepted: ptr, buffer)";
+      return signalPassFailure();
+    }
+    addStatusParam(module, statusTy);
     materializeChecks(module);
     applyFastMath(module);
   }

@@ -396,6 +396,32 @@ struct AtomicLowering : XPUPattern<AtomicRMWOp> {
   }
 };
 
+/// Count the violation and remember the first site (see abi::kStatusWords).
+struct ReportLowering : XPUPattern<ReportOutOfBoundsOp> {
+  using XPUPattern::XPUPattern;
+  LogicalResult
+  matchAndRewrite(ReportOutOfBoundsOp op, OpAdaptor adaptor, ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    Value status = adaptor.getStatus();
+    if (!isa<LLVM::LLVMPointerType>(status.getType()))
+      return op.emitOpError("needs an !llvm.ptr status word (xpu-prepare-lowering "
+                            "with status-type=ptr)");
+    Type i32 = rw.getI32Type();
+    Value one = LLVM::ConstantOp::create(rw, loc, i32, 1);
+    LLVM::AtomicRMWOp::create(rw, loc, LLVM::AtomicBinOp::add, status, one,
+                              LLVM::AtomicOrdering::monotonic);
+    Value first = LLVM::GEPOp::create(rw, loc, status.getType(), i32, status,
+                                      ArrayRef<LLVM::GEPArg>{1});
+    Value zero = LLVM::ConstantOp::create(rw, loc, i32, 0);
+    Value id = LLVM::ConstantOp::create(rw, loc, i32, int32_t(op.getSite() + 1));
+    LLVM::AtomicCmpXchgOp::create(rw, loc, first, zero, id,
+                                  LLVM::AtomicOrdering::monotonic,
+                                  LLVM::AtomicOrdering::monotonic);
+    rw.eraseOp(op);
+    return success();
+  }
+};
+
 struct HostEffectLowering : XPUPattern<HostEffectOp> {
   using XPUPattern::XPUPattern;
   LogicalResult
@@ -450,7 +476,7 @@ struct ConvertXPUToLLVMPass
     patterns.add<KernelLowering, FuncLowering, CallLowering, ReturnLowering,
                  LoadLowering, StoreLowering, BufferSizeLowering, ViewLowering,
                  AllocLowering, BarrierLowering, AtomicLowering,
-                 HostEffectLowering>(tc, tgt);
+                 ReportLowering, HostEffectLowering>(tc, tgt);
     arith::populateArithToLLVMConversionPatterns(tc, patterns);
     populateMathToLLVMConversionPatterns(tc, patterns);
     cf::populateControlFlowToLLVMConversionPatterns(tc, patterns);

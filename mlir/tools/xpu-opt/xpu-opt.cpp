@@ -5,6 +5,7 @@
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Dialect/SPIRV/Transforms/Passes.h"
 #include "mlir/Transforms/Passes.h"
 
 int main(int argc, char **argv) {
@@ -15,6 +16,7 @@ int main(int argc, char **argv) {
   mlir::registerCSEPass();
   mlir::registerPass([] { return mlir::createReconcileUnrealizedCastsPass(); });
   mlir::registerPass([] { return mlir::createSCFToControlFlowPass(); });
+  mlir::spirv::registerSPIRVUpdateVCEPass();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "xpu optimizer driver\n", registry));
 }

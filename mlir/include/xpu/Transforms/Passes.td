@@ -40,6 +40,25 @@ def ExpandReductions : Pass<"xpu-expand-reductions", "mlir::ModuleOp"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def InlineHelpers : Pass<"xpu-inline-helpers", "mlir::ModuleOp"> {
+  let summary = "Inline device helper functions into the kernels that call them";
+  let description = [{
+    For SPIR-V, where a logical-addressing module cannot pass buffers to
+    functions: every `xpu.call` reached from a kernel is replaced by a copy of
+    the callee's body, then the `xpu.func` ops are removed. Recursion is
+    refused with a diagnostic.
+
+    ```mlir
+    xpu.func @twice(%v: i32) -> i32 {
+      %r = arith.addi %v, %v : i32
+      xpu.return %r : i32 }
+    xpu.kernel @k(%x: i32) { %y = xpu.call @twice(%x) : (i32) -> i32 ... }
+    // becomes
+    xpu.kernel @k(%x: i32) { %y = arith.addi %x, %x : i32 ... }
+    ```
+  }];
+}
+
 def LowerExecutionModel : Pass<"xpu-lower-execution-model", "mlir::ModuleOp"> {
   let summary = "Replace the ops whose meaning depends on how a target runs invocations";
   let description = [{
@@ -73,22 +92,30 @@ def LowerExecutionModel : Pass<"xpu-lower-execution-model", "mlir::ModuleOp"> {
 def PrepareLowering : Pass<"xpu-prepare-lowering", "mlir::ModuleOp"> {
   let summary = "Make the status word, run-time checks and fast-math explicit";
   let description = [{
-    Every kernel and device function gains a trailing `!llvm.ptr` parameter,
-    the status word through which kernels report failed run-time checks.
-    Each access that admission marked `checked` is wrapped in a bounds test
-    whose failing branch counts the violation, records its site (`xpu.site`)
-    and suppresses the access (a read yields zero):
+    Every kernel and device function gains a trailing parameter, the status
+    word through which kernels report failed run-time checks (marked
+    `xpu.status`): an `!llvm.ptr` for LLVM-based targets, or with
+    `status-type=buffer` an `!xpu.buffer<2xi32>` (SPIR-V binds it like any
+    other buffer). Each access that admission marked `checked` is wrapped in
+    a bounds test whose failing branch reports its site (`xpu.site`) and
+    suppresses the access (a read yields zero):
 
     ```mlir
     %v = xpu.load %x[%i] {checked, xpu.site = 3} : !xpu.buffer<f32>
     // becomes
     %n = xpu.buffer_size %x : !xpu.buffer<f32>
     %ok = arith.cmpi ult, %i, %n : index
-    %v = scf.if %ok -> f32 { xpu.load ... } else { <report site 3>; zero }
+    %v = scf.if %ok -> f32 { xpu.load ... } else {
+      xpu.report_out_of_bounds %status site 3 : !llvm.ptr
+      zero }
     ```
     Float arithmetic in kernels marked `fastmath` gets the `contract` flag;
     elsewhere no fused multiply-add is formed.
   }];
+  let options = [
+    Option<"statusType", "status-type", "std::string", /*default=*/"\"ptr\"",
+           "ptr (LLVM-based targets) | buffer (SPIR-V)">,
+  ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::scf::SCFDialect",
                            "::mlir::arith::ArithDialect"];
 }
@@ -109,6 +136,53 @@ def ConvertXPUToLLVM : Pass<"xpu-to-llvm", "mlir::ModuleOp"> {
            "cpu | nvvm | rocdl">,
   ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+def ConvertXPUToSPIRV : Pass<"xpu-to-spirv", "mlir::ModuleOp"> {
+  let summary = "Lower xpu kernels and their bodies to a spirv.module for Vulkan";
+  let description = [{
+    The SPIR-V sibling of `xpu-to-llvm`, for a module that went through
+    `xpu-inline-helpers` and `xpu-prepare-lowering{status-type=buffer}`. The
+    target environment (version, capabilities, extensions, limits) is the
+    `spirv.target_env` attribute of the module. The kernel's parameters are
+    bound as in abi::vulkanArgLayout: each global buffer becomes a
+    StorageBuffer block variable with its own binding in set 0, every
+    buffer's element count and every scalar go into one push-constant block
+    (a uniform block at binding B + 1 when larger than
+    `max-push-constant-bytes`); the status word is one more binding.
+    Coordinates read compute builtins (SPIR-V has them directly, so no
+    `xpu-lower-execution-model` step), the workgroup size is three
+    specialization constants set per launch shape, shared scratch is
+    Workgroup storage, private scratch Function storage, barriers are
+    `spirv.ControlBarrier` at workgroup scope with acquire-release semantics,
+    atomics keep their order and scope. Float arithmetic is decorated
+    `NoContraction` unless the kernel is `fastmath`.
+
+    ```mlir
+    xpu.kernel @k(%y: !xpu.buffer<f32>, %a: f32) {
+      %i = xpu.global_id x
+      xpu.store %a, %y[%i] : !xpu.buffer<f32>
+      xpu.return }
+    // becomes
+    spirv.module Logical GLSL450 {
+      spirv.GlobalVariable @k_args : !spirv.ptr<!spirv.struct<(i32 [0], f32 [4])>, PushConstant>
+      spirv.GlobalVariable @k_binding0 bind(0, 0) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+      spirv.func @k() "None" {
+        ... spirv.Load "PushConstant" ...   // %a
+        ... spirv.Load "Input" %__builtin_GlobalInvocationId ...
+        spirv.Store "StorageBuffer" %p, %a : f32
+        spirv.Return }
+      spirv.EntryPoint "GLCompute" @k, ...
+      spirv.ExecutionMode @k "LocalSize", 1, 1, 1 }
+    ```
+  }];
+  let options = [
+    Option<"indexBits", "index-bits", "unsigned", /*default=*/"32",
+           "width of `index` in kernels (64 where the device has shaderInt64)">,
+    Option<"maxPushConstantBytes", "max-push-constant-bytes", "unsigned",
+           /*default=*/"128", "the device's maxPushConstantsSize">,
+  ];
+  let dependentDialects = ["::mlir::spirv::SPIRVDialect"];
 }
 
 def CPUWrappers : Pass<"xpu-cpu-wrappers", "mlir::ModuleOp"> {

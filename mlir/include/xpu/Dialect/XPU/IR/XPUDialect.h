@@ -27,6 +27,10 @@ namespace xpu {
 inline constexpr llvm::StringLiteral kProfilePortable = "portable";
 inline constexpr llvm::StringLiteral kProfileDeterministic = "deterministic-v1";
 
+/// Argument attribute marking the status-word parameter that
+/// xpu-prepare-lowering adds.
+inline constexpr llvm::StringLiteral kStatusArgAttr = "xpu.status";
+
 /// Largest workgroup extent any backend accepts per axis; coordinate range
 /// inference falls back to it when a kernel fixes no launch shape.
 inline constexpr int64_t kMaxWorkgroupExtent = 1024;

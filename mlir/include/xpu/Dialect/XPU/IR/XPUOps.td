@@ -325,6 +325,23 @@ def XPU_ReduceOp : XPU_Op<"reduce", [AllTypesMatch<["value", "result"]>]> {
   let hasVerifier = 1;
 }
 
+def XPU_ReportOutOfBoundsOp : XPU_Op<"report_out_of_bounds"> {
+  let summary = "count a suppressed out-of-bounds access in the status word";
+  let description = [{
+    Made by `xpu-prepare-lowering` in the failing branch of a run-time check:
+    adds one to word 0 of the launch's status word and, when word 1 is still
+    0, sets it to `site + 1` (see abi::kStatusWords). `status` is the status
+    word the function received: an `!llvm.ptr` on LLVM-based targets, an
+    `!xpu.buffer<2xi32>` on SPIR-V. Each target lowers it to its atomics.
+
+    ```mlir
+    xpu.report_out_of_bounds %status site 3 : !llvm.ptr
+    ```
+  }];
+  let arguments = (ins AnyType:$status, I64Attr:$site);
+  let assemblyFormat = "$status `site` $site attr-dict `:` type($status)";
+}
+
 def XPU_HostEffectOp : XPU_Op<"host_effect"> {
   let summary = "an effect on the host (printing, files, clocks) from a kernel";
   let description = [{

@@ -1,0 +1,423 @@
+// Streams on Vulkan: work is recorded into a command buffer (with a barrier
+// between commands, so a stream runs in order) and submitted in batches;
+// each submission waits for the stream's previous one and for the events
+// the stream waits on, and signals the next value of its timeline.
+#include "vulkan_queue.h"
+#include "vulkan_kernels.h"
+
+#include <cstring>
+
+namespace xpu::vk {
+
+namespace {
+/// Commands recorded before a batch is submitted without a sync point.
+constexpr unsigned kBatchCommands = 32;
+/// Bytes of each arena of uniform argument blocks.
+constexpr VkDeviceSize kArenaBytes = 64 << 10;
+
+VkDeviceSize alignUp(VkDeviceSize v, VkDeviceSize a) { return (v + a - 1) / a * a; }
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Timelines and events
+//===----------------------------------------------------------------------===//
+
+Timeline::~Timeline() {
+  if (semaphore)
+    device.fn.vkDestroySemaphore(device.device, semaphore, nullptr);
+}
+
+Status Timeline::create() {
+  VkSemaphoreTypeCreateInfo type{VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO};
+  type.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
+  VkSemaphoreCreateInfo info{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
+  info.pNext = &type;
+  XPU_VK_RETURN_IF_ERROR(
+      device.fn.vkCreateSemaphore(device.device, &info, nullptr, &semaphore),
+      "vkCreateSemaphore");
+  return {};
+}
+
+Status Timeline::wait(uint64_t value) {
+  VkSemaphoreWaitInfo info{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
+  info.semaphoreCount = 1;
+  info.pSemaphores = &semaphore;
+  info.pValues = &value;
+  for (;;) {
+    // A finite timeout, so that a lost device is noticed even by drivers
+    // that leave a wait on it blocked.
+    VkResult r = device.fn.vkWaitSemaphores(device.device, &info, 1000000000ull);
+    if (r == VK_SUCCESS)
+      return {};
+    if (r != VK_TIMEOUT)
+      return device.markLost(vkStatus(r, "vkWaitSemaphores"));
+    XPU_RETURN_IF_ERROR(device.open());
+  }
+}
+
+uint64_t Timeline::reached() {
+  uint64_t value = 0;
+  if (device.fn.vkGetSemaphoreCounterValue(device.device, semaphore, &value) !=
+      VK_SUCCESS)
+    return 0;
+  return value;
+}
+
+void VulkanEvent::set(std::shared_ptr<Timeline> t, uint64_t v) {
+  std::lock_guard<std::mutex> g(mu);
+  timeline = std::move(t);
+  value = v;
+}
+
+std::pair<std::shared_ptr<Timeline>, uint64_t> VulkanEvent::point() {
+  std::lock_guard<std::mutex> g(mu);
+  return {timeline, value};
+}
+
+Status VulkanEvent::synchronize() {
+  auto [t, v] = point();
+  return t ? t->wait(v) : Status();
+}
+
+bool VulkanEvent::isComplete() {
+  auto [t, v] = point();
+  return !t || t->reached() >= v;
+}
+
+//===----------------------------------------------------------------------===//
+// The stream
+//===----------------------------------------------------------------------===//
+
+VulkanQueue::~VulkanQueue() {
+  if (!timeline)
+    return;
+  (void)synchronize();
+  if (open.cmd)
+    slot.idle.push_back(open.cmd);
+  for (Batch &b : inFlight)
+    if (b.cmd)
+      slot.idle.push_back(b.cmd);
+  device.returnStreamSlot(std::move(slot));
+}
+
+/// The stream's Vulkan objects, taken on first use so that a context that
+/// never uses a Vulkan device never creates one.
+Status VulkanQueue::ready() {
+  XPU_RETURN_IF_ERROR(device.open());
+  if (timeline)
+    return {};
+  XPU_RETURN_IF_ERROR(device.takeStreamSlot(slot));
+  timeline = slot.timeline.get();
+  return {};
+}
+
+/// Opens the batch's command buffer, or orders the next command after the
+/// ones already in it.
+Status VulkanQueue::begin() {
+  XPU_RETURN_IF_ERROR(ready());
+  if (open.cmd) {
+    VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+    barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+    barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
+                            VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+    VkPipelineStageFlags stages =
+        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
+    device.fn.vkCmdPipelineBarrier(open.cmd, stages, stages, 0, 1, &barrier, 0,
+                                   nullptr, 0, nullptr);
+    return {};
+  }
+  retire(timeline->reached());
+  if (slot.idle.empty()) {
+    VkCommandBufferAllocateInfo info{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+    info.commandPool = slot.pool;
+    info.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    info.commandBufferCount = 1;
+    VkCommandBuffer cmd;
+    XPU_VK_RETURN_IF_ERROR(device.fn.vkAllocateCommandBuffers(device.device, &info, &cmd),
+                           "vkAllocateCommandBuffers");
+    slot.idle.push_back(cmd);
+  }
+  VkCommandBuffer cmd = slot.idle.back();
+  VkCommandBufferBeginInfo info{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+  info.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+  XPU_VK_RETURN_IF_ERROR(device.fn.vkBeginCommandBuffer(cmd, &info),
+                         "vkBeginCommandBuffer");
+  slot.idle.pop_back();
+  open.cmd = cmd;
+  return {};
+}
+
+/// Submits the open batch (or, with no commands, just the waits it owes).
+Status VulkanQueue::flush() {
+  if (!open.cmd && waits.empty())
+    return {};
+  XPU_RETURN_IF_ERROR(ready());
+  if (open.cmd) {
+    // The host reads status words and mapped buffers after a wait.
+    VkMemoryBarrier toHost{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+    toHost.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+    toHost.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+    device.fn.vkCmdPipelineBarrier(
+        open.cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+        VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &toHost, 0, nullptr, 0, nullptr);
+    XPU_VK_RETURN_IF_ERROR(device.fn.vkEndCommandBuffer(open.cmd), "vkEndCommandBuffer");
+  }
+
+  // Wait for this stream's previous submission (one queue does not order
+  // submissions by itself), the events waited on, and blocking copies.
+  std::vector<VkSemaphore> sems;
+  std::vector<uint64_t> values;
+  auto addWait = [&](const std::shared_ptr<Timeline> &t, uint64_t v) {
+    if (v) {
+      sems.push_back(t->semaphore);
+      values.push_back(v);
+    }
+  };
+  addWait(slot.timeline, timeline->submitted);
+  for (auto &[t, v] : waits) {
+    addWait(t, v);
+    open.keep.push_back(t);
+  }
+  std::shared_ptr<Timeline> copies = device.copies();
+  addWait(copies, copies->submitted);
+  std::vector<VkPipelineStageFlags> stages(sems.size(),
+                                           VK_PIPELINE_STAGE_ALL_COMMANDS_BIT);
+  uint64_t value = timeline->submitted + 1;
+  VkTimelineSemaphoreSubmitInfo timelineInfo{
+      VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
+  timelineInfo.waitSemaphoreValueCount = uint32_t(values.size());
+  timelineInfo.pWaitSemaphoreValues = values.data();
+  timelineInfo.signalSemaphoreValueCount = 1;
+  timelineInfo.pSignalSemaphoreValues = &value;
+  VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+  submit.pNext = &timelineInfo;
+  submit.waitSemaphoreCount = uint32_t(sems.size());
+  submit.pWaitSemaphores = sems.data();
+  submit.pWaitDstStageMask = stages.data();
+  submit.commandBufferCount = open.cmd ? 1 : 0;
+  submit.pCommandBuffers = &open.cmd;
+  submit.signalSemaphoreCount = 1;
+  submit.pSignalSemaphores = &timeline->semaphore;
+  VkResult r;
+  {
+    std::lock_guard<std::mutex> g(device.queueMu);
+    r = device.fn.vkQueueSubmit(device.queue, 1, &submit, VK_NULL_HANDLE);
+  }
+  waits.clear();
+  if (r != VK_SUCCESS) {
+    // The batch's work is dropped; its command buffer can be reused.
+    if (open.cmd)
+      slot.idle.push_back(open.cmd);
+    open = Batch();
+    return fail(device.markLost(vkStatus(r, "vkQueueSubmit")));
+  }
+  timeline->submitted = value;
+  for (Arena &a : arenas)
+    if (a.lastUse == UINT64_MAX)
+      a.lastUse = value;
+  open.value = value;
+  inFlight.push_back(std::move(open));
+  open = Batch();
+  return {};
+}
+
+/// Recycles the batches the timeline has passed.
+void VulkanQueue::retire(uint64_t reached) {
+  while (!inFlight.empty() && inFlight.front().value <= reached) {
+    if (inFlight.front().cmd)
+      slot.idle.push_back(inFlight.front().cmd);
+    inFlight.pop_front();
+  }
+}
+
+/// Keeps the first error for the next synchronize, and returns it.
+Status VulkanQueue::fail(Status st) {
+  if (firstError.isOk())
+    firstError = st;
+  return st;
+}
+
+Status VulkanQueue::synchronize() {
+  if (!timeline)
+    return std::exchange(firstError, Status());
+  Status st = flush();
+  if (st.isOk() && timeline->submitted)
+    st = timeline->wait(timeline->submitted);
+  if (st.isOk())
+    retire(timeline->submitted);
+  else
+    (void)fail(st);
+  return std::exchange(firstError, Status());
+}
+
+Status VulkanQueue::copyIn(rt::BackendBuffer &dst, size_t offset, const void *src,
+                           size_t bytes) {
+  // The source is read now, into staging memory the copy reads in order.
+  std::unique_ptr<VulkanBuffer> staging;
+  XPU_RETURN_IF_ERROR(device.createBuffer(bytes, /*host=*/true, staging));
+  std::memcpy(staging->mapped, src, bytes);
+  XPU_RETURN_IF_ERROR(begin());
+  VkBufferCopy region{0, offset, bytes};
+  device.fn.vkCmdCopyBuffer(open.cmd, staging->buffer,
+                            static_cast<VulkanBuffer &>(dst).buffer, 1, &region);
+  open.keep.push_back(std::shared_ptr<VulkanBuffer>(std::move(staging)));
+  if (++open.commands >= kBatchCommands)
+    return flush();
+  return {};
+}
+
+Status VulkanQueue::copyOut(rt::BackendBuffer &src, size_t offset, void *dst,
+                            size_t bytes) {
+  // The destination is host memory the device cannot write in order, so
+  // this waits for the stream (as a copy to pageable memory does on CUDA).
+  std::unique_ptr<VulkanBuffer> staging;
+  XPU_RETURN_IF_ERROR(device.createBuffer(bytes, /*host=*/true, staging));
+  XPU_RETURN_IF_ERROR(begin());
+  VkBufferCopy region{offset, 0, bytes};
+  device.fn.vkCmdCopyBuffer(open.cmd, static_cast<VulkanBuffer &>(src).buffer,
+                            staging->buffer, 1, &region);
+  ++open.commands;
+  XPU_RETURN_IF_ERROR(flush());
+  XPU_RETURN_IF_ERROR(fail(timeline->wait(timeline->submitted)));
+  std::memcpy(dst, staging->mapped, bytes);
+  retire(timeline->submitted);
+  return {};
+}
+
+Status VulkanQueue::record(rt::BackendEvent &event) {
+  XPU_RETURN_IF_ERROR(ready());
+  XPU_RETURN_IF_ERROR(flush());
+  static_cast<VulkanEvent &>(event).set(slot.timeline, timeline->submitted);
+  return {};
+}
+
+Status VulkanQueue::wait(rt::BackendEvent &event) {
+  XPU_RETURN_IF_ERROR(ready());
+  auto [t, v] = static_cast<VulkanEvent &>(event).point();
+  if (!t || t.get() == timeline || v == 0)
+    return {}; // nothing to wait for, or already in stream order
+  // Work recorded before the wait need not wait: submit it first.
+  XPU_RETURN_IF_ERROR(flush());
+  waits.push_back({t, v});
+  return {};
+}
+
+/// A place for a uniform argument block that lives until the batch that
+/// reads it is done.
+Status VulkanQueue::argumentSlot(const void *data, uint32_t bytes, Binding &binding,
+                                 uint32_t &offset) {
+  VkDeviceSize align = device.info.props.limits.minUniformBufferOffsetAlignment;
+  VkDeviceSize reached = timeline->reached();
+  Arena *arena = nullptr;
+  for (Arena &a : arenas) {
+    if (a.lastUse != UINT64_MAX && a.lastUse <= reached)
+      a.used = 0;
+    if (alignUp(a.used, align) + bytes <= a.buffer->size) {
+      arena = &a;
+      break;
+    }
+  }
+  if (!arena) {
+    std::unique_ptr<VulkanBuffer> buffer;
+    XPU_RETURN_IF_ERROR(device.createBuffer(std::max<VkDeviceSize>(kArenaBytes, bytes),
+                                            /*host=*/true, buffer));
+    arenas.push_back({std::move(buffer), 0, 0});
+    arena = &arenas.back();
+  }
+  offset = uint32_t(alignUp(arena->used, align));
+  arena->used = offset + bytes;
+  arena->lastUse = UINT64_MAX;
+  std::memcpy(arena->buffer->mapped + offset, data, bytes);
+  binding.type = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC;
+  binding.buffer = arena->buffer->buffer;
+  binding.range = bytes;
+  binding.serial = arena->buffer->serial;
+  return {};
+}
+
+Status VulkanQueue::launch(const rt::LaunchRequest &r) {
+  XPU_RETURN_IF_ERROR(ready());
+  const KernelProgram &k = *static_cast<VulkanKernel *>(r.kernel)->program;
+  const VkPhysicalDeviceLimits &limits = device.info.props.limits;
+  static const char axes[] = "xyz";
+  for (int d = 0; d < 3; ++d)
+    if (r.block[d] > limits.maxComputeWorkGroupSize[d])
+      return rt::invalidArgument(
+          "a workgroup extent of " + std::to_string(r.block[d]) + " along " +
+          axes[d] + " exceeds the vulkan device limit maxComputeWorkGroupSize[" +
+          std::to_string(d) + "] = " + std::to_string(limits.maxComputeWorkGroupSize[d]));
+
+  // The argument block: element counts and scalars (abi::vulkanArgLayout).
+  std::vector<uint8_t> block(k.args.bytes, 0);
+  std::vector<Binding> bindings;
+  std::vector<uint32_t> dynamicOffsets;
+  size_t slot = 0;
+  for (size_t i = 0; i < k.info.params.size(); ++i) {
+    const abi::Param &p = k.info.params[i];
+    uint8_t *to = block.data() + k.args.offsets[i];
+    if (p.isBuffer) {
+      auto *buf = static_cast<VulkanBuffer *>(r.buffers[i]);
+      if (buf->size > limits.maxStorageBufferRange)
+        return {XPU_ERROR_UNSUPPORTED,
+                "kernel '" + k.info.name + "' argument " + std::to_string(i) +
+                    " ('" + p.name + "'): a buffer of " + std::to_string(buf->size) +
+                    " bytes exceeds the vulkan device limit maxStorageBufferRange = " +
+                    std::to_string(limits.maxStorageBufferRange)};
+      uint64_t count;
+      std::memcpy(&count, r.args + (*r.slots)[slot + 1].offset, 8);
+      uint32_t count32 = uint32_t(count);
+      std::memcpy(to, &count32, 4);
+      Binding b;
+      b.index = uint32_t(bindings.size());
+      b.buffer = buf->buffer;
+      b.serial = buf->serial;
+      bindings.push_back(b);
+      slot += 2;
+      continue;
+    }
+    // Lanes narrower than 32 bits are widened; the kernel truncates them.
+    const uint8_t *from = r.args + (*r.slots)[slot++].offset;
+    unsigned bytes = abi::scalarBytes(p.elem), lane = abi::vulkanLaneBytes(p.elem);
+    for (unsigned l = 0; l < p.lanes; ++l)
+      std::memcpy(to + l * lane, from + l * bytes, bytes);
+  }
+  if (k.hasStatus) {
+    uint32_t offset;
+    Binding b = device.statusBinding(r.status, offset);
+    b.index = k.numBuffers;
+    bindings.push_back(b);
+    dynamicOffsets.push_back(offset);
+  }
+  if (k.argsInUniform) {
+    Binding b;
+    uint32_t offset;
+    XPU_RETURN_IF_ERROR(argumentSlot(block.data(), k.args.bytes, b, offset));
+    b.index = k.numBuffers + 1;
+    bindings.push_back(b);
+    dynamicOffsets.push_back(offset);
+  }
+
+  VkDescriptorSet set = VK_NULL_HANDLE;
+  VkPipeline pipeline = VK_NULL_HANDLE;
+  XPU_RETURN_IF_ERROR(device.descriptors->get(k, bindings, set));
+  XPU_RETURN_IF_ERROR(
+      const_cast<KernelProgram &>(k).pipeline(r.block, pipeline));
+
+  XPU_RETURN_IF_ERROR(begin());
+  VkCommandBuffer cmd = open.cmd;
+  device.fn.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+  if (set)
+    device.fn.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, k.layout,
+                                      0, 1, &set, uint32_t(dynamicOffsets.size()),
+                                      dynamicOffsets.data());
+  if (!k.argsInUniform && k.args.bytes)
+    device.fn.vkCmdPushConstants(cmd, k.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
+                                 k.args.bytes, block.data());
+  device.fn.vkCmdDispatch(cmd, r.grid[0], r.grid[1], r.grid[2]);
+  open.keep.push_back(static_cast<VulkanKernel *>(r.kernel)->program);
+  if (++open.commands >= kBatchCommands)
+    return flush();
+  return {};
+}
+
+} // namespace xpu::vk

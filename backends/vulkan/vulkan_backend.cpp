@@ -161,6 +161,8 @@ public:
     VkResult r = global->vkCreateInstance(&info, nullptr, &inst->handle);
     if (r != VK_SUCCESS) {
       note = vkStatus(r, "vkCreateInstance").message();
+      if (r == VK_ERROR_INCOMPATIBLE_DRIVER)
+        note += " (the loader found no usable Vulkan driver)";
       return {};
     }
     XPU_RETURN_IF_ERROR(loadInstanceFns(*global, inst->handle, inst->fn));

@@ -83,4 +83,12 @@ inline std::vector<float> randomFloats(size_t n, float lo = -1, float hi = 1) {
   return v;
 }
 
+/// Units in the last place between two finite floats of the same sign.
+inline uint32_t ulpDistance(float a, float b) {
+  int32_t ia, ib;
+  std::memcpy(&ia, &a, 4);
+  std::memcpy(&ib, &b, 4);
+  return ia > ib ? uint32_t(ia - ib) : uint32_t(ib - ia);
+}
+
 } // namespace conf

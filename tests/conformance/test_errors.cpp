@@ -213,3 +213,35 @@ TEST_CASE("the last error is per thread") {
   CHECK(here.find("NULL buffer handle") != std::string::npos);
   CHECK(xpu_last_error_status() == XPU_ERROR_INVALID_HANDLE);
 }
+
+TEST_CASE("a checked access out of bounds is suppressed and reported") {
+  // `checked` is what admission puts on an access it cannot prove in bounds.
+  Module m(R"(
+    xpu.kernel @shift(%out: !xpu.buffer<i32>, %in: !xpu.buffer<i32, ro>, %k: i32) {
+      %i = xpu.global_id x
+      %ki = arith.index_castui %k : i32 to index
+      %j = arith.addi %i, %ki : index
+      %v = xpu.load %in[%j] {checked} : !xpu.buffer<i32, ro>
+      xpu.store %v, %out[%i] {checked} : !xpu.buffer<i32>
+      xpu.return
+    })");
+  const uint32_t n = 256, k = 10;
+  auto in = randomInts<int32_t>(n, 1, 1000);
+  Buffer bin = Buffer::from(in), bout(n * 4);
+  uint32_t grid[3] = {n / 64, 1, 1}, block[3] = {64, 1, 1};
+  xpu_arg args[3] = {xpu_arg_buffer(bout.handle), xpu_arg_buffer(bin.handle),
+                     xpu_arg_u32(k)};
+  XPU_OK(xpu_launch(m.kernel("shift"), nullptr, grid, block, args, 3));
+  CHECK(xpu_stream_synchronize(defaultStream()) == XPU_ERROR_OUT_OF_BOUNDS);
+  std::string why = lastMessage();
+  CHECK(why.find("10 out-of-bounds accesses were suppressed") != std::string::npos);
+  CHECK(why.find("load from 'in'") != std::string::npos);
+  auto out = bout.read<int32_t>();
+  for (uint32_t i = 0; i < n; ++i)
+    REQUIRE(out[i] == (i + k < n ? in[i + k] : 0)); // a suppressed read is 0
+  // In bounds, the same kernel reports nothing.
+  args[2] = xpu_arg_u32(0);
+  XPU_OK(xpu_launch(m.kernel("shift"), nullptr, grid, block, args, 3));
+  XPU_OK(xpu_stream_synchronize(defaultStream()));
+  CHECK(bout.read<int32_t>() == in);
+}

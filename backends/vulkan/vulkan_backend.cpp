@@ -70,16 +70,33 @@ bool probe(const Instance &inst, VkPhysicalDevice pd, const FeatureSet &disabled
     return false;
   }
   out.handle = pd;
+  uint32_t extCount = 0;
+  fn.vkEnumerateDeviceExtensionProperties(pd, nullptr, &extCount, nullptr);
+  std::vector<VkExtensionProperties> exts(extCount);
+  fn.vkEnumerateDeviceExtensionProperties(pd, nullptr, &extCount, exts.data());
+  bool smBuiltins = false;
+  for (const auto &e : exts) {
+    std::string ext = e.extensionName;
+    out.hasAtomicFloat |= ext == VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME;
+    smBuiltins |= ext == VK_NV_SHADER_SM_BUILTINS_EXTENSION_NAME;
+  }
+
   VkPhysicalDeviceIDProperties ids{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES};
+  VkPhysicalDeviceShaderSMBuiltinsPropertiesNV sm{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SM_BUILTINS_PROPERTIES_NV};
   out.subgroup.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES;
   out.driver.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES;
+  out.floatControls.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FLOAT_CONTROLS_PROPERTIES;
   VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
   props.pNext = &ids;
   ids.pNext = &out.subgroup;
   out.subgroup.pNext = &out.driver;
+  out.driver.pNext = &out.floatControls;
+  out.floatControls.pNext = smBuiltins ? &sm : nullptr;
   fn.vkGetPhysicalDeviceProperties2(pd, &props);
-  out.subgroup.pNext = out.driver.pNext = nullptr;
+  out.subgroup.pNext = out.driver.pNext = out.floatControls.pNext = nullptr;
   out.props = props.properties;
+  out.smCount = smBuiltins ? sm.shaderSMCount : 0;
   std::copy(std::begin(ids.deviceUUID), std::end(ids.deviceUUID), out.uuid);
   fn.vkGetPhysicalDeviceMemoryProperties(pd, &out.memory);
 
@@ -102,14 +119,6 @@ bool probe(const Instance &inst, VkPhysicalDevice pd, const FeatureSet &disabled
     return false;
   }
   out.queueFamily = uint32_t(best);
-
-  uint32_t extCount = 0;
-  fn.vkEnumerateDeviceExtensionProperties(pd, nullptr, &extCount, nullptr);
-  std::vector<VkExtensionProperties> exts(extCount);
-  fn.vkEnumerateDeviceExtensionProperties(pd, nullptr, &extCount, exts.data());
-  for (const auto &e : exts)
-    if (std::string(e.extensionName) == VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME)
-      out.hasAtomicFloat = true;
 
   FeatureChain chain(out.hasAtomicFloat);
   fn.vkGetPhysicalDeviceFeatures2(pd, &chain.core);
@@ -203,7 +212,7 @@ rt::DeviceIdentity describeIdentity(const PhysicalInfo &info) {
   for (uint32_t h = 0; h < info.memory.memoryHeapCount; ++h)
     if (info.memory.memoryHeaps[h].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT)
       id.memoryBytes = std::max<uint64_t>(id.memoryBytes, info.memory.memoryHeaps[h].size);
-  id.computeUnits = 0; // Vulkan has no portable query for it
+  id.computeUnits = info.smCount; // 0: Vulkan has no portable query for it
   id.waveWidth = info.subgroup.subgroupSize;
   // Kernels size reduction scratch for at most kMaxWorkgroupExtent invocations.
   id.maxWorkgroupSize = std::min<uint32_t>(p.limits.maxComputeWorkGroupInvocations,

@@ -26,6 +26,7 @@ struct SPIRVTarget {
   SmallVector<spirv::Extension> exts;
   unsigned indexBits;
   unsigned maxPushConstantBytes;
+  bool preserveFloats;
 };
 
 bool subgroupsInCompute(const PhysicalInfo &info) {
@@ -61,6 +62,12 @@ SPIRVTarget spirvTarget(const PhysicalInfo &info) {
   cap(on[Feature::shaderBufferFloat64AtomicAdd] || on[Feature::shaderSharedFloat64AtomicAdd],
       C::AtomicFloat64AddEXT);
   cap(subgroupsInCompute(info), C::GroupNonUniform);
+  // IEEE f32 behavior where the device can promise it (Vulkan 1.2 float
+  // controls); elsewhere denormals may flush.
+  t.preserveFloats = info.floatControls.shaderDenormPreserveFloat32 &&
+                     info.floatControls.shaderSignedZeroInfNanPreserveFloat32;
+  cap(t.preserveFloats, C::DenormPreserve);
+  cap(t.preserveFloats, C::SignedZeroInfNanPreserve);
   if (on[Feature::storageBuffer8BitAccess])
     t.exts.push_back(E::SPV_KHR_8bit_storage);
   if (on[Feature::storageBuffer16BitAccess])
@@ -273,7 +280,8 @@ rt::TargetDesc describeTarget(const PhysicalInfo &info) {
                 "." + std::to_string(VK_API_VERSION_MINOR(info.props.apiVersion));
   desc.chip = info.props.deviceName;
   desc.features = "index" + std::to_string(t.indexBits) + ",push" +
-                  std::to_string(t.maxPushConstantBytes);
+                  std::to_string(t.maxPushConstantBytes) +
+                  (t.preserveFloats ? ",ieee-f32" : "");
   for (spirv::Capability c : t.caps)
     desc.features += ",+" + spirv::stringifyCapability(c).str();
   desc.waveWidth = info.subgroup.subgroupSize;
@@ -290,6 +298,7 @@ Status compileSPIRV(VulkanDevice &device, ModuleOp module,
   xpu::SPIRVOptions options;
   options.indexBits = t.indexBits;
   options.maxPushConstantBytes = t.maxPushConstantBytes;
+  options.preserveFloats = t.preserveFloats;
   if (failed(lowerToSPIRV(module, options)))
     return {XPU_ERROR_COMPILE, "lowering to SPIR-V failed"};
   rt::dumpStage("lowered-spirv.mlir", module);

@@ -35,6 +35,8 @@ struct PhysicalInfo {
   VkPhysicalDeviceProperties props{};
   VkPhysicalDeviceSubgroupProperties subgroup{};
   VkPhysicalDeviceDriverProperties driver{};
+  VkPhysicalDeviceFloatControlsProperties floatControls{};
+  uint32_t smCount = 0;        ///< VK_NV_shader_sm_builtins, when present
   uint8_t uuid[VK_UUID_SIZE] = {};
   VkPhysicalDeviceMemoryProperties memory{};
   uint32_t queueFamily = 0;

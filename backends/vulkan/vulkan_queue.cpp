@@ -10,10 +10,10 @@
 namespace xpu::vk {
 
 namespace {
-/// Commands recorded before a batch is submitted without a sync point.
+/// Commands recorded before a batch is submitted while the device is busy.
 constexpr unsigned kBatchCommands = 32;
-/// Bytes of each arena of uniform argument blocks.
-constexpr VkDeviceSize kArenaBytes = 64 << 10;
+/// Bytes of each arena; larger uploads get staging memory of their own.
+constexpr VkDeviceSize kArenaBytes = 256 << 10;
 
 VkDeviceSize alignUp(VkDeviceSize v, VkDeviceSize a) { return (v + a - 1) / a * a; }
 } // namespace
@@ -252,18 +252,29 @@ Status VulkanQueue::synchronize() {
 
 Status VulkanQueue::copyIn(rt::BackendBuffer &dst, size_t offset, const void *src,
                            size_t bytes) {
-  // The source is read now, into staging memory the copy reads in order.
-  std::unique_ptr<VulkanBuffer> staging;
-  XPU_RETURN_IF_ERROR(device.createBuffer(bytes, /*host=*/true, staging));
-  std::memcpy(staging->mapped, src, bytes);
+  // The source is read now, into host-visible memory the copy reads in
+  // stream order.
+  XPU_RETURN_IF_ERROR(ready());
+  VulkanBuffer *from = nullptr;
+  VkDeviceSize at = 0;
+  std::shared_ptr<VulkanBuffer> own;
+  if (bytes <= kArenaBytes) {
+    XPU_RETURN_IF_ERROR(hostSlot(src, bytes, 4, from, at));
+  } else {
+    std::unique_ptr<VulkanBuffer> staging;
+    XPU_RETURN_IF_ERROR(device.createBuffer(bytes, /*host=*/true, staging));
+    std::memcpy(staging->mapped, src, bytes);
+    own = std::move(staging);
+    from = own.get();
+  }
   XPU_RETURN_IF_ERROR(begin());
-  VkBufferCopy region{0, offset, bytes};
-  device.fn.vkCmdCopyBuffer(open.cmd, staging->buffer,
+  VkBufferCopy region{at, offset, bytes};
+  device.fn.vkCmdCopyBuffer(open.cmd, from->buffer,
                             static_cast<VulkanBuffer &>(dst).buffer, 1, &region);
-  open.keep.push_back(std::shared_ptr<VulkanBuffer>(std::move(staging)));
-  if (++open.commands >= kBatchCommands)
-    return flush();
-  return {};
+  if (own)
+    open.keep.push_back(std::move(own));
+  ++open.commands;
+  return recorded();
 }
 
 Status VulkanQueue::copyOut(rt::BackendBuffer &src, size_t offset, void *dst,
@@ -302,12 +313,9 @@ Status VulkanQueue::wait(rt::BackendEvent &event) {
   return {};
 }
 
-/// A place for a uniform argument block that lives until the batch that
-/// reads it is done.
-Status VulkanQueue::argumentSlot(const void *data, uint32_t bytes, Binding &binding,
-                                 uint32_t &offset) {
-  VkDeviceSize align = device.info.props.limits.minUniformBufferOffsetAlignment;
-  VkDeviceSize reached = timeline->reached();
+Status VulkanQueue::hostSlot(const void *data, VkDeviceSize bytes, VkDeviceSize align,
+                             VulkanBuffer *&buffer, VkDeviceSize &offset) {
+  uint64_t reached = timeline->reached();
   Arena *arena = nullptr;
   for (Arena &a : arenas) {
     if (a.lastUse != UINT64_MAX && a.lastUse <= reached)
@@ -318,20 +326,24 @@ Status VulkanQueue::argumentSlot(const void *data, uint32_t bytes, Binding &bind
     }
   }
   if (!arena) {
-    std::unique_ptr<VulkanBuffer> buffer;
-    XPU_RETURN_IF_ERROR(device.createBuffer(std::max<VkDeviceSize>(kArenaBytes, bytes),
-                                            /*host=*/true, buffer));
-    arenas.push_back({std::move(buffer), 0, 0});
+    std::unique_ptr<VulkanBuffer> fresh;
+    XPU_RETURN_IF_ERROR(device.createBuffer(std::max(kArenaBytes, bytes),
+                                            /*host=*/true, fresh));
+    arenas.push_back({std::move(fresh), 0, 0});
     arena = &arenas.back();
   }
-  offset = uint32_t(alignUp(arena->used, align));
+  offset = alignUp(arena->used, align);
   arena->used = offset + bytes;
-  arena->lastUse = UINT64_MAX;
+  arena->lastUse = UINT64_MAX; // read by the open batch
   std::memcpy(arena->buffer->mapped + offset, data, bytes);
-  binding.type = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC;
-  binding.buffer = arena->buffer->buffer;
-  binding.range = bytes;
-  binding.serial = arena->buffer->serial;
+  buffer = arena->buffer.get();
+  return {};
+}
+
+Status VulkanQueue::recorded() {
+  if (open.commands >= kBatchCommands ||
+      timeline->reached() >= timeline->submitted)
+    return flush();
   return {};
 }
 
@@ -389,12 +401,18 @@ Status VulkanQueue::launch(const rt::LaunchRequest &r) {
     dynamicOffsets.push_back(offset);
   }
   if (k.argsInUniform) {
+    VulkanBuffer *arena;
+    VkDeviceSize offset;
+    XPU_RETURN_IF_ERROR(hostSlot(block.data(), k.args.bytes,
+                                 limits.minUniformBufferOffsetAlignment, arena, offset));
     Binding b;
-    uint32_t offset;
-    XPU_RETURN_IF_ERROR(argumentSlot(block.data(), k.args.bytes, b, offset));
     b.index = k.numBuffers + 1;
+    b.type = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC;
+    b.buffer = arena->buffer;
+    b.range = k.args.bytes;
+    b.serial = arena->serial;
     bindings.push_back(b);
-    dynamicOffsets.push_back(offset);
+    dynamicOffsets.push_back(uint32_t(offset));
   }
 
   VkDescriptorSet set = VK_NULL_HANDLE;
@@ -415,9 +433,8 @@ Status VulkanQueue::launch(const rt::LaunchRequest &r) {
                                  k.args.bytes, block.data());
   device.fn.vkCmdDispatch(cmd, r.grid[0], r.grid[1], r.grid[2]);
   open.keep.push_back(static_cast<VulkanKernel *>(r.kernel)->program);
-  if (++open.commands >= kBatchCommands)
-    return flush();
-  return {};
+  ++open.commands;
+  return recorded();
 }
 
 } // namespace xpu::vk

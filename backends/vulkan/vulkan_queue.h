@@ -61,8 +61,9 @@ private:
     uint64_t value = 0;
     std::vector<std::shared_ptr<void>> keep;
   };
-  /// A host-visible buffer the argument blocks of uniform-bound kernels are
-  /// written to; reused once the work that read it is done.
+  /// Host-visible memory that small uploads and the argument blocks of
+  /// uniform-bound kernels are written to; reused once the work that read
+  /// it is done.
   struct Arena {
     std::shared_ptr<VulkanBuffer> buffer;
     VkDeviceSize used = 0;
@@ -72,10 +73,14 @@ private:
   Status ready();
   Status begin();
   Status flush();
+  /// Submits after a command when the batch is full, or when the device has
+  /// nothing else to do (so work starts at once unless the device is busy).
+  Status recorded();
   void retire(uint64_t reached);
   Status fail(Status st);
-  Status argumentSlot(const void *data, uint32_t bytes, Binding &binding,
-                      uint32_t &offset);
+  /// Copies `bytes` of `data` into arena memory read by the open batch.
+  Status hostSlot(const void *data, VkDeviceSize bytes, VkDeviceSize align,
+                  VulkanBuffer *&buffer, VkDeviceSize &offset);
 
   VulkanDevice &device;
   StreamSlot slot;

@@ -323,6 +323,7 @@ LogicalResult lowerToSPIRV(ModuleOp module, const SPIRVOptions &options) {
   ConvertXPUToSPIRVOptions convert;
   convert.indexBits = options.indexBits;
   convert.maxPushConstantBytes = options.maxPushConstantBytes;
+  convert.preserveFloats = options.preserveFloats;
   pm.addPass(createConvertXPUToSPIRV(convert));
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addNestedPass<spirv::ModuleOp>(spirv::createSPIRVUpdateVCEPass());
@@ -331,8 +332,8 @@ LogicalResult lowerToSPIRV(ModuleOp module, const SPIRVOptions &options) {
 
   // spirv-update-vce deduces the least version the ops need; the module is
   // given the target's, which decides the entry points' interface lists.
-  // It does not see builtin variables: the subgroup ones need
-  // GroupNonUniform.
+  // It does not see builtin variables or execution modes: the subgroup
+  // builtins need GroupNonUniform, the float modes their capabilities.
   for (auto spv : module.getOps<spirv::ModuleOp>()) {
     spirv::VerCapExtAttr vce = *spv.getVceTriple();
     SmallVector<spirv::Capability> caps(vce.getCapabilities());
@@ -343,8 +344,16 @@ LogicalResult lowerToSPIRV(ModuleOp module, const SPIRVOptions &options) {
       subgroup |= builtin && (*builtin == "SubgroupSize" ||
                               *builtin == "SubgroupLocalInvocationId");
     });
-    if (subgroup && !llvm::is_contained(caps, spirv::Capability::GroupNonUniform))
-      caps.push_back(spirv::Capability::GroupNonUniform);
+    auto require = [&](spirv::Capability c) {
+      if (!llvm::is_contained(caps, c))
+        caps.push_back(c);
+    };
+    if (subgroup)
+      require(spirv::Capability::GroupNonUniform);
+    if (options.preserveFloats) {
+      require(spirv::Capability::DenormPreserve);
+      require(spirv::Capability::SignedZeroInfNanPreserve);
+    }
     spv.setVceTripleAttr(spirv::VerCapExtAttr::get(env.getVersion(), caps, exts,
                                                    module.getContext()));
   }

@@ -1,4 +1,5 @@
 // RUN: xpu-opt %s -xpu-prepare-lowering=status-type=buffer -xpu-to-spirv=index-bits=64 | FileCheck %s
+// RUN: xpu-opt %s -xpu-prepare-lowering=status-type=buffer -xpu-to-spirv="index-bits=64 preserve-floats=true" | FileCheck %s --check-prefix=IEEE
 // Vulkan's binding model from the parameter list: buffers are storage-buffer
 // bindings of set 0 in parameter order, element counts and scalars share one
 // push-constant block (abi::vulkanArgLayout), the status word is binding B;
@@ -58,4 +59,9 @@ xpu.kernel @fast(%a: f32) attributes {fastmath} {
 
 // CHECK: spirv.EntryPoint "GLCompute" @saxpy, {{.*}}@saxpy_binding0, @saxpy_binding1, {{.*}}@saxpy_args
 // CHECK: spirv.ExecutionMode @saxpy "LocalSize", 1, 1, 1
+// CHECK-NOT: DenormPreserve
+
+// Where the device promises IEEE f32 behavior it is asked for.
+// IEEE: spirv.ExecutionMode @saxpy "DenormPreserve", 32
+// IEEE: spirv.ExecutionMode @saxpy "SignedZeroInfNanPreserve", 32
 }

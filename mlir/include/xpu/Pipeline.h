@@ -74,6 +74,7 @@ mlir::LogicalResult lowerToLLVMDialect(mlir::ModuleOp module, LLVMTarget target,
 struct SPIRVOptions {
   unsigned indexBits = 32;             ///< 64 where the device has shaderInt64
   unsigned maxPushConstantBytes = 128; ///< the device's maxPushConstantsSize
+  bool preserveFloats = false; ///< IEEE f32 denormals, zeros, infinities, NaNs
 };
 
 /// Lowers an admitted module to a spirv.module for Vulkan: helpers inlined,

@@ -645,7 +645,7 @@ struct RefuseLowering : XPUPattern<Op> {
 /// without `fastmath`, NoContraction on float arithmetic so the driver forms
 /// no fused multiply-add.
 void finishKernels(spirv::ModuleOp module, const LoweringState &state,
-                   spirv::Version version) {
+                   spirv::Version version, bool preserveFloats) {
   OpBuilder b(module.getContext());
   b.setInsertionPointToEnd(module.getBody());
   for (const auto &[name, fastmath] : state.kernels) {
@@ -677,6 +677,12 @@ void finishKernels(spirv::ModuleOp module, const LoweringState &state,
     // WorkgroupSize when serialized (serializeSPIRV).
     spirv::ExecutionModeOp::create(b, fn.getLoc(), fn,
                                    spirv::ExecutionMode::LocalSize, {1, 1, 1});
+    if (preserveFloats) {
+      spirv::ExecutionModeOp::create(b, fn.getLoc(), fn,
+                                     spirv::ExecutionMode::DenormPreserve, {32});
+      spirv::ExecutionModeOp::create(
+          b, fn.getLoc(), fn, spirv::ExecutionMode::SignedZeroInfNanPreserve, {32});
+    }
   }
 }
 
@@ -764,7 +770,7 @@ struct ConvertXPUToSPIRVPass
     std::unique_ptr<SPIRVConversionTarget> target = SPIRVConversionTarget::get(env);
     if (failed(applyFullConversion(spv, *target, std::move(patterns))))
       return signalPassFailure();
-    finishKernels(spv, state, env.getVersion());
+    finishKernels(spv, state, env.getVersion(), preserveFloats);
   }
 };
 

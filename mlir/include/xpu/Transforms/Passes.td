@@ -156,7 +156,9 @@ def ConvertXPUToSPIRV : Pass<"xpu-to-spirv", "mlir::ModuleOp"> {
     Workgroup storage, private scratch Function storage, barriers are
     `spirv.ControlBarrier` at workgroup scope with acquire-release semantics,
     atomics keep their order and scope. Float arithmetic is decorated
-    `NoContraction` unless the kernel is `fastmath`.
+    `NoContraction` unless the kernel is `fastmath`; with `preserve-floats`
+    every entry point asks for IEEE f32 denormals, zeros, infinities and NaNs
+    (Vulkan may otherwise flush or ignore them).
 
     ```mlir
     xpu.kernel @k(%y: !xpu.buffer<f32>, %a: f32) {
@@ -181,6 +183,9 @@ def ConvertXPUToSPIRV : Pass<"xpu-to-spirv", "mlir::ModuleOp"> {
            "width of `index` in kernels (64 where the device has shaderInt64)">,
     Option<"maxPushConstantBytes", "max-push-constant-bytes", "unsigned",
            /*default=*/"128", "the device's maxPushConstantsSize">,
+    Option<"preserveFloats", "preserve-floats", "bool", /*default=*/"false",
+           "request IEEE denormals, signed zeros, infinities and NaNs for f32 "
+           "(DenormPreserve, SignedZeroInfNanPreserve; needs both capabilities)">,
   ];
   let dependentDialects = ["::mlir::spirv::SPIRVDialect"];
 }

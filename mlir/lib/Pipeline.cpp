@@ -6,6 +6,7 @@
 #include "mlir/AsmParser/AsmParserState.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -296,6 +297,9 @@ LogicalResult lowerToLLVMDialect(ModuleOp module, LLVMTarget target,
   pm.addPass(createLowerExecutionModel(execOptions));
   pm.addPass(createPrepareLowering());
   pm.addPass(createSCFToControlFlowPass());
+  // Integer division that rounds up or down, and similar ops no target
+  // lowers directly, become plain arithmetic.
+  pm.addPass(arith::createArithExpandOpsPass());
   ConvertXPUToLLVMOptions llvmOptions;
   llvmOptions.target = name;
   pm.addPass(createConvertXPUToLLVM(llvmOptions));
@@ -320,6 +324,7 @@ LogicalResult lowerToSPIRV(ModuleOp module, const SPIRVOptions &options) {
   // only in the loop body, so a loop that runs zero times yields undefined
   // values; scf.while stores them in the loop header and gets it right.
   pm.addPass(createForToWhileLoopPass());
+  pm.addPass(arith::createArithExpandOpsPass());
   ConvertXPUToSPIRVOptions convert;
   convert.indexBits = options.indexBits;
   convert.maxPushConstantBytes = options.maxPushConstantBytes;

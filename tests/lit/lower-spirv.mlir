@@ -15,10 +15,10 @@ module attributes {spirv.target_env = #spirv.target_env<#spirv.vce<v1.5,
 // CHECK-DAG: spirv.SpecConstant @__xpu_workgroup_size_x spec_id(0) = 1 : i32
 // CHECK-DAG: spirv.SpecConstantComposite @__xpu_workgroup_size (@__xpu_workgroup_size_x, @__xpu_workgroup_size_y, @__xpu_workgroup_size_z) : vector<3xi32>
 // CHECK-DAG: spirv.GlobalVariable @__xpu_shared_0 : !spirv.ptr<!spirv.array<64 x f32>, Workgroup>
-// CHECK: spirv.GlobalVariable @saxpy_args : !spirv.ptr<!spirv.struct<(i32 [0], i32 [4], f32 [8], i32 [12])>, PushConstant>
-// CHECK: spirv.GlobalVariable @saxpy_binding0 bind(0, 0) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
-// CHECK: spirv.GlobalVariable @saxpy_binding1 bind(0, 1) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0, NonWritable])>, StorageBuffer>
-// CHECK: spirv.GlobalVariable @saxpy_binding2 bind(0, 2) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<i32, stride=4> [0])>, StorageBuffer>
+// CHECK: spirv.GlobalVariable @__xpu_saxpy_args : !spirv.ptr<!spirv.struct<(i32 [0], i32 [4], f32 [8], i32 [12])>, PushConstant>
+// CHECK: spirv.GlobalVariable @__xpu_saxpy_binding0 bind(0, 0) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+// CHECK: spirv.GlobalVariable @__xpu_saxpy_binding1 bind(0, 1) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0, NonWritable])>, StorageBuffer>
+// CHECK: spirv.GlobalVariable @__xpu_saxpy_binding2 bind(0, 2) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<i32, stride=4> [0])>, StorageBuffer>
 // CHECK-LABEL: spirv.func @saxpy() "None"
 xpu.kernel @saxpy(%y: !xpu.buffer<f32>, %x: !xpu.buffer<f32, ro>, %a: f32, %n: i32) {
   // CHECK: %[[PA:.*]] = spirv.AccessChain %{{.*}}[%cst2_i32] : !spirv.ptr<!spirv.struct<(i32 [0], i32 [4], f32 [8], i32 [12])>, PushConstant>, i32 -> !spirv.ptr<f32, PushConstant>
@@ -57,7 +57,7 @@ xpu.kernel @fast(%a: f32) attributes {fastmath} {
   xpu.return
 }
 
-// CHECK: spirv.EntryPoint "GLCompute" @saxpy, {{.*}}@saxpy_binding0, @saxpy_binding1, {{.*}}@saxpy_args
+// CHECK: spirv.EntryPoint "GLCompute" @saxpy, {{.*}}@__xpu_saxpy_binding0, @__xpu_saxpy_binding1, {{.*}}@__xpu_saxpy_args
 // CHECK: spirv.ExecutionMode @saxpy "LocalSize", 1, 1, 1
 // CHECK-NOT: DenormPreserve
 

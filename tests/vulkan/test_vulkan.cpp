@@ -236,3 +236,283 @@ TEST_CASE("a feature the device lacks or did not enable refuses the kernel, nami
   CHECK(lastMessage().find("supports shaderFloat64, but it was not enabled") !=
         std::string::npos);
 }
+
+namespace {
+
+/// The CPU device of the test's context: the reference for the Vulkan one.
+xpu_device cpuDevice() {
+  uint32_t n = 0;
+  xpu_device_count(target().ctx, &n);
+  for (uint32_t i = 0; i < n; ++i) {
+    xpu_device d;
+    xpu_device_info info = {sizeof info};
+    xpu_device_get(target().ctx, i, &d);
+    xpu_device_info_get(d, &info);
+    if (info.backend == XPU_BACKEND_CPU)
+      return d;
+  }
+  return nullptr;
+}
+
+/// Runs kernel `name` of `text` on `dev` over `inputs` (one buffer each)
+/// and `outputs` zeroed buffers of the given byte sizes; returns the outputs.
+std::vector<std::vector<uint8_t>> runOn(xpu_device dev, const std::string &text,
+                                        const char *name, uint32_t groups,
+                                        uint32_t block,
+                                        const std::vector<std::vector<uint8_t>> &inputs,
+                                        const std::vector<size_t> &outputs) {
+  Module m(text, dev);
+  std::vector<xpu_buffer> buffers;
+  std::vector<xpu_arg> args;
+  for (size_t bytes : outputs) {
+    xpu_buffer b;
+    XPU_OK(xpu_buffer_create(dev, bytes, &b));
+    std::vector<uint8_t> zero(bytes, 0);
+    XPU_OK(xpu_buffer_upload(b, 0, zero.data(), bytes));
+    buffers.push_back(b);
+  }
+  for (const auto &in : inputs) {
+    xpu_buffer b;
+    XPU_OK(xpu_buffer_create(dev, in.size(), &b));
+    XPU_OK(xpu_buffer_upload(b, 0, in.data(), in.size()));
+    buffers.push_back(b);
+  }
+  for (xpu_buffer b : buffers)
+    args.push_back(xpu_arg_buffer(b));
+  uint32_t grid[3] = {groups, 1, 1}, blk[3] = {block, 1, 1};
+  XPU_OK(xpu_launch(m.kernel(name), nullptr, grid, blk, args.data(), args.size()));
+  XPU_OK(xpu_device_synchronize(dev));
+  std::vector<std::vector<uint8_t>> results;
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    results.emplace_back(outputs[i]);
+    XPU_OK(xpu_buffer_download(buffers[i], 0, results.back().data(), outputs[i]));
+  }
+  for (xpu_buffer b : buffers)
+    XPU_OK(xpu_buffer_free(b));
+  return results;
+}
+
+template <typename T> std::vector<uint8_t> bytesOf(const std::vector<T> &v) {
+  std::vector<uint8_t> b(v.size() * sizeof(T));
+  std::memcpy(b.data(), v.data(), b.size());
+  return b;
+}
+
+/// The kernel gives the CPU backend's bits on Vulkan.
+void sameAsCpu(const std::string &text, const char *name, uint32_t groups,
+               uint32_t block, const std::vector<std::vector<uint8_t>> &inputs,
+               const std::vector<size_t> &outputs) {
+  xpu_device cpu = cpuDevice();
+  REQUIRE(cpu);
+  auto want = runOn(cpu, text, name, groups, block, inputs, outputs);
+  auto got = runOn(target().dev, text, name, groups, block, inputs, outputs);
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    INFO("output " << i);
+    CHECK(got[i] == want[i]);
+  }
+}
+
+} // namespace
+
+TEST_CASE("integer conversions, division and selection match the CPU bit for bit") {
+  const uint32_t n = 512;
+  auto a = randomInts<int64_t>(n, INT64_MIN + 1, INT64_MAX);
+  auto b = randomInts<int32_t>(n, INT32_MIN + 1, INT32_MAX);
+  sameAsCpu(R"(
+    xpu.kernel @ints(%o64: !xpu.buffer<i64>, %o32: !xpu.buffer<i32>, %o16: !xpu.buffer<i16>,
+                     %a: !xpu.buffer<i64, ro>, %b: !xpu.buffer<i32, ro>) {
+      %i = xpu.global_id x
+      %av = xpu.load %a[%i] : !xpu.buffer<i64, ro>
+      %bv = xpu.load %b[%i] : !xpu.buffer<i32, ro>
+      %one = arith.constant 1 : i32
+      %bo = arith.ori %bv, %one : i32
+      %c4 = arith.constant 4 : index
+      %base = arith.muli %i, %c4 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c3 = arith.constant 3 : index
+      %p1 = arith.addi %base, %c1 : index
+      %p2 = arith.addi %base, %c2 : index
+      %p3 = arith.addi %base, %c3 : index
+      %bx = arith.extsi %bv : i32 to i64
+      %bu = arith.extui %bv : i32 to i64
+      %q = arith.floordivsi %bv, %bo : i32
+      %cd = arith.ceildivsi %bv, %bo : i32
+      %du = arith.divui %bv, %bo : i32
+      %ru = arith.remui %bv, %bo : i32
+      %t = arith.trunci %av : i64 to i32
+      %lt = arith.cmpi slt, %av, %bx : i64
+      %sel = arith.select %lt, %av, %bu : i64
+      %mx = arith.maxsi %av, %bx : i64
+      %sh = arith.shrui %av, %bu : i64
+      %t16 = arith.trunci %bv : i32 to i16
+      %m16 = arith.muli %t16, %t16 : i16
+      xpu.store %sel, %o64[%base] : !xpu.buffer<i64>
+      xpu.store %mx, %o64[%p1] : !xpu.buffer<i64>
+      xpu.store %bx, %o64[%p2] : !xpu.buffer<i64>
+      xpu.store %bu, %o64[%p3] : !xpu.buffer<i64>
+      xpu.store %q, %o32[%base] : !xpu.buffer<i32>
+      xpu.store %cd, %o32[%p1] : !xpu.buffer<i32>
+      xpu.store %du, %o32[%p2] : !xpu.buffer<i32>
+      %x = arith.xori %ru, %t : i32
+      xpu.store %x, %o32[%p3] : !xpu.buffer<i32>
+      xpu.store %m16, %o16[%i] : !xpu.buffer<i16>
+      xpu.return
+    })",
+            "ints", n / 64, 64, {bytesOf(a), bytesOf(b)}, {n * 32, n * 16, n * 2});
+}
+
+// Only operations Vulkan rounds correctly (add, sub, mul, conversions);
+// division and transcendentals may differ by a few ULP there.
+TEST_CASE("float conversions and comparisons match the CPU bit for bit") {
+  const uint32_t n = 512;
+  auto f = randomFloats(n, -1e6f, 1e6f);
+  auto d = randomInts<int32_t>(n, -1000000, 1000000);
+  sameAsCpu(R"(
+    xpu.kernel @floats(%of: !xpu.buffer<f32>, %od: !xpu.buffer<f64>, %oi: !xpu.buffer<i32>,
+                       %f: !xpu.buffer<f32, ro>, %d: !xpu.buffer<i32, ro>) {
+      %i = xpu.global_id x
+      %fv = xpu.load %f[%i] : !xpu.buffer<f32, ro>
+      %dv = xpu.load %d[%i] : !xpu.buffer<i32, ro>
+      %c3 = arith.constant 3 : index
+      %base = arith.muli %i, %c3 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %p1 = arith.addi %base, %c1 : index
+      %p2 = arith.addi %base, %c2 : index
+      %df = arith.sitofp %dv : i32 to f32
+      %neg = arith.negf %fv : f32
+      %mn = arith.minimumf %df, %neg : f32
+      %sum = arith.addf %fv, %df : f32
+      %prod = arith.mulf %sum, %fv : f32
+      %ext = arith.extf %fv : f32 to f64
+      %dd = arith.sitofp %dv : i32 to f64
+      %fi = arith.fptosi %fv : f32 to i32
+      %gt = arith.cmpf ogt, %fv, %df : f32
+      %gi = arith.extui %gt : i1 to i32
+      %x = arith.xori %fi, %gi : i32
+      xpu.store %mn, %of[%base] : !xpu.buffer<f32>
+      xpu.store %prod, %of[%p1] : !xpu.buffer<f32>
+      %a = math.absf %neg : f32
+      xpu.store %a, %of[%p2] : !xpu.buffer<f32>
+      xpu.store %ext, %od[%base] : !xpu.buffer<f64>
+      xpu.store %dd, %od[%p1] : !xpu.buffer<f64>
+      %s = arith.subf %ext, %dd : f64
+      xpu.store %s, %od[%p2] : !xpu.buffer<f64>
+      xpu.store %x, %oi[%i] : !xpu.buffer<i32>
+      xpu.return
+    })",
+            "floats", n / 64, 64, {bytesOf(f), bytesOf(d)}, {n * 12, n * 24, n * 4});
+}
+
+TEST_CASE("loops, private scratch and helpers taking buffers match the CPU") {
+  const uint32_t n = 256;
+  auto in = randomInts<int32_t>(n, 0, 20);
+  sameAsCpu(R"(
+    xpu.func @sum_to(%buf: !xpu.buffer<i32, ro>, %i: index, %k: index) -> i32 {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %z = arith.constant 0 : i32
+      %r = scf.for %j = %c0 to %k step %c1 iter_args(%acc = %z) -> (i32) {
+        %at = arith.addi %i, %j : index
+        %n = xpu.buffer_size %buf : !xpu.buffer<i32, ro>
+        %w = arith.remui %at, %n : index
+        %v = xpu.load %buf[%w] : !xpu.buffer<i32, ro>
+        %s = arith.addi %acc, %v : i32
+        scf.yield %s : i32
+      }
+      xpu.return %r : i32
+    }
+    xpu.kernel @loops(%out: !xpu.buffer<i32>, %in: !xpu.buffer<i32, ro>) {
+      %i = xpu.global_id x
+      %v = xpu.load %in[%i] : !xpu.buffer<i32, ro>
+      %k = arith.index_castui %v : i32 to index
+      %p = xpu.alloc : !xpu.buffer<4xi32, private>
+      %c0 = arith.constant 0 : index
+      %c3 = arith.constant 3 : index
+      %s = xpu.call @sum_to(%in, %i, %k) : (!xpu.buffer<i32, ro>, index, index) -> i32
+      xpu.store %s, %p[%c3] : !xpu.buffer<4xi32, private>
+      // Collatz steps of v: a while loop that may not run at all.
+      %one = arith.constant 1 : i32
+      %r:2 = scf.while (%x = %v, %steps = %one) : (i32, i32) -> (i32, i32) {
+        %more = arith.cmpi ugt, %x, %one : i32
+        scf.condition(%more) %x, %steps : i32, i32
+      } do {
+      ^bb0(%x: i32, %steps: i32):
+        %two = arith.constant 2 : i32
+        %odd = arith.remui %x, %two : i32
+        %isodd = arith.cmpi ne, %odd, %one : i32
+        %half = arith.divui %x, %two : i32
+        %three = arith.constant 3 : i32
+        %t = arith.muli %x, %three : i32
+        %t1 = arith.addi %t, %one : i32
+        %nx = arith.select %isodd, %half, %t1 : i32
+        %ns = arith.addi %steps, %one : i32
+        scf.yield %nx, %ns : i32, i32
+      }
+      %saved = xpu.load %p[%c3] : !xpu.buffer<4xi32, private>
+      %c2 = arith.constant 2 : index
+      %base = arith.muli %i, %c2 : index
+      %c1 = arith.constant 1 : index
+      %b1 = arith.addi %base, %c1 : index
+      xpu.store %saved, %out[%base] : !xpu.buffer<i32>
+      xpu.store %r#1, %out[%b1] : !xpu.buffer<i32>
+      xpu.return
+    })",
+            "loops", n / 32, 32, {bytesOf(in)}, {n * 8});
+}
+
+TEST_CASE("atomics of every kind match the CPU's final values") {
+  // Commutative updates only, so the final value is the same in any order.
+  const uint32_t n = 1024;
+  auto in = randomInts<int32_t>(n, INT32_MIN, INT32_MAX);
+  auto wide = randomInts<int64_t>(n, INT64_MIN, INT64_MAX);
+  sameAsCpu(R"(
+    xpu.kernel @atomics(%o: !xpu.buffer<i32>, %o64: !xpu.buffer<i64>,
+                        %in: !xpu.buffer<i32, ro>, %wide: !xpu.buffer<i64, ro>) {
+      %i = xpu.global_id x
+      %v = xpu.load %in[%i] : !xpu.buffer<i32, ro>
+      %w = xpu.load %wide[%i] : !xpu.buffer<i64, ro>
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c3 = arith.constant 3 : index
+      %c4 = arith.constant 4 : index
+      %c5 = arith.constant 5 : index
+      %c6 = arith.constant 6 : index
+      %c7 = arith.constant 7 : index
+      %a0 = xpu.atomic_rmw add %v, %o[%c0] relaxed device : !xpu.buffer<i32>
+      %a1 = xpu.atomic_rmw sub %v, %o[%c1] acquire device : !xpu.buffer<i32>
+      %a2 = xpu.atomic_rmw smin %v, %o[%c2] release device : !xpu.buffer<i32>
+      %a3 = xpu.atomic_rmw smax %v, %o[%c3] acq_rel queue_family : !xpu.buffer<i32>
+      %a4 = xpu.atomic_rmw umin %v, %o[%c4] seq_cst device : !xpu.buffer<i32>
+      %a5 = xpu.atomic_rmw umax %v, %o[%c5] relaxed workgroup : !xpu.buffer<i32>
+      %a6 = xpu.atomic_rmw xor %v, %o[%c6] relaxed subgroup : !xpu.buffer<i32>
+      %a7 = xpu.atomic_rmw or %v, %o[%c7] relaxed invocation : !xpu.buffer<i32>
+      %b0 = xpu.atomic_rmw add %w, %o64[%c0] relaxed device : !xpu.buffer<i64>
+      %b1 = xpu.atomic_rmw umax %w, %o64[%c1] relaxed device : !xpu.buffer<i64>
+      %b2 = xpu.atomic_rmw and %w, %o64[%c2] relaxed device : !xpu.buffer<i64>
+      xpu.return
+    })",
+            "atomics", n / 128, 128, {bytesOf(in), bytesOf(wide)}, {8 * 4, 3 * 8});
+}
+
+TEST_CASE("several kernels of one module each have their entry point") {
+  const std::string text = R"(
+    xpu.kernel @first(%o: !xpu.buffer<i32>) attributes {workgroup_size = array<i64: 32>} {
+      %i = xpu.global_id x
+      %s = xpu.workgroup_size x
+      %v = arith.index_cast %s : index to i32
+      xpu.store %v, %o[%i] : !xpu.buffer<i32>
+      xpu.return
+    }
+    xpu.kernel @second(%o: !xpu.buffer<i32>) {
+      %i = xpu.global_id x
+      %g = xpu.global_size x
+      %v = arith.index_cast %g : index to i32
+      xpu.store %v, %o[%i] : !xpu.buffer<i32>
+      xpu.return
+    })";
+  sameAsCpu(text, "first", 4, 32, {}, {128 * 4});
+  sameAsCpu(text, "second", 3, 16, {}, {48 * 4});
+}

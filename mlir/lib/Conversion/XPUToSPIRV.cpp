@@ -218,7 +218,7 @@ struct KernelLowering : XPUPattern<KernelOp> {
                               : memberType(params[paramOfArg[i]], t, indexTy));
     if (!members.empty()) {
       auto block = spirv::StructType::get(members, layout.offsets);
-      std::string argsName = name + "_args";
+      std::string argsName = "__xpu_" + name + "_args";
       if (layout.bytes > maxPush) {
         argsClass = spirv::StorageClass::Uniform;
         argsVar = spirv::GlobalVariableOp::create(
@@ -249,7 +249,7 @@ struct KernelLowering : XPUPattern<KernelOp> {
         binding = numBuffers;
       bufferVars[i] = spirv::GlobalVariableOp::create(
           rw, loc, bufferPointerType(buf),
-          name + "_binding" + std::to_string(binding), 0, binding);
+          "__xpu_" + name + "_binding" + std::to_string(binding), 0, binding);
       if (paramOfArg[i] >= 0)
         state.counts[bufferVars[i].getSymNameAttr()] = {
             argsVar.getSymNameAttr(), unsigned(paramOfArg[i])};

@@ -167,8 +167,8 @@ def ConvertXPUToSPIRV : Pass<"xpu-to-spirv", "mlir::ModuleOp"> {
       xpu.return }
     // becomes
     spirv.module Logical GLSL450 {
-      spirv.GlobalVariable @k_args : !spirv.ptr<!spirv.struct<(i32 [0], f32 [4])>, PushConstant>
-      spirv.GlobalVariable @k_binding0 bind(0, 0) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+      spirv.GlobalVariable @__xpu_k_args : !spirv.ptr<!spirv.struct<(i32 [0], f32 [4])>, PushConstant>
+      spirv.GlobalVariable @__xpu_k_binding0 bind(0, 0) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
       spirv.func @k() "None" {
         ... spirv.Load "PushConstant" ...   // %a
         ... spirv.Load "Input" %__builtin_GlobalInvocationId ...

@@ -359,6 +359,21 @@ LogicalResult lowerToSPIRV(ModuleOp module, const SPIRVOptions &options) {
       require(spirv::Capability::DenormPreserve);
       require(spirv::Capability::SignedZeroInfNanPreserve);
     }
+    // Nor the width of atomics: 64-bit ones need Int64Atomics, float adds
+    // the capability of their width.
+    spv.walk([&](Operation *op) {
+      if (!op->getName().getStringRef().contains("Atomic") || !op->getNumResults())
+        return;
+      Type t = op->getResult(0).getType();
+      if (t.isInteger(64))
+        require(spirv::Capability::Int64Atomics);
+      if (isa<spirv::EXTAtomicFAddOp>(op)) {
+        require(t.isF64() ? spirv::Capability::AtomicFloat64AddEXT
+                          : spirv::Capability::AtomicFloat32AddEXT);
+        if (!llvm::is_contained(exts, spirv::Extension::SPV_EXT_shader_atomic_float_add))
+          exts.push_back(spirv::Extension::SPV_EXT_shader_atomic_float_add);
+      }
+    });
     spv.setVceTripleAttr(spirv::VerCapExtAttr::get(env.getVersion(), caps, exts,
                                                    module.getContext()));
   }

@@ -516,3 +516,37 @@ TEST_CASE("several kernels of one module each have their entry point") {
   sameAsCpu(text, "first", 4, 32, {}, {128 * 4});
   sameAsCpu(text, "second", 3, 16, {}, {48 * 4});
 }
+
+TEST_CASE("float atomic adds on buffers and shared memory match the CPU") {
+  // Whole numbers, so the sums are exact in any order.
+  const uint32_t n = 512;
+  auto ints = randomInts<int32_t>(n, -100, 100);
+  std::vector<float> in(ints.begin(), ints.end());
+  sameAsCpu(R"(
+    xpu.kernel @fadds(%o: !xpu.buffer<f32>, %in: !xpu.buffer<f32, ro>)
+        attributes {workgroup_size = array<i64: 64>} {
+      %i = xpu.global_id x
+      %t = xpu.thread_id x
+      %v = xpu.load %in[%i] : !xpu.buffer<f32, ro>
+      %c0 = arith.constant 0 : index
+      %s = xpu.alloc : !xpu.buffer<1xf32, shared>
+      %zero = arith.constant 0.0 : f32
+      %first = arith.cmpi eq, %t, %c0 : index
+      scf.if %first {
+        xpu.store %zero, %s[%c0] : !xpu.buffer<1xf32, shared>
+      }
+      xpu.barrier
+      %a = xpu.atomic_rmw fadd %v, %s[%c0] relaxed workgroup : !xpu.buffer<1xf32, shared>
+      xpu.barrier
+      %g = xpu.atomic_rmw fadd %v, %o[%c0] relaxed device : !xpu.buffer<f32>
+      scf.if %first {
+        %total = xpu.load %s[%c0] : !xpu.buffer<1xf32, shared>
+        %c1 = arith.constant 1 : index
+        %wg = xpu.workgroup_id x
+        %at = arith.addi %wg, %c1 : index
+        xpu.store %total, %o[%at] : !xpu.buffer<f32>
+      }
+      xpu.return
+    })",
+            "fadds", n / 64, 64, {bytesOf(in)}, {(1 + n / 64) * 4});
+}

@@ -266,6 +266,9 @@ struct KernelLowering : XPUPattern<KernelOp> {
         sig.remapInput(i, addr);
         continue;
       }
+      if (paramOfArg[i] < 0)
+        return op.emitOpError("has a status word that is not a buffer; run "
+                              "xpu-prepare-lowering with status-type=buffer");
       unsigned member = paramOfArg[i];
       Value at = spirv::AccessChainOp::create(
           rw, loc, spirv::AddressOfOp::create(rw, loc, argsVar),

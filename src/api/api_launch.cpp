@@ -3,6 +3,7 @@
 // the buffers are lent to the stream until it synchronizes.
 #include "runtime/objects.h"
 
+#include <cstdio>
 #include <cstring>
 
 using namespace xpu::rt;
@@ -66,6 +67,58 @@ Status checkShape(const KernelObj &k, const DeviceIdentity &id,
   return {};
 }
 
+// RFC 0005 bounds, checked again at launch for what only the launch knows.
+constexpr uint32_t kDetMaxWorkgroupAxis = 1024, kDetMaxWorkgroup = 1024;
+constexpr uint32_t kDetMaxGridAxis = 65535;
+constexpr uint64_t kDetMaxBufferElements = 16u << 20;
+
+Status refuse(const abi::KernelInfo &k, int code, const std::string &why) {
+  char c[16];
+  std::snprintf(c, sizeof c, "XPU-GC%03d", code);
+  return {XPU_ERROR_REFUSED, std::string(c) + ": kernel '" + k.name + "': " + why};
+}
+
+/// deterministic-v1 at launch: the shape, each buffer's element count, and
+/// no buffer passed twice where one of the two is written.
+Status checkDeterministicLaunch(const abi::KernelInfo &info, const uint32_t grid[3],
+                                const uint32_t block[3], const xpu_arg *args) {
+  uint64_t invocations = 1;
+  for (int d = 0; d < 3; ++d) {
+    if (block[d] > kDetMaxWorkgroupAxis)
+      return refuse(info, 6, "workgroup extent " + std::to_string(block[d]) +
+                                 " exceeds " + std::to_string(kDetMaxWorkgroupAxis));
+    if (grid[d] > kDetMaxGridAxis)
+      return refuse(info, 6, "grid extent " + std::to_string(grid[d]) +
+                                 " exceeds " + std::to_string(kDetMaxGridAxis));
+    invocations *= block[d];
+  }
+  if (invocations > kDetMaxWorkgroup)
+    return refuse(info, 6, "a workgroup of " + std::to_string(invocations) +
+                               " invocations exceeds " + std::to_string(kDetMaxWorkgroup));
+  for (size_t i = 0; i < info.params.size(); ++i) {
+    const abi::Param &p = info.params[i];
+    if (!p.isBuffer || args[i].kind != XPU_PARAM_BUFFER)
+      continue;
+    std::shared_ptr<BufferObj> buf;
+    if (!resolve(args[i].v.buffer, buf).isOk())
+      continue; // reported as an argument mismatch
+    uint64_t count = buf->bytes / abi::scalarBytes(p.elem);
+    if (count > kDetMaxBufferElements)
+      return refuse(info, 13, "buffer argument '" + p.name + "' holds " +
+                                  std::to_string(count) + " elements; at most " +
+                                  std::to_string(kDetMaxBufferElements) + " are admitted");
+    for (size_t j = 0; j < i; ++j) {
+      const abi::Param &q = info.params[j];
+      bool writes = p.access != abi::Access::ro || q.access != abi::Access::ro;
+      if (q.isBuffer && args[j].kind == XPU_PARAM_BUFFER &&
+          args[j].v.buffer == args[i].v.buffer && writes)
+        return refuse(info, 11, "arguments '" + q.name + "' and '" + p.name +
+                                    "' are the same buffer, and one is written");
+    }
+  }
+  return {};
+}
+
 } // namespace
 
 extern "C" {
@@ -123,6 +176,9 @@ XPU_API xpu_status xpu_launch(xpu_kernel kernel, xpu_stream stream,
                        std::to_string(arg_count)});
   if (arg_count && !args)
     return finish(invalidArgument("xpu_launch: `args` is NULL"));
+  if (info.profile == "deterministic-v1")
+    if (Status st = checkDeterministicLaunch(info, grid, block, args); !st.isOk())
+      return finish(st);
 
   // Pack the argument block.
   alignas(16) uint8_t small[256];

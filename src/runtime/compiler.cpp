@@ -74,6 +74,17 @@ static Status frontEnd(Session &s, const CompileRequest &request,
   if (!module)
     return stageFailure(XPU_ERROR_PARSE, diags, "the kernel source did not parse");
 
+  // Admission against each kernel's profile.
+  s.collector.setDefaultCode("XPU-ADMIT");
+  {
+    mlir::PassManager pm(&s.ctx, mlir::ModuleOp::getOperationName());
+    AdmitOptions options;
+    options.explicitDevice = request.explicitDevice;
+    pm.addPass(createAdmit(options));
+    if (mlir::failed(pm.run(*module)))
+      return stageFailure(XPU_ERROR_REFUSED, diags, "a kernel was refused");
+  }
+
   // Target-independent preparation: reductions become shared memory and
   // barriers, the same for every backend.
   s.collector.setDefaultCode("XPU-COMPILE");

@@ -26,6 +26,28 @@ def ImportGPU : Pass<"xpu-import-gpu", "mlir::ModuleOp"> {
   let dependentDialects = ["::xpu::XPUDialect"];
 }
 
+def Admit : Pass<"xpu-admit", "mlir::ModuleOp"> {
+  let summary = "Admit each kernel against its profile, or refuse it";
+  let description = [{
+    `deterministic-v1` kernels are checked against RFC 0005 in its precedence
+    order (effects, device capability, parameter count, parameter types,
+    buffer capacity, parameter modes, shape bounds, aliasing, then body
+    operations in order); the first failing rule refuses the kernel with one
+    located `XPU-GC0NN` error. Admitted kernels, and all `portable` ones,
+    then have every access that no proof puts in bounds marked `checked`:
+
+    ```mlir
+    %v = xpu.load %x[%i] : !xpu.buffer<f32>          // %i unbounded
+    // becomes
+    %v = xpu.load %x[%i] {checked} : !xpu.buffer<f32>
+    ```
+  }];
+  let options = [
+    Option<"explicitDevice", "explicit-device", "bool", /*default=*/"true",
+           "the module was created for a device the caller named">,
+  ];
+}
+
 def ExpandReductions : Pass<"xpu-expand-reductions", "mlir::ModuleOp"> {
   let summary = "Expand xpu.reduce into shared memory, barriers and loops";
   let description = [{

@@ -213,6 +213,48 @@ XPU_API xpu_status xpu_device_info_get(xpu_device device,
 XPU_API xpu_status xpu_device_synchronize(xpu_device device);
 
 /*===========================================================================*
+ * Capabilities: what a device provides, how we know, and the verdict
+ *===========================================================================*/
+
+/* Who decides a capability. */
+typedef enum xpu_capability_kind {
+  XPU_CAPABILITY_BACKEND_STRUCTURAL = 0, /* the target language */
+  XPU_CAPABILITY_DEVICE_OPTIONAL = 1,    /* the device (a probed query) */
+  XPU_CAPABILITY_HOST_TOOLCHAIN = 2,     /* the host's compilers/libraries */
+  XPU_CAPABILITY_TOOLCHAIN_SEMANTIC = 3, /* a measured compiler behaviour */
+  XPU_CAPABILITY_POLICY = 4,             /* a decision resting on one */
+  XPU_CAPABILITY_FLAG_LEGALITY = 5,      /* a build option x a device bit */
+  XPU_CAPABILITY_KIND_FORCE32 = 0x7FFFFFFF
+} xpu_capability_kind;
+
+/* Unknown refuses: a fact nobody probed is never assumed available. */
+typedef enum xpu_verdict {
+  XPU_VERDICT_AVAILABLE = 0,
+  XPU_VERDICT_UNAVAILABLE = 1,
+  XPU_VERDICT_UNKNOWN = 2,
+  XPU_VERDICT_FORCE32 = 0x7FFFFFFF
+} xpu_verdict;
+
+/* One capability of a device. Strings are owned by the device. */
+typedef struct xpu_capability {
+  const char *name;         /* "f64.arith", "shared.memory", ... */
+  const char *description;  /* "f64 arithmetic" */
+  xpu_capability_kind kind; /* who decided this verdict */
+  xpu_verdict verdict;
+  const char *reason;   /* why unavailable or unknown; "" when available */
+  const char *evidence; /* the query or measurement behind the verdict */
+  uint64_t limit;       /* for quantities (bytes, invocations) */
+  uint32_t has_limit;   /* 1 when `limit` applies */
+} xpu_capability;
+
+/* The device's capability table: every capability a kernel can need, with
+ * its verdict on this device. Kernels whose needs are not available (or
+ * unknown) are refused by xpu_module_create with XPU-CAP diagnostics. */
+XPU_API xpu_status xpu_device_capability_count(xpu_device device, uint32_t *out);
+XPU_API xpu_status xpu_device_capability(xpu_device device, uint32_t index,
+                                         xpu_capability *out);
+
+/*===========================================================================*
  * Streams and events
  *===========================================================================*/
 
@@ -282,8 +324,12 @@ typedef struct xpu_module_options {
   uint32_t struct_size;    /* sizeof(xpu_module_options) */
   uint32_t flags;          /* reserved, 0 */
   const char *source_name; /* file name used in diagnostics; NULL: "<input>" */
+  /* xpu_module_check only: also report, as remarks, the static capability
+   * verdict of each need on this target ("cpu", "nvptx", "amdgcn",
+   * "spirv"), refusing what it cannot express. NULL: none. */
+  const char *target;
 } xpu_module_options;
-#define XPU_MODULE_OPTIONS_INIT {sizeof(xpu_module_options), 0, NULL}
+#define XPU_MODULE_OPTIONS_INIT {sizeof(xpu_module_options), 0, NULL, NULL}
 
 /* Compiles MLIR text for `device` and loads it. `text` need not be
  * NUL-terminated. `device` NULL means the context's default device (see

@@ -237,6 +237,8 @@ std::string cpuInfoField(const char *key) {
 }
 
 class CpuDevice : public rt::Device {
+  static constexpr uint64_t kMaxSharedBytes = 64ull << 20;
+
 public:
   CpuDevice() {
     id.backend = XPU_BACKEND_CPU;
@@ -291,6 +293,20 @@ public:
     return {};
   }
   void freeStatusWord(const rt::StatusWord &word) override { delete[] word.host; }
+
+  std::vector<cap::Fact> probeCapabilities() override {
+    using xpu::Capability;
+    return {
+        {Capability::sharedMemory, cap::Kind::deviceOptional, cap::Available{},
+         "xpujit CPU runtime: a worker's shared block grows to any size up to "
+         "this limit",
+         kMaxSharedBytes},
+        {Capability::workgroupInvocations, cap::Kind::deviceOptional,
+         cap::Available{},
+         "xpujit CPU runtime: one fiber per invocation, at most this many",
+         uint64_t(id.maxWorkgroupSize)},
+    };
+  }
 
   Status compile(mlir::ModuleOp module, const std::vector<abi::KernelInfo> &,
                  rt::Blob &out) override {

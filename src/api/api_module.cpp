@@ -144,9 +144,12 @@ XPU_API xpu_status xpu_module_check(xpu_context context, const char *text,
     return finish(invalidArgument("xpu_module_check: `text` is NULL"));
   CompileRequest request;
   request.text = std::string_view(text, length);
-  if (options && options->struct_size >= sizeof(xpu_module_options) &&
-      options->source_name)
-    request.sourceName = options->source_name;
+  if (options && options->struct_size >= sizeof(xpu_module_options)) {
+    if (options->source_name)
+      request.sourceName = options->source_name;
+    if (options->target)
+      request.target = options->target;
+  }
   std::vector<Diagnostic> diags;
   Status st = checkModule(request, diags);
   if (diagnostics)

@@ -3,11 +3,13 @@
 // and error reporting; a backend only moves bytes, compiles and runs.
 #pragma once
 
+#include "capability/capability.h"
 #include "runtime/status.h"
 #include "xpu/KernelABI.h"
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -135,6 +137,19 @@ public:
   virtual Status load(const Blob &blob,
                       const std::vector<abi::KernelInfo> &kernels,
                       std::unique_ptr<LoadedModule> &out) = 0;
+
+  /// Facts for the capabilities its target leaves to the device (see
+  /// capability/target_facts.cpp), each naming the query that produced it.
+  virtual std::vector<cap::Fact> probeCapabilities() = 0;
+
+  /// The device's whole capability table, resolved once.
+  const cap::FactTable &capabilities();
+  /// "cuda device 'NVIDIA H200'", for messages.
+  std::string label() const;
+
+private:
+  std::once_flag capabilitiesOnce_;
+  cap::FactTable capabilities_;
 };
 
 /// A backend finds its devices. A backend whose driver library is missing

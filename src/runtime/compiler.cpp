@@ -1,5 +1,6 @@
 // The path of a kernel; see compiler.h.
 #include "runtime/compiler.h"
+#include "capability/gate.h"
 #include "runtime/dump.h"
 #include "xpu/Pipeline.h"
 
@@ -99,10 +100,18 @@ static Status frontEnd(Session &s, const CompileRequest &request,
 }
 
 Status checkModule(const CompileRequest &request, DiagnosticList &diags) {
+  std::optional<cap::TargetKind> target;
+  if (!request.target.empty() && !(target = cap::parseTargetKind(request.target)))
+    return invalidArgument("unknown target '" + request.target +
+                           "' (accepted: cpu, nvptx, amdgcn, spirv)");
   Session s(request, diags);
   mlir::OwningOpRef<mlir::ModuleOp> module;
   std::vector<abi::KernelInfo> kernels;
-  return frontEnd(s, request, diags, module, kernels);
+  XPU_RETURN_IF_ERROR(frontEnd(s, request, diags, module, kernels));
+  if (!target)
+    return {};
+  return cap::staticGate(*target, analyzeRequirements(*module), diags,
+                         /*remarks=*/true);
 }
 
 Status compileModule(Device &device, const CompileRequest &request,
@@ -110,6 +119,14 @@ Status compileModule(Device &device, const CompileRequest &request,
   Session s(request, diags);
   mlir::OwningOpRef<mlir::ModuleOp> module;
   XPU_RETURN_IF_ERROR(frontEnd(s, request, diags, module, out.kernels));
+
+  // Capability gates: what the target language cannot express, then what
+  // this device, its toolchain and our policies do not provide.
+  std::vector<KernelRequirements> needs = analyzeRequirements(*module);
+  XPU_RETURN_IF_ERROR(cap::staticGate(device.target().kind, needs, diags));
+  XPU_RETURN_IF_ERROR(
+      cap::deviceGate(device.capabilities(), device.label(), needs, diags));
+
   Status st = device.compile(*module, out.kernels, out.blob);
   if (!st.isOk() && s.collector.hadError())
     return stageFailure(st.code(), diags, st.message().c_str());

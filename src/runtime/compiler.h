@@ -15,6 +15,9 @@ struct CompileRequest {
   std::string sourceName = "<input>";
   /// The caller named the device (deterministic kernels require it).
   bool explicitDevice = true;
+  /// For checks without a device: report the static capability verdicts
+  /// for this target ("cpu", "nvptx", "amdgcn", "spirv").
+  std::string target;
 };
 
 struct CompiledModule {

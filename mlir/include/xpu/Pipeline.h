@@ -5,6 +5,7 @@
 
 #include "xpu/Diagnostic.h"
 #include "xpu/KernelABI.h"
+#include "xpu/Requirements.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -60,6 +61,10 @@ void assignCheckSites(mlir::ModuleOp module);
 /// What the runtime needs to know about each kernel. Call after admission
 /// and assignCheckSites, before lowering.
 std::vector<abi::KernelInfo> describeKernels(mlir::ModuleOp module);
+
+/// What each kernel needs from a target. Call after admission and the
+/// target-independent expansions (reductions), before lowering.
+std::vector<KernelRequirements> analyzeRequirements(mlir::ModuleOp module);
 
 enum class LLVMTarget { cpu, nvvm, rocdl };
 

@@ -284,6 +284,11 @@ LogicalResult lowerToLLVMDialect(ModuleOp module, LLVMTarget target,
   execOptions.waveWidth = waveWidth;
   pm.addPass(createLowerExecutionModel(execOptions));
   pm.addPass(createPrepareLowering());
+  if (target != LLVMTarget::cpu) {
+    MathToLibCallsOptions mathOptions;
+    mathOptions.target = name;
+    pm.addPass(createMathToLibCalls(mathOptions));
+  }
   pm.addPass(createSCFToControlFlowPass());
   ConvertXPUToLLVMOptions llvmOptions;
   llvmOptions.target = name;

@@ -39,6 +39,11 @@ Rule cannot(std::string reason) {
 }
 Rule device(std::string what) { return {By::device, Unknown{}, std::move(what)}; }
 Rule toolchain(std::string what) { return {By::hostToolchain, Unknown{}, std::move(what)}; }
+/// Whether a toolchain keeps multiplies and adds apart is measured on each
+/// device by a probe kernel (capability/contraction_probe.cpp).
+Rule measured() {
+  return {By::device, Unknown{}, "contraction probe (a*b+c against unfused rounding)"};
+}
 
 bool isTypeCap(C c) { return c <= C::f64Arith; }
 
@@ -51,8 +56,7 @@ Rule cpuRule(C c) {
   case C::waveOps: return table("CPU runs waves of width 1");
   case C::sharedMemory: return device("shared block per worker thread");
   case C::workgroupInvocations: return device("fiber scheduler limit");
-  case C::contractionControl:
-    return {By::table, Available{}, "measured: see cpu.no-contraction"};
+  case C::contractionControl: return measured();
   case C::mathLibrary: return table("host libm, resolved in the process");
   case C::matrixTiles: return cannot("xpujit lowers no matrix tiles for the CPU yet");
   default: break;
@@ -69,9 +73,7 @@ Rule nvptxRule(C c) {
   case C::atomicF64Add: return device("f64 atomic add needs sm_60");
   case C::sharedMemory: return device("shared memory per block");
   case C::workgroupInvocations: return device("threads per block");
-  case C::contractionControl:
-    return {By::table, Unknown{"not yet measured on an NVIDIA device"},
-            "toolchain-semantic: see nvptx.no-contraction"};
+  case C::contractionControl: return measured();
   case C::mathLibrary: return toolchain("libdevice bitcode from the CUDA toolkit");
   case C::matrixTiles: return cannot("xpujit lowers no matrix tiles for NVPTX yet");
   default: break;
@@ -84,9 +86,7 @@ Rule amdgcnRule(C c) {
   case C::atomicF64Add: return device("f64 atomic add needs gfx90a");
   case C::sharedMemory: return device("LDS per workgroup");
   case C::workgroupInvocations: return device("work-items per workgroup");
-  case C::contractionControl:
-    return {By::table, Unknown{"not yet measured on an AMD device"},
-            "toolchain-semantic: no AMD device has been measured"};
+  case C::contractionControl: return measured();
   case C::mathLibrary: return toolchain("ocml/ockl from the AMD device libraries");
   case C::matrixTiles: return cannot("xpujit lowers no matrix tiles for AMDGPU yet");
   default: break;
@@ -119,9 +119,7 @@ Rule spirvRule(C c) {
   case C::waveOps: return device("subgroup size");
   case C::sharedMemory: return device("maxComputeSharedMemorySize");
   case C::workgroupInvocations: return device("maxComputeWorkGroupInvocations");
-  case C::contractionControl:
-    return {By::table, Unknown{"not yet measured on this Vulkan driver"},
-            "toolchain-semantic: NoContraction must be honored by the driver"};
+  case C::contractionControl: return measured();
   case C::mathLibrary: return table("GLSL.std.450 extended instructions");
   case C::matrixTiles: return cannot("xpujit lowers no matrix tiles for SPIR-V yet");
   default: break;
@@ -147,10 +145,6 @@ Rule targetRule(TargetKind target, Capability c) {
 
 const std::vector<Measurement> &measurements() {
   static const std::vector<Measurement> m = {
-      {"cpu.no-contraction", true,
-       "conformance 'saxpy on random data' on the CPU backend: every a*x+y "
-       "bit-identical to the host's unfused result (tests/conformance/"
-       "test_compute.cpp, run in CI)"},
       {"amdgcn.f16-narrowing-fused", true,
        "LLVM's AMDGPU backend fuses an f32 multiply into the f32->f16 "
        "narrowing: 620 of 63488 results differ from a correctly rounded "
@@ -229,13 +223,10 @@ FactTable resolveFacts(const rt::TargetDesc &target,
     C c = C(i);
     Rule rule = targetRule(target.kind, c);
     Fact fact{c, Kind::backendStructural, rule.verdict, rule.evidence, std::nullopt};
-    if (c == C::contractionControl) {
-      fact.kind = Kind::toolchainSemantic;
-      if (target.kind == TargetKind::cpu)
-        fact.evidence = measurement("cpu.no-contraction")->evidence;
-    }
     if (rule.by == By::device) {
-      fact = Fact{c, Kind::deviceOptional,
+      Kind kind = c == C::contractionControl ? Kind::toolchainSemantic
+                                             : Kind::deviceOptional;
+      fact = Fact{c, kind,
                   Unknown{"the device reported no " + rule.evidence},
                   "no query recorded (" + rule.evidence + ")", std::nullopt};
       for (const Fact &d : deviceFacts)

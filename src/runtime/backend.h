@@ -45,6 +45,7 @@ struct Blob {
   std::vector<uint8_t> code; ///< object file, cubin/PTX, code object, SPIR-V
   std::string format;        ///< "elf-object", "cubin", "ptx", ...
   std::string toolchain;     ///< what produced it, e.g. "LLVM 22.1.8; ptxas 13.0"
+  std::string log;           ///< how long each stage took, for the build log
 };
 
 /// Device memory.

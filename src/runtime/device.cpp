@@ -1,5 +1,6 @@
 // What every backend device shares: its resolved capability table and the
 // name it goes by in messages.
+#include "capability/contraction_probe.h"
 #include "capability/target_facts.h"
 #include "runtime/backend.h"
 
@@ -7,7 +8,9 @@ namespace xpu::rt {
 
 const cap::FactTable &Device::capabilities() {
   std::call_once(capabilitiesOnce_, [this] {
-    capabilities_ = cap::resolveFacts(target(), probeCapabilities());
+    std::vector<cap::Fact> probed = probeCapabilities();
+    probed.push_back(cap::measureContraction(*this));
+    capabilities_ = cap::resolveFacts(target(), probed);
   });
   return capabilities_;
 }

@@ -115,6 +115,27 @@ def PrepareLowering : Pass<"xpu-prepare-lowering", "mlir::ModuleOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def MathToLibCalls : Pass<"xpu-math-to-libcalls", "mlir::ModuleOp"> {
+  let summary = "Call the device math library for functions GPUs lack";
+  let description = [{
+    NVPTX and AMDGPU have no instruction for exp, log, sin, pow and the
+    like; they come from libdevice (`__nv_expf`) or the AMD device libraries
+    (`__ocml_exp_f32`). Only those functions are rewritten to calls, so a
+    kernel that uses just sqrt, fabs or fma needs no library:
+
+    ```mlir
+    %e = math.exp %x : f32
+    // nvvm:
+    %e = llvm.call @__nv_expf(%x) : (f32) -> f32
+    ```
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"nvvm\"",
+           "nvvm | rocdl">,
+  ];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def ConvertXPUToLLVM : Pass<"xpu-to-llvm", "mlir::ModuleOp"> {
   let summary = "Lower xpu kernels and their bodies to the LLVM dialect";
   let description = [{

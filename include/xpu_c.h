@@ -320,9 +320,18 @@ XPU_API xpu_status xpu_buffer_download_async(xpu_buffer buffer, size_t offset,
  *===========================================================================*/
 
 /* Options for xpu_module_create. Initialize with XPU_MODULE_OPTIONS_INIT. */
+/* Module flags. */
+enum {
+  /* Generate no run-time bounds checks in portable kernels. Unsafe: an
+   * out-of-bounds access is then undefined; on a GPU it may fault the
+   * device, which loses the context (XPU_ERROR_DEVICE_FAULT, then
+   * XPU_ERROR_DEVICE_LOST). Deterministic kernels never need checks. */
+  XPU_MODULE_NO_RUNTIME_CHECKS = 1u << 0
+};
+
 typedef struct xpu_module_options {
   uint32_t struct_size;    /* sizeof(xpu_module_options) */
-  uint32_t flags;          /* reserved, 0 */
+  uint32_t flags;          /* XPU_MODULE_* bits */
   const char *source_name; /* file name used in diagnostics; NULL: "<input>" */
   /* xpu_module_check only: also report, as remarks, the static capability
    * verdict of each need on this target ("cpu", "nvptx", "amdgcn",

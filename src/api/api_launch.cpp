@@ -252,8 +252,7 @@ XPU_API xpu_status xpu_launch(xpu_kernel kernel, xpu_stream stream,
     s->checks.push_back({word, k->info});
   for (size_t i = 0, b = 0; i < info.params.size(); ++i)
     if (info.params[i].isBuffer)
-      lent[b++]->lend(s, seq, info.params[i].access != abi::Access::ro,
-                      "launch of '" + info.name + "'");
+      lent[b++]->lend(s, seq, info.params[i].access != abi::Access::ro, k->info);
   return XPU_SUCCESS;
 }
 

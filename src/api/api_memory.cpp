@@ -122,7 +122,7 @@ XPU_API xpu_status xpu_buffer_upload_async(xpu_buffer buffer, size_t offset,
   std::lock_guard<std::mutex> g(s->mu);
   Status st = s->queue->copyIn(*buf->memory, offset, src, bytes);
   if (st.isOk())
-    buf->lend(s, ++s->enqueued, /*writes=*/true, "upload");
+    buf->lend(s, ++s->enqueued, /*writes=*/true, nullptr, "upload");
   return finish(st);
 }
 
@@ -144,7 +144,7 @@ XPU_API xpu_status xpu_buffer_download_async(xpu_buffer buffer, size_t offset,
   std::lock_guard<std::mutex> g(s->mu);
   Status st = s->queue->copyOut(*buf->memory, offset, dst, bytes);
   if (st.isOk())
-    buf->lend(s, ++s->enqueued, /*writes=*/false, "download");
+    buf->lend(s, ++s->enqueued, /*writes=*/false, nullptr, "download");
   return finish(st);
 }
 

@@ -85,6 +85,8 @@ XPU_API xpu_status xpu_module_create(xpu_context context, xpu_device device,
   if (options && options->struct_size >= sizeof(xpu_module_options) &&
       options->source_name)
     request.sourceName = options->source_name;
+  if (options)
+    request.runtimeChecks = !(options->flags & XPU_MODULE_NO_RUNTIME_CHECKS);
   if (device) {
     if (Status st = resolve(device, dev); !st.isOk())
       return finish(st);

@@ -81,6 +81,7 @@ static Status frontEnd(Session &s, const CompileRequest &request,
     mlir::PassManager pm(&s.ctx, mlir::ModuleOp::getOperationName());
     AdmitOptions options;
     options.explicitDevice = request.explicitDevice;
+    options.runtimeChecks = request.runtimeChecks;
     pm.addPass(createAdmit(options));
     if (mlir::failed(pm.run(*module)))
       return stageFailure(XPU_ERROR_REFUSED, diags, "a kernel was refused");

@@ -18,6 +18,8 @@ struct CompileRequest {
   /// For checks without a device: report the static capability verdicts
   /// for this target ("cpu", "nvptx", "amdgcn", "spirv").
   std::string target;
+  /// Insert run-time bounds checks where nothing proves an access (portable).
+  bool runtimeChecks = true;
   /// Compile without the capability gates (for probes that measure them).
   bool skipGates = false;
 };

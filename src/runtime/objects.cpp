@@ -91,8 +91,9 @@ Status BufferObj::checkConflicts(const char *what, bool isWrite,
     bool conflict = stream.get() != sameStream && (isWrite || it->writes);
     if (conflict)
       return {XPU_ERROR_BUSY,
-              std::string("cannot ") + what +
-                  ": the buffer is borrowed by an in-flight " + it->by +
+              std::string("cannot ") + what + ": the buffer is borrowed by an in-flight " +
+                  (it->kernel ? "launch of '" + it->kernel->name + "'"
+                              : std::string(it->what)) +
                   " until its stream is synchronized"};
     ++it;
   }
@@ -100,7 +101,8 @@ Status BufferObj::checkConflicts(const char *what, bool isWrite,
 }
 
 void BufferObj::lend(const std::shared_ptr<StreamObj> &stream, uint64_t sequence,
-                     bool writes, std::string by) {
+                     bool writes, std::shared_ptr<const abi::KernelInfo> kernel,
+                     const char *what) {
   std::lock_guard<std::mutex> g(mu);
   // Drop borrows already resolved so the list stays short.
   if (borrows.size() >= 8) {
@@ -109,7 +111,7 @@ void BufferObj::lend(const std::shared_ptr<StreamObj> &stream, uint64_t sequence
       return !s || b.sequence <= s->synchronized.load(std::memory_order_acquire);
     });
   }
-  borrows.push_back({stream, sequence, writes, std::move(by)});
+  borrows.push_back({stream, sequence, writes, std::move(kernel), what});
 }
 
 } // namespace xpu::rt

@@ -71,7 +71,9 @@ struct Borrow {
   std::weak_ptr<StreamObj> stream;
   uint64_t sequence = 0;
   bool writes = false;
-  std::string by; ///< "launch of 'saxpy'", "upload"
+  /// What borrowed it: a launch of this kernel, or else `what` ("upload").
+  std::shared_ptr<const abi::KernelInfo> kernel;
+  const char *what = "";
 };
 
 struct BufferObj : Object {
@@ -88,7 +90,8 @@ struct BufferObj : Object {
   Status checkConflicts(const char *what, bool isWrite,
                         const StreamObj *sameStream);
   void lend(const std::shared_ptr<StreamObj> &stream, uint64_t sequence,
-            bool writes, std::string by);
+            bool writes, std::shared_ptr<const abi::KernelInfo> kernel,
+            const char *what = "");
 };
 
 struct EventObj : Object {

@@ -45,6 +45,8 @@ def Admit : Pass<"xpu-admit", "mlir::ModuleOp"> {
   let options = [
     Option<"explicitDevice", "explicit-device", "bool", /*default=*/"true",
            "the module was created for a device the caller named">,
+    Option<"runtimeChecks", "runtime-checks", "bool", /*default=*/"true",
+           "mark unproven accesses of portable kernels `checked` (off: unsafe)">,
   ];
 }
 

@@ -4,6 +4,7 @@
 #include "cpu_codegen.h"
 #include "thread_pool.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/Config/llvm-config.h"
 #include "workgroup.h"
 
 #include <unistd.h>
@@ -292,6 +293,9 @@ public:
   }
   void freeStatusWord(const rt::StatusWord &word) override { delete[] word.host; }
 
+  std::string toolchainIdentity() const override {
+    return "LLVM " LLVM_VERSION_STRING " (ORC JIT linker)";
+  }
   Status compile(mlir::ModuleOp module, const std::vector<abi::KernelInfo> &,
                  rt::Blob &out) override {
     return compileForHost(module, out);

@@ -121,11 +121,10 @@ std::string Cache::summary() {
   std::string s = "xpujit cache: " + n(counters_.memoryHits, "memory hits") + ", " +
                   n(counters_.diskHits, "disk hits") + ", " +
                   n(counters_.compiles, "compiled");
-  if (disk_) {
-    StoreCounters &c = disk_->counters();
-    s += "; " + n(c.stores, "stored") + ", " + n(c.badEntries, "bad entries") + ", " +
-         n(c.evicted, "evicted") + ", " + n(c.storeFailures, "failed writes");
-  }
+  StoreCounters none;
+  StoreCounters &c = disk_ ? disk_->counters() : none;
+  s += "; " + n(c.stores, "stored") + ", " + n(c.badEntries, "bad entries") + ", " +
+       n(c.evicted, "evicted") + ", " + n(c.storeFailures, "failed writes");
   s += std::string("; mode ") + modeName(mode_) + ", " +
        (disk_ ? location_ : "memory only");
   return s;

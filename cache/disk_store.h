@@ -42,7 +42,8 @@ struct StoreCounters {
   std::atomic<uint64_t> stores{0}, storeFailures{0}, badEntries{0}, evicted{0};
 };
 
-/// How the store reports: `warn` is called once per distinct `onceKey`.
+/// How the store reports. Warnings with the same `onceKey` are about the
+/// same thing and are to be shown once (the runtime uses logOnce).
 struct StoreHooks {
   std::function<void(const std::string &onceKey, const std::string &message)> warn;
   std::function<void(const std::string &message)> debug;

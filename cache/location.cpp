@@ -104,11 +104,13 @@ void prepareLocation(Location &loc, bool create) {
     loc.problem = std::move(why);
     loc.dir.clear();
   };
+  struct stat st;
+  if (::stat(loc.dir.c_str(), &st) == 0 && !S_ISDIR(st.st_mode))
+    return fail("the cache location " + loc.dir + " is not a directory");
   if (create)
     if (int err = makeDirs(loc.dir, 0700))
       return fail("cannot create the cache directory " + loc.dir + ": " +
                   errorText(err));
-  struct stat st;
   if (::stat(loc.dir.c_str(), &st) != 0)
     return fail("the cache directory " + loc.dir + " is not there: " +
                 errorText(errno));

@@ -291,7 +291,9 @@ typedef struct xpu_module_options {
  * and must be given their device explicitly. `options` may be NULL. When
  * `diagnostics` is not NULL it receives the compiler's diagnostics (also on
  * success, for warnings), which the caller releases; nothing is printed.
- * Thread-safe. */
+ * Compiled code is cached (see "Kernel cache" below): the same kernel again
+ * is not recompiled, and its diagnostics are those its compilation gave.
+ * Thread-safe; threads asking for the same kernel at once compile it once. */
 XPU_API xpu_status xpu_module_create(xpu_context context, xpu_device device,
                                      const char *text,
                                      size_t length,

@@ -98,8 +98,7 @@ XPU_API xpu_status xpu_module_create(xpu_context context, xpu_device device,
     request.explicitDevice = false;
   }
 
-  if (options)
-    request.options = "flags=" + std::to_string(options->flags);
+  request.options = "flags=" + std::to_string(options ? options->flags : 0);
   std::shared_ptr<const Program> program;
   std::vector<Diagnostic> diags;
   Status st = buildProgram(*dev->device, dev->cache, request, program, diags);

@@ -162,12 +162,12 @@ fromSourceEntry(Device &device, cache::Cache &kc, const cache::Key &sourceKey) {
   auto payload = kc.compiled().get(
       source.content,
       [&]() -> std::shared_ptr<const cache::KernelPayload> {
+        // A kernel entry that does not fit is removed; the long way then
+        // compiles and rewrites both entries.
         auto p = std::make_shared<cache::KernelPayload>();
-        return kc.loadKernel(source.content, *p) ? p : nullptr;
+        return kc.loadKernel(source.content, *p, &source.kernels) ? p : nullptr;
       },
       memoryHit);
-  // A kernel entry that does not fit the source entry: take the long way,
-  // which checks it against the front end.
   if (!payload || !cache::sameInterface(payload->kernels, source.kernels))
     return nullptr;
   std::shared_ptr<const Program> program;
@@ -205,7 +205,7 @@ static Status fromContent(Device &device, cache::Cache &kc, const cache::Key &en
   if (!payload)
     return st;
   if (!cache::sameInterface(payload->kernels, kernels)) {
-    // Only a payload made from a bad source entry can get here: compile.
+    // Same content key, other kernels: only a hash collision gets here.
     auto p = std::make_shared<cache::KernelPayload>();
     XPU_RETURN_IF_ERROR(compile(device, s, *module, kernels, diags, *p));
     payload = p;
@@ -234,10 +234,10 @@ static Status compileAndLoad(Device &device, const CompileRequest &request,
 
 Status buildProgram(Device &device, DeviceCache &dc, const CompileRequest &request,
                     std::shared_ptr<const Program> &out, DiagnosticList &diags) {
-  const Settings *settings_ = nullptr;
-  (void)settings(settings_);
+  const Settings *config = nullptr;
+  (void)settings(config);
   cache::Cache &kc = kernelCache();
-  if (kc.mode() == cache::Mode::off || !settings_->dumpDir.empty()) {
+  if (kc.mode() == cache::Mode::off || !config->dumpDir.empty()) {
     Status st = compileAndLoad(device, request, out, diags);
     if (st.isOk())
       kc.counters().compiles++;

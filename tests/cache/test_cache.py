@@ -142,8 +142,13 @@ check("checked 12 entries: 0 bad, 0 removed" in v.stdout, f"verify: {v.stdout}")
 # --- a writer killed half-way through an entry ------------------------------
 killed = fresh("killed")
 p = start(killed, c=5, XPU_CACHE_TEST_HOOK="stall-write")
-line = p.stderr.readline()
-check("writer stalled in" in line, f"stall hook said: {line!r}")
+said = ""
+while "writer stalled in" not in said:
+    line = p.stderr.readline()
+    if not line:
+        break
+    said += line
+check("writer stalled in" in said, f"the stall hook said: {said!r}")
 os.kill(p.pid, signal.SIGKILL)
 p.wait()
 entries, temps = files(killed)

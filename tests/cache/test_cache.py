@@ -2,7 +2,7 @@
 """The kernel cache across processes, through the xpujit tool: concurrent
 writers, a writer killed mid-write, damaged entries, unusable locations,
 eviction, modes, and `xpujit cache`. Every kernel result is checked against
-NumPy. Usage: test_cache.py XPUJIT SCRATCH_DIR"""
+NumPy. Usage: test_cache.py XPUJIT XPU_OPT SCRATCH_DIR"""
 import os
 import re
 import resource
@@ -14,7 +14,7 @@ import time
 
 import numpy as np
 
-XPUJIT, SCRATCH = sys.argv[1], os.path.abspath(sys.argv[2])
+XPUJIT, XPU_OPT, SCRATCH = sys.argv[1], sys.argv[2], os.path.abspath(sys.argv[3])
 N = 256
 failures = []
 STATS = re.compile(r"xpujit cache: (\d+) memory hits, (\d+) disk hits, (\d+) compiled; "
@@ -57,6 +57,11 @@ def kernel_file(c, style=0):
             body = "// written differently\n" + body.replace("%xi", "%v").replace("  ", "    ")
         with open(path, "w") as f:
             f.write(body)
+        if style == 2:  # re-printed by xpu-opt in MLIR's generic form
+            generic = subprocess.run([XPU_OPT, "--mlir-print-op-generic", path],
+                                     capture_output=True, text=True, check=True).stdout
+            with open(path, "w") as f:
+                f.write(generic)
     return path
 
 
@@ -80,6 +85,8 @@ def start(cache_dir, c, style=0, preexec=None, **extra):
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          preexec_fn=preexec)
     p.out_dir, p.c, p.what = out, c, f"scale{c} style {style} in {cache_dir}"
+    # Buffers are saved under their parameter names: the generic form has none.
+    p.names = ("arg0", "arg1") if style == 2 else ("y", "x")
     return p
 
 
@@ -89,8 +96,8 @@ def finish(p):
     p.stderr_text = stderr
     if not check(p.returncode == 0, f"{p.what}: exit {p.returncode}\n{stdout}{stderr}"):
         return None
-    x = np.fromfile(os.path.join(p.out_dir, "x.in.bin"), dtype=np.float32)
-    y = np.fromfile(os.path.join(p.out_dir, "y.out.bin"), dtype=np.float32)
+    x = np.fromfile(os.path.join(p.out_dir, p.names[1] + ".in.bin"), dtype=np.float32)
+    y = np.fromfile(os.path.join(p.out_dir, p.names[0] + ".out.bin"), dtype=np.float32)
     check(x.size == N and np.array_equal(y, x * np.float32(p.c)),
           f"{p.what}: wrong result")
     shutil.rmtree(p.out_dir)
@@ -138,6 +145,11 @@ for round_ in range(2):
               f"second round compiled: {results}")
 v = tool("cache", "verify", env_dir=shared)
 check("checked 12 entries: 0 bad, 0 removed" in v.stdout, f"verify: {v.stdout}")
+
+# The same kernel re-printed in generic form has the same key: another
+# process finds its code on disk.
+stats, _ = run(shared, c=0, style=2)
+check(stats and stats["compiled"] == 0 and stats["disk_hits"] == 1, f"generic form: {stats}")
 
 # --- a writer killed half-way through an entry ------------------------------
 killed = fresh("killed")
@@ -318,9 +330,9 @@ p = tool("cache", "stats", "--", XPUJIT, "run", kernel_file(1), "--kernel", "sca
          "--grid", "1", "--block", "1", "--arg", "buf:f32[1]", "--arg", "buf:f32[1]",
          "--arg", "u32:1", env_dir=shared)
 check(STATS.search(p.stderr) and f"location  {shared}" in p.stdout and
-      "entries   12," in p.stdout, f"stats --: {p.stdout}{p.stderr}")
+      "entries   13," in p.stdout, f"stats --: {p.stdout}{p.stderr}")
 p = tool("cache", "clear", env_dir=shared)
-check("removed 12 files" in p.stdout and files(shared) == ([], []), p.stdout)
+check("removed 13 files" in p.stdout and files(shared) == ([], []), p.stdout)
 p = tool("cache", "stats", env_dir=os.path.join(odd, "file", "x"))
 check("mode      memory only" in p.stdout, p.stdout)
 tool("cache", "list", env_dir=os.path.join(odd, "file", "x"), expect=1)

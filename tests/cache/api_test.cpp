@@ -58,14 +58,14 @@ xpu_status fill(xpu_module m, uint32_t groups, float v, std::vector<float> &out)
   return st;
 }
 
+/// y[i] = v; the store is bounds-checked at run time (`checked`), and a
+/// failure reports its source location.
 const std::string kFill = "xpu.kernel @fill(%y: !xpu.buffer<f32>, %v: f32) {\n"
                           "  %i = xpu.global_id x\n"
                           "  xpu.store %v, %y[%i] {checked} : !xpu.buffer<f32>\n"
                           "  xpu.return\n"
                           "}\n";
 
-/// (`checked`: the access is bounds-checked at run time, and a failure
-/// reports its source location.)
 /// kFill again: other whitespace, comments and value names; the store is
 /// on line 7 instead of 3.
 const std::string kFillAgain = "// the same kernel, written differently\n"

@@ -346,7 +346,9 @@ typedef struct xpu_module_options {
  * and must be given their device explicitly. `options` may be NULL. When
  * `diagnostics` is not NULL it receives the compiler's diagnostics (also on
  * success, for warnings), which the caller releases; nothing is printed.
- * Thread-safe. */
+ * Compiled code is cached (see "Kernel cache" below): the same kernel again
+ * is not recompiled, and its diagnostics are those its compilation gave.
+ * Thread-safe; threads asking for the same kernel at once compile it once. */
 XPU_API xpu_status xpu_module_create(xpu_context context, xpu_device device,
                                      const char *text,
                                      size_t length,
@@ -460,6 +462,82 @@ XPU_API xpu_arg xpu_arg_f64(double value);
 XPU_API xpu_status xpu_launch(xpu_kernel kernel, xpu_stream stream,
                               const uint32_t grid[3], const uint32_t block[3],
                               const xpu_arg *args, size_t arg_count);
+
+/*===========================================================================*
+ * Kernel cache
+ *
+ * xpu_module_create caches what it compiles, keyed by a hash of the admitted
+ * kernel and of everything that changes the generated code (library build,
+ * pipeline and LLVM versions, target, toolchain, device model and driver).
+ * Two levels: in the process, and on disk in one directory shared by every
+ * process of the user. The disk location is XPU_CACHE_DIR, else
+ * $XDG_CACHE_HOME/xpujit, else ~/.cache/xpujit, never under /tmp;
+ * XPU_CACHE=on|off|readonly and XPU_CACHE_MAX_BYTES control it (see the
+ * README). When the location is unusable the cache works in memory only and
+ * says so once through the log. The functions below read the same
+ * environment variables as the rest of the library (a bad value is
+ * XPU_ERROR_INVALID_ARGUMENT) and are thread-safe.
+ *===========================================================================*/
+
+typedef enum xpu_cache_mode {
+  XPU_CACHE_MODE_OFF = 0,      /* XPU_CACHE=off: nothing is cached */
+  XPU_CACHE_MODE_MEMORY = 1,   /* in the process only: no usable location */
+  XPU_CACHE_MODE_READONLY = 2, /* XPU_CACHE=readonly: disk read, not written */
+  XPU_CACHE_MODE_ON = 3,       /* memory and disk */
+  XPU_CACHE_MODE_FORCE32 = 0x7FFFFFFF
+} xpu_cache_mode;
+
+/* The cache's state, and what it did for this process. */
+typedef struct xpu_cache_stats {
+  uint32_t struct_size; /* set by the caller: sizeof(xpu_cache_stats) */
+  xpu_cache_mode mode;  /* the mode in effect */
+  const char *location; /* the directory; "" when there is none */
+  const char *note;     /* why the mode is not what was asked, or "" */
+  uint64_t max_bytes;   /* XPU_CACHE_MAX_BYTES */
+  uint64_t entries;     /* entry files on disk now */
+  uint64_t bytes;       /* their total size */
+  /* This process: xpu_module_create calls served from memory, from disk,
+   * and compiled; entries written, damaged entries found (and removed),
+   * entries evicted to stay under max_bytes. */
+  uint64_t memory_hits, disk_hits, compiles;
+  uint64_t stores, bad_entries, evictions;
+} xpu_cache_stats;
+
+/* Fills `out` up to out->struct_size. Strings are owned by the library and
+ * live until the process exits. Counts the entries on disk (a directory
+ * scan). */
+XPU_API xpu_status xpu_cache_stats_get(xpu_cache_stats *out);
+
+/* One entry file on disk, as xpu_cache_list and xpu_cache_verify report it.
+ * Strings are valid only during the callback. */
+typedef struct xpu_cache_entry {
+  uint32_t struct_size;    /* sizeof(xpu_cache_entry) of the library */
+  const char *path;        /* the file */
+  const char *key;         /* 32 hex digits */
+  const char *kind;        /* "kernel" (compiled code) or "source" (a
+                              source text's link to a kernel entry) */
+  const char *description; /* the kernels it holds, or "" */
+  const char *problem;     /* why it is bad, or "" when it is good */
+  uint64_t bytes;
+  int64_t last_used;       /* seconds since the epoch */
+} xpu_cache_entry;
+
+typedef void (*xpu_cache_entry_fn)(const xpu_cache_entry *entry, void *user);
+
+/* Calls `fn` for every entry on disk, in no particular order, with what
+ * each holds and whether it is damaged (nothing is removed). */
+XPU_API xpu_status xpu_cache_list(xpu_cache_entry_fn fn, void *user);
+/* Checks every entry (header, checksum, payload) and removes the bad ones,
+ * calling `fn` (may be NULL) for each of those. `checked` and `removed`
+ * (either may be NULL) receive the counts. With XPU_CACHE=readonly bad
+ * entries are reported, not removed. */
+XPU_API xpu_status xpu_cache_verify(xpu_cache_entry_fn fn, void *user,
+                                    uint64_t *checked, uint64_t *removed);
+/* Removes every entry (and temporary files left by killed writers) from
+ * the disk cache; `removed` (may be NULL) receives the number of files.
+ * XPU_ERROR_UNSUPPORTED with XPU_CACHE=readonly or off. Modules already
+ * made and the in-process level are not affected. */
+XPU_API xpu_status xpu_cache_clear(uint64_t *removed);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -126,14 +126,46 @@ Status compileForHost(mlir::ModuleOp module, rt::Blob &out) {
 
 namespace {
 
-/// The process-wide JIT that links CPU kernel objects.
+/// The JIT links objects only; IR never reaches it.
+class NoIRCompiler : public llvm::orc::IRCompileLayer::IRCompiler {
+public:
+  NoIRCompiler() : IRCompiler({}) {}
+  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
+  operator()(llvm::Module &) override {
+    return llvm::make_error<llvm::StringError>(
+        "the CPU kernel JIT links objects; it does not compile IR",
+        llvm::inconvertibleErrorCode());
+  }
+};
+
+/// The process-wide JIT that links CPU kernel objects. Its start-up is part
+/// of the first kernel load of every process (a cache hit included), so it
+/// skips what object linking does not need: host detection (hostTarget()
+/// has it), a target machine for IR compilation and for the data layout
+/// (which only prefixes symbol names, and ELF has no prefix), and the
+/// static-initializer platform (kernel objects have no initializers).
 llvm::orc::LLJIT *jit(Status &st) {
   static std::unique_ptr<llvm::orc::LLJIT> instance;
   static std::string error;
   static std::once_flag once;
   std::call_once(once, [] {
-    initNativeTarget();
-    auto j = llvm::orc::LLJITBuilder().create();
+    const rt::TargetDesc &t = hostTarget();
+    llvm::Triple triple(t.triple);
+    llvm::orc::JITTargetMachineBuilder machine{triple};
+    machine.setCPU(t.chip);
+    llvm::orc::LLJITBuilder builder;
+    builder.setJITTargetMachineBuilder(std::move(machine))
+        .setPlatformSetUp(llvm::orc::setUpInactivePlatform)
+        .setCompileFunctionCreator(
+            [](llvm::orc::JITTargetMachineBuilder)
+                -> llvm::Expected<std::unique_ptr<llvm::orc::IRCompileLayer::IRCompiler>> {
+              return std::make_unique<NoIRCompiler>();
+            });
+    if (triple.isOSBinFormatELF())
+      builder.setDataLayout(llvm::DataLayout());
+    else
+      initNativeTarget(); // the data layout comes from a target machine
+    auto j = builder.create();
     if (!j) {
       error = llvm::toString(j.takeError());
       return;

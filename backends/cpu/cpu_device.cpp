@@ -4,6 +4,7 @@
 #include "cpu_codegen.h"
 #include "thread_pool.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/Config/llvm-config.h"
 #include "workgroup.h"
 
 #include <unistd.h>
@@ -306,6 +307,10 @@ public:
          "xpujit CPU runtime: one fiber per invocation, at most this many",
          uint64_t(id.maxWorkgroupSize)},
     };
+  }
+
+  std::string toolchainIdentity() const override {
+    return "LLVM " LLVM_VERSION_STRING " (ORC JIT linker)";
   }
 
   Status compile(mlir::ModuleOp module, const std::vector<abi::KernelInfo> &,

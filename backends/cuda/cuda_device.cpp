@@ -6,6 +6,7 @@
 #include "cuda_driver.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/Config/llvm-config.h"
 
 #include <cstring>
 #include <fstream>
@@ -110,6 +111,12 @@ public:
   Status load(const rt::Blob &blob, const std::vector<abi::KernelInfo> &kernels,
               std::unique_ptr<rt::LoadedModule> &out) override;
   std::vector<cap::Fact> probeCapabilities() override;
+  std::string toolchainIdentity() const override {
+    const Ptxas &p = ptxas();
+    return "LLVM " LLVM_VERSION_STRING " NVPTX; " +
+           (p.path.empty() ? "driver PTX JIT (" + id.driver + ")"
+                           : "ptxas " + p.version);
+  }
 
   Status describe();
 

@@ -50,13 +50,11 @@ Fact measureContraction(rt::Device &device, bool permitContraction) {
   request.text = text;
   request.sourceName = "<contraction probe>";
   request.skipGates = true; // the probe is what the gate would need
-  rt::CompiledModule compiled;
+  std::shared_ptr<const rt::Program> program;
   DiagnosticList diags;
-  if (rt::Status st = rt::compileModule(device, request, compiled, diags); !st.isOk())
-    return unknown("compiling the probe failed: " + st.message());
-  std::unique_ptr<rt::LoadedModule> module;
-  if (rt::Status st = device.load(compiled.blob, compiled.kernels, module); !st.isOk())
-    return unknown("loading the probe failed: " + st.message());
+  if (rt::Status st = rt::compileProgram(device, request, program, diags); !st.isOk())
+    return unknown("building the probe failed: " + st.message());
+  const abi::KernelInfo &info = *program->kernels[0];
 
   // The first kSensitive inputs make a fused multiply-add round differently:
   // (1 + 2^-12)^2 = 1 + 2^-11 + 2^-24 rounds (ties to even) to 1 + 2^-11, so
@@ -86,7 +84,7 @@ Fact measureContraction(rt::Device &device, bool permitContraction) {
       return unknown(st.message());
   }
   std::vector<abi::Slot> slots;
-  uint32_t argBytes = abi::layoutArgs(compiled.kernels[0].params, slots);
+  uint32_t argBytes = abi::layoutArgs(info.params, slots);
   std::vector<uint8_t> args(argBytes);
   rt::LaunchRequest req;
   for (int i = 0; i < 4; ++i) {
@@ -95,8 +93,8 @@ Fact measureContraction(rt::Device &device, bool permitContraction) {
     std::memcpy(args.data() + slots[2 * i + 1].offset, &count, 8);
     req.buffers.push_back(bufs[i].get());
   }
-  req.kernel = module->kernel(0);
-  req.info = &compiled.kernels[0];
+  req.kernel = program->code->kernel(0);
+  req.info = &info;
   req.grid[0] = kCount / 64;
   req.block[0] = 64;
   req.args = args.data();
@@ -127,7 +125,7 @@ Fact measureContraction(rt::Device &device, bool permitContraction) {
                          " a*b+c results bit-identical to unfused rounding (" +
                          std::to_string(kSensitive) +
                          " chosen so that a fused multiply-add differs); " +
-                         compiled.blob.toolchain;
+                         program->blob.toolchain;
   if (differ == 0)
     return {Capability::contractionControl, Kind::toolchainSemantic, Available{},
             evidence};

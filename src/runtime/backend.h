@@ -119,6 +119,10 @@ public:
   virtual ~Device() = default;
   virtual const DeviceIdentity &identity() const = 0;
   virtual const TargetDesc &target() const = 0;
+  /// What turns the target's code into what the device runs, with
+  /// versions ("LLVM 22.1.8", "ptxas 13.0; libdevice <hash>"). It goes into
+  /// cache keys, so an upgraded toolchain never gets stale code.
+  virtual std::string toolchainIdentity() const = 0;
 
   virtual Status allocate(size_t bytes, std::unique_ptr<BackendBuffer> &out) = 0;
   /// Blocking copies, not ordered with any queue.

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "runtime/backend.h"
+#include "runtime/compiler.h"
 #include "runtime/handles.h"
 #include "xpu/Diagnostic.h"
 
@@ -24,6 +25,7 @@ struct DeviceObj : Object {
   uint32_t index = 0;
   std::weak_ptr<ContextObj> context;
   std::shared_ptr<StreamObj> defaultStream;
+  DeviceCache cache; ///< programs loaded on this device, by source
 
   std::mutex mu;
   std::vector<std::weak_ptr<StreamObj>> streams; ///< every live stream
@@ -104,10 +106,9 @@ struct KernelObj;
 
 struct ModuleObj : Object {
   std::shared_ptr<DeviceObj> device;
-  std::unique_ptr<LoadedModule> code;
-  std::vector<std::shared_ptr<const abi::KernelInfo>> infos;
+  /// Shared with the device's cache and every module of the same source.
+  std::shared_ptr<const Program> program;
   std::vector<uint64_t> kernelHandles;
-  Blob blob; ///< kept for inspection and the cache
 };
 
 struct KernelObj : Object {

@@ -68,6 +68,12 @@ std::vector<KernelRequirements> analyzeRequirements(mlir::ModuleOp module);
 
 enum class LLVMTarget { cpu, nvvm, rocdl };
 
+/// The version of the lowering pipeline, part of every kernel cache key.
+/// Bump it when lowering or code generation changes what a kernel compiles
+/// to (the library's build id is in the key too, but a build without one
+/// relies on this).
+constexpr unsigned kPipelineVersion = 1;
+
 /// Lowers an admitted module to the LLVM dialect for `target`.
 mlir::LogicalResult lowerToLLVMDialect(mlir::ModuleOp module, LLVMTarget target,
                                        unsigned waveWidth);

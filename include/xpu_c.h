@@ -284,6 +284,10 @@ XPU_API xpu_status xpu_stream_wait_event(xpu_stream stream, xpu_event event);
 XPU_API xpu_status xpu_event_synchronize(xpu_event event);
 /* XPU_SUCCESS when complete, XPU_ERROR_BUSY when not yet. */
 XPU_API xpu_status xpu_event_query(xpu_event event);
+/* Milliseconds between two completed events of one device, as the device
+ * measures them (GPU timestamps on CUDA). */
+XPU_API xpu_status xpu_event_elapsed(xpu_event start, xpu_event end,
+                                     double *milliseconds);
 
 /*===========================================================================*
  * Buffers
@@ -365,6 +369,15 @@ XPU_API xpu_status xpu_module_check(xpu_context context, const char *text,
 
 /* Releases the module and its kernels. Launches already enqueued finish. */
 XPU_API void xpu_module_release(xpu_module module);
+/* The generated code as the device loads it ("elf-object", "cubin", "ptx",
+ * "hsaco", "spirv"), owned by the module. */
+XPU_API xpu_status xpu_module_binary(xpu_module module, const void **data,
+                                     size_t *size, const char **format);
+/* How the module was built: the toolchain that produced its code and the
+ * time each stage took ("front end 1.4 ms; gates 0.1 ms; lowering 2.0 ms;
+ * llvm 6.1 ms; ptxas 21.3 ms"), or that it came from the kernel cache.
+ * Owned by the module. */
+XPU_API const char *xpu_module_build_info(xpu_module module);
 XPU_API xpu_status xpu_module_kernel_count(xpu_module module, uint32_t *out);
 /* Kernel handles belong to the module. */
 XPU_API xpu_status xpu_module_kernel_at(xpu_module module, uint32_t index,

@@ -16,6 +16,8 @@
 #include "llvm/TargetParser/Host.h"
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <atomic>
 #include <mutex>
 
@@ -76,9 +78,16 @@ static std::string printModule(const llvm::Module &m) {
 }
 
 Status compileForHost(mlir::ModuleOp module, rt::Blob &out) {
+  auto start = std::chrono::steady_clock::now();
+  auto msSince = [](std::chrono::steady_clock::time_point t) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t)
+        .count();
+  };
   if (mlir::failed(lowerToLLVMDialect(module, LLVMTarget::cpu, /*waveWidth=*/1)))
     return {XPU_ERROR_COMPILE, "lowering for the CPU failed"};
   rt::dumpStage("lowered-cpu.mlir", module);
+  double loweringMs = msSince(start);
+  start = std::chrono::steady_clock::now();
 
   std::unique_ptr<llvm::TargetMachine> tm;
   XPU_RETURN_IF_ERROR(createHostMachine(tm));
@@ -121,6 +130,10 @@ Status compileForHost(mlir::ModuleOp module, rt::Blob &out) {
   out.code.assign(object.begin(), object.end());
   out.format = "elf-object";
   out.toolchain = "LLVM " LLVM_VERSION_STRING " " + hostTarget().chip;
+  char log[64];
+  std::snprintf(log, sizeof log, "lowering %.1f ms; llvm %.1f ms", loweringMs,
+                msSince(start));
+  out.log = log;
   return {};
 }
 

@@ -35,6 +35,7 @@ public:
   ~CudaEvent() override;
   Status synchronize() override;
   bool isComplete() override;
+  Status elapsedSince(rt::BackendEvent &start, double &ms) override;
   CudaDevice &device;
   CUevent event;
 };
@@ -96,8 +97,8 @@ public:
   Status createEvent(std::unique_ptr<rt::BackendEvent> &out) override {
     XPU_RETURN_IF_ERROR(enter());
     CUevent e = nullptr;
-    XPU_RETURN_IF_ERROR(check(drv.cuEventCreate(&e, CU_EVENT_DISABLE_TIMING),
-                              "cuEventCreate"));
+    // Timing stays on so xpu_event_elapsed works on any event.
+    XPU_RETURN_IF_ERROR(check(drv.cuEventCreate(&e, 0), "cuEventCreate"));
     out = std::make_unique<CudaEvent>(*this, e);
     return {};
   }
@@ -190,6 +191,16 @@ CudaEvent::~CudaEvent() {
 Status CudaEvent::synchronize() {
   XPU_RETURN_IF_ERROR(device.enter());
   return device.check(device.drv.cuEventSynchronize(event), "cuEventSynchronize");
+}
+
+Status CudaEvent::elapsedSince(rt::BackendEvent &start, double &ms) {
+  XPU_RETURN_IF_ERROR(device.enter());
+  float f = 0;
+  XPU_RETURN_IF_ERROR(device.check(
+      device.drv.cuEventElapsedTime(&f, static_cast<CudaEvent &>(start).event, event),
+      "cuEventElapsedTime"));
+  ms = f;
+  return {};
 }
 
 bool CudaEvent::isComplete() {

@@ -55,7 +55,6 @@ enum : int {
 };
 
 constexpr unsigned CU_STREAM_NON_BLOCKING = 0x1;
-constexpr unsigned CU_EVENT_DISABLE_TIMING = 0x2;
 constexpr unsigned CU_MEMHOSTALLOC_PORTABLE = 0x1;
 constexpr unsigned CU_MEMHOSTALLOC_DEVICEMAP = 0x2;
 
@@ -100,6 +99,8 @@ constexpr unsigned CU_MEMHOSTALLOC_DEVICEMAP = 0x2;
   X(cuEventRecord, "cuEventRecord", CUresult, (CUevent, CUstream))             \
   X(cuEventSynchronize, "cuEventSynchronize", CUresult, (CUevent))             \
   X(cuEventQuery, "cuEventQuery", CUresult, (CUevent))                         \
+  X(cuEventElapsedTime, "cuEventElapsedTime", CUresult,                     \
+    (float *, CUevent, CUevent))                                               \
   X(cuModuleLoadDataEx, "cuModuleLoadDataEx", CUresult,                        \
     (CUmodule *, const void *, unsigned, CUjit_option *, void **))             \
   X(cuModuleUnload, "cuModuleUnload", CUresult, (CUmodule))                    \

@@ -113,6 +113,8 @@ XPU_API xpu_status xpu_module_create(xpu_context context, xpu_device device,
   auto mod = std::make_shared<ModuleObj>();
   mod->device = dev;
   mod->program = program;
+  mod->buildInfo = program->blob.format + " from " + program->blob.toolchain + "; " +
+                   program->blob.log;
   uint64_t h = registerObject(dev, mod);
   for (size_t i = 0; i < program->kernels.size(); ++i) {
     auto k = std::make_shared<KernelObj>();
@@ -167,6 +169,28 @@ XPU_API void xpu_module_release(xpu_module module) {
   }
   if (ctx)
     ctx->forget(mod->handle);
+}
+
+XPU_API xpu_status xpu_module_binary(xpu_module module, const void **data,
+                                     size_t *size, const char **format) {
+  std::shared_ptr<ModuleObj> mod;
+  if (Status st = resolve(module, mod); !st.isOk())
+    return finish(st);
+  if (!data || !size)
+    return finish(invalidArgument("xpu_module_binary: `data` or `size` is NULL"));
+  const Blob &blob = mod->program->blob;
+  *data = blob.code.data();
+  *size = blob.code.size();
+  if (format)
+    *format = blob.format.c_str();
+  return XPU_SUCCESS;
+}
+
+XPU_API const char *xpu_module_build_info(xpu_module module) {
+  std::shared_ptr<ModuleObj> mod;
+  if (!resolve(module, mod).isOk())
+    return "";
+  return mod->buildInfo.c_str();
 }
 
 XPU_API xpu_status xpu_module_kernel_count(xpu_module module, uint32_t *out) {

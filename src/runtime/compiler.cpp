@@ -13,6 +13,8 @@
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <chrono>
+#include <cstdio>
 #include <functional>
 #include <sstream>
 
@@ -58,8 +60,16 @@ struct Session {
   mlir::MLIRContext ctx{dialects(), mlir::MLIRContext::Threading::DISABLED};
   DiagnosticCollector collector;
   DumpScope dump;
+  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+  double frontEndMs = 0; ///< set when the front end finishes
   Session(const CompileRequest &request, DiagnosticList &diags)
       : collector(ctx, diags), dump(dumpId(request.text)) {}
+  double msSinceStart() const {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
+                                                     start)
+        .count();
+  }
+  double msSinceFrontEnd() const { return msSinceStart() - frontEndMs; }
   static std::string dumpId(std::string_view text) {
     std::ostringstream id;
     id << std::hex << std::hash<std::string_view>()(text);
@@ -101,6 +111,7 @@ static Status frontEnd(Session &s, const CompileRequest &request,
   assignCheckSites(*module);
   kernels = describeKernels(*module);
   dumpStage("admitted.mlir", *module);
+  s.frontEndMs = s.msSinceStart();
   return {};
 }
 
@@ -147,7 +158,8 @@ static Status loadProgram(Device &device, const cache::KernelPayload &payload,
                           DiagnosticList diagnostics,
                           std::shared_ptr<const Program> &out) {
   auto program = std::make_shared<Program>();
-  program->blob = {payload.code, payload.format, payload.toolchain};
+  program->blob = {payload.code, payload.format, payload.toolchain,
+                   payload.log.empty() ? "loaded from the kernel cache" : payload.log};
   for (const abi::KernelInfo &k : kernels)
     program->kernels.push_back(std::make_shared<const abi::KernelInfo>(k));
   program->diagnostics = std::move(diagnostics);
@@ -168,6 +180,7 @@ static Status compile(Device &device, Session &s, const CompileRequest &request,
     XPU_RETURN_IF_ERROR(
         cap::deviceGate(device.capabilities(), device.label(), needs, diags));
   }
+  double gatesMs = s.msSinceFrontEnd();
   Blob blob;
   Status st = device.compile(module, kernels, blob);
   if (!st.isOk() && s.collector.hadError())
@@ -177,6 +190,10 @@ static Status compile(Device &device, Session &s, const CompileRequest &request,
   out.format = std::move(blob.format);
   out.toolchain = std::move(blob.toolchain);
   out.kernels = kernels;
+  char times[96];
+  std::snprintf(times, sizeof times, "front end %.1f ms; gates %.1f ms; ",
+                s.frontEndMs, gatesMs);
+  out.log = times + blob.log;
   return {};
 }
 

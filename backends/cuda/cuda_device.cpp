@@ -143,9 +143,10 @@ thread_local CUcontext tlsCurrent = nullptr;
 Status CudaDevice::enter() {
   std::lock_guard<std::mutex> g(mu);
   if (!lost_.isOk())
-    return {XPU_ERROR_DEVICE_LOST, label() + " lost its context after a device "
-                                             "fault (" + lost_.message() +
-                                       "); create a new xpu context"};
+    return {XPU_ERROR_DEVICE_LOST,
+            label() + " was lost after a device fault (" + lost_.message() +
+                "); the CUDA driver needs the process to restart before it "
+                "runs anything again"};
   if (!ctx) {
     CUresult r = drv.cuCtxCreate(&ctx, 0, cuDevice);
     if (r != CUDA_SUCCESS)
@@ -161,6 +162,7 @@ Status CudaDevice::enter() {
 }
 
 Status CudaDevice::lose(const Status &fault) {
+  poison(fault.message());
   std::lock_guard<std::mutex> g(mu);
   if (lost_.isOk())
     lost_ = fault;
@@ -427,17 +429,15 @@ Status CudaDevice::describe() {
   drv.cuDriverGetVersion(&version);
   id.driver = "CUDA " + std::to_string(version / 1000) + "." +
               std::to_string(version % 1000 / 10);
+  // "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.159.04  ..."
   std::ifstream proc("/proc/driver/nvidia/version");
-  std::string line;
-  if (std::getline(proc, line)) {
-    // "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.159.04  ..."
-    size_t k = line.find("Kernel Module");
-    if (k != std::string::npos) {
-      size_t start = line.find_first_not_of(' ', k + 13);
-      size_t end = line.find(' ', start);
-      id.driver += ", kernel module " + line.substr(start, end - start);
+  std::string word;
+  while (proc >> word)
+    if (word.find('.') != std::string::npos &&
+        word.find_first_not_of("0123456789.") == std::string::npos) {
+      id.driver += ", kernel module " + word;
+      break;
     }
-  }
   CUuuid uuid;
   if (drv.cuDeviceGetUuid(&uuid, cuDevice) == CUDA_SUCCESS)
     std::memcpy(id.uuid, uuid.bytes, 16);
@@ -461,6 +461,11 @@ public:
     const Driver *drv = driver(note);
     if (!drv)
       return {};
+    if (std::string why = poisoned(); !why.empty()) {
+      note = "the CUDA driver is unusable in this process since a device fault (" +
+             why + "); restart the process";
+      return {};
+    }
     int count = 0;
     CUresult r = drv->cuDeviceGetCount(&count);
     if (r != CUDA_SUCCESS) {

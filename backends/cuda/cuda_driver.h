@@ -121,6 +121,13 @@ struct Driver {
 /// `why` set, when there is no usable driver.
 const Driver *driver(std::string &why);
 
+/// A sticky error (an illegal address, a launch failure) leaves the CUDA
+/// driver unusable for the rest of the process, in every context: the
+/// driver requires the process to restart. The first one is recorded here.
+void poison(const std::string &why);
+/// Empty while the driver is usable, else what poisoned it.
+std::string poisoned();
+
 /// "CUDA_ERROR_ILLEGAL_ADDRESS: an illegal memory access was encountered"
 std::string describe(const Driver &d, CUresult r);
 

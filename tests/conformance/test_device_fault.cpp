@@ -1,7 +1,9 @@
 // Conformance: a device fault (an out-of-bounds store in a kernel built
-// without run-time checks) is reported naming the kernel, the context is
-// then lost and every later call on it fails cleanly, and a new context
-// works. Backends without fault isolation skip it.
+// without run-time checks) is reported naming the kernel, the device is then
+// lost and every later call on it fails cleanly, and a new context works.
+// Backends without fault isolation skip it. CTest runs this file's fault
+// case in a process of its own (see tests/CMakeLists.txt): on CUDA a fault
+// leaves the driver unusable until the process restarts.
 #include "harness.h"
 
 using namespace conf;
@@ -33,7 +35,7 @@ xpu_device deviceIn(xpu_context ctx) {
 }
 } // namespace
 
-TEST_CASE("a device fault names the kernel, loses the context, and a new context works") {
+TEST_CASE("device fault: named, the device lost, a new context made") {
   if (target().backend == XPU_BACKEND_CPU) {
     MESSAGE("skipped on cpu: kernels share the host process, so an unchecked "
             "out-of-bounds store has no fault isolation to test");
@@ -68,9 +70,21 @@ TEST_CASE("a device fault names the kernel, loses the context, and a new context
   CHECK(xpu_buffer_download(out, 0, &v, 4) == XPU_ERROR_DEVICE_LOST);
   xpu_context_release(ctx); // must not hang or crash
 
-  // A new context gets a new device context and runs kernels again.
+  // A new context can be made. Where the driver cannot recover within the
+  // process (CUDA's sticky errors), it lists no such device and says why;
+  // the rest of the library works on.
   XPU_OK(xpu_context_create(nullptr, &ctx));
   dev = deviceIn(ctx);
+  if (!dev) {
+    std::string note = xpu_context_backend_note(ctx, target().backend);
+    INFO(note);
+    CHECK(note.find("restart the process") != std::string::npos);
+    xpu_device cpu;
+    uint32_t n = 0;
+    XPU_OK(xpu_device_count(ctx, &n));
+    XPU_OK(xpu_device_get(ctx, n - 1, &cpu)); // the CPU device is last
+    dev = cpu;
+  }
   const std::string iota = R"(
     xpu.kernel @iota(%out: !xpu.buffer<i32>) {
       %i = xpu.global_id x

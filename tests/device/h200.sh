@@ -25,8 +25,10 @@ step "devices"
 check "$bin/xpujit" devices --caps
 
 step "conformance on cuda (cold cache, then from the cache)"
-check env XPU_TEST_BACKEND=cuda "$bin/conformance"
-check env XPU_TEST_BACKEND=cuda "$bin/conformance"
+check env XPU_TEST_BACKEND=cuda "$bin/conformance" '-tce=*device fault*'
+check env XPU_TEST_BACKEND=cuda "$bin/conformance" '-tce=*device fault*'
+step "a device fault, in a process of its own"
+check env XPU_TEST_BACKEND=cuda "$bin/conformance" '-tc=*device fault*'
 step "conformance on cpu (same library, same machine)"
 check env XPU_TEST_BACKEND=cpu "$bin/conformance"
 

@@ -8,6 +8,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Config/llvm-config.h"
 
+#include <atomic>
 #include <cstring>
 #include <fstream>
 #include <mutex>
@@ -17,6 +18,11 @@ namespace xpu::cuda {
 using rt::Status;
 
 namespace {
+
+/// Which device's context this thread last made current, by serial number
+/// (a destroyed context's address may come back for a new one).
+thread_local uint64_t tlsCurrent = 0;
+std::atomic<uint64_t> nextSerial{1};
 
 class CudaDevice;
 
@@ -130,33 +136,35 @@ private:
   rt::TargetDesc target_;
 
   std::mutex mu;
+  std::once_flag ctxOnce;
   CUcontext ctx = nullptr;
-  Status lost_; ///< set once a fault loses the context
+  const uint64_t serial = nextSerial++;
+  CUresult ctxError = CUDA_SUCCESS;
+  std::atomic<bool> lostFlag{false};
+  Status lost_; ///< set once a fault loses the context (under mu)
 
   // Status words live in pinned host memory the device can write.
   std::vector<std::pair<uint32_t *, CUdeviceptr>> slabs;
   std::vector<std::pair<uint32_t *, CUdeviceptr>> freeWords;
 };
 
-thread_local CUcontext tlsCurrent = nullptr;
 
 Status CudaDevice::enter() {
-  std::lock_guard<std::mutex> g(mu);
-  if (!lost_.isOk())
+  if (lostFlag.load(std::memory_order_acquire)) {
+    std::lock_guard<std::mutex> g(mu);
     return {XPU_ERROR_DEVICE_LOST,
             label() + " was lost after a device fault (" + lost_.message() +
                 "); the CUDA driver needs the process to restart before it "
                 "runs anything again"};
-  if (!ctx) {
-    CUresult r = drv.cuCtxCreate(&ctx, 0, cuDevice);
-    if (r != CUDA_SUCCESS)
-      return failure(drv, r, "cuCtxCreate on " + label());
   }
-  if (tlsCurrent != ctx) {
+  std::call_once(ctxOnce, [this] { ctxError = drv.cuCtxCreate(&ctx, 0, cuDevice); });
+  if (ctxError != CUDA_SUCCESS)
+    return failure(drv, ctxError, "cuCtxCreate on " + label());
+  if (tlsCurrent != serial) {
     CUresult r = drv.cuCtxSetCurrent(ctx);
     if (r != CUDA_SUCCESS)
       return failure(drv, r, "cuCtxSetCurrent");
-    tlsCurrent = ctx;
+    tlsCurrent = serial;
   }
   return {};
 }
@@ -166,6 +174,7 @@ Status CudaDevice::lose(const Status &fault) {
   std::lock_guard<std::mutex> g(mu);
   if (lost_.isOk())
     lost_ = fault;
+  lostFlag.store(true, std::memory_order_release);
   return fault;
 }
 
@@ -173,11 +182,12 @@ CudaDevice::~CudaDevice() {
   if (!ctx)
     return;
   drv.cuCtxSetCurrent(ctx);
+  tlsCurrent = serial;
   for (auto &[host, dev] : slabs)
     drv.cuMemFreeHost(host);
   drv.cuCtxDestroy(ctx);
-  if (tlsCurrent == ctx)
-    tlsCurrent = nullptr;
+  if (tlsCurrent == serial)
+    tlsCurrent = 0;
 }
 
 CudaBuffer::~CudaBuffer() {

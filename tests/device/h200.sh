@@ -49,5 +49,21 @@ if command -v nvcc >/dev/null; then
   check "$run/stream_nvcc" --log2n 27 --iterations 100 | tee "$OUT/stream-nvcc.jsonl"
 fi
 
+step "summary"
+{
+  echo "# xpujit on the H200 ($(date -u +%Y-%m-%d))"
+  echo
+  echo "Command: \`bash tests/device/h200.sh\` (bundle from scripts/device-bundle.sh)."
+  echo "Checks: conformance on cuda (cold and cached) and cpu, the device-fault case,"
+  echo "C programs and the tool; overall status $status."
+  echo
+  [ -f "$OUT/stream-nvcc.jsonl" ] && python3 bench/babelstream/compare.py \
+    "$OUT/stream-nvcc.jsonl" "$OUT/stream-xpu-cuda.jsonl" $(ls "$OUT"/stream-xpu-vulkan.jsonl 2>/dev/null)
+  for f in launch-cuda compile-cuda cache-cuda; do
+    [ -f "$OUT/$f.md" ] && { echo; sed 's/^# /## /' "$OUT/$f.md"; }
+  done
+} > "$OUT/summary.md"
+cat "$OUT/summary.md"
+
 step "done: status $status"
 exit $status

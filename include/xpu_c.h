@@ -213,6 +213,48 @@ XPU_API xpu_status xpu_device_info_get(xpu_device device,
 XPU_API xpu_status xpu_device_synchronize(xpu_device device);
 
 /*===========================================================================*
+ * Capabilities: what a device provides, how we know, and the verdict
+ *===========================================================================*/
+
+/* Who decides a capability. */
+typedef enum xpu_capability_kind {
+  XPU_CAPABILITY_BACKEND_STRUCTURAL = 0, /* the target language */
+  XPU_CAPABILITY_DEVICE_OPTIONAL = 1,    /* the device (a probed query) */
+  XPU_CAPABILITY_HOST_TOOLCHAIN = 2,     /* the host's compilers/libraries */
+  XPU_CAPABILITY_TOOLCHAIN_SEMANTIC = 3, /* a measured compiler behaviour */
+  XPU_CAPABILITY_POLICY = 4,             /* a decision resting on one */
+  XPU_CAPABILITY_FLAG_LEGALITY = 5,      /* a build option x a device bit */
+  XPU_CAPABILITY_KIND_FORCE32 = 0x7FFFFFFF
+} xpu_capability_kind;
+
+/* Unknown refuses: a fact nobody probed is never assumed available. */
+typedef enum xpu_verdict {
+  XPU_VERDICT_AVAILABLE = 0,
+  XPU_VERDICT_UNAVAILABLE = 1,
+  XPU_VERDICT_UNKNOWN = 2,
+  XPU_VERDICT_FORCE32 = 0x7FFFFFFF
+} xpu_verdict;
+
+/* One capability of a device. Strings are owned by the device. */
+typedef struct xpu_capability {
+  const char *name;         /* "f64.arith", "shared.memory", ... */
+  const char *description;  /* "f64 arithmetic" */
+  xpu_capability_kind kind; /* who decided this verdict */
+  xpu_verdict verdict;
+  const char *reason;   /* why unavailable or unknown; "" when available */
+  const char *evidence; /* the query or measurement behind the verdict */
+  uint64_t limit;       /* for quantities (bytes, invocations) */
+  uint32_t has_limit;   /* 1 when `limit` applies */
+} xpu_capability;
+
+/* The device's capability table: every capability a kernel can need, with
+ * its verdict on this device. Kernels whose needs are not available (or
+ * unknown) are refused by xpu_module_create with XPU-CAP diagnostics. */
+XPU_API xpu_status xpu_device_capability_count(xpu_device device, uint32_t *out);
+XPU_API xpu_status xpu_device_capability(xpu_device device, uint32_t index,
+                                         xpu_capability *out);
+
+/*===========================================================================*
  * Streams and events
  *===========================================================================*/
 
@@ -242,6 +284,10 @@ XPU_API xpu_status xpu_stream_wait_event(xpu_stream stream, xpu_event event);
 XPU_API xpu_status xpu_event_synchronize(xpu_event event);
 /* XPU_SUCCESS when complete, XPU_ERROR_BUSY when not yet. */
 XPU_API xpu_status xpu_event_query(xpu_event event);
+/* Milliseconds between two completed events of one device, as the device
+ * measures them (GPU timestamps on CUDA). */
+XPU_API xpu_status xpu_event_elapsed(xpu_event start, xpu_event end,
+                                     double *milliseconds);
 
 /*===========================================================================*
  * Buffers
@@ -278,12 +324,25 @@ XPU_API xpu_status xpu_buffer_download_async(xpu_buffer buffer, size_t offset,
  *===========================================================================*/
 
 /* Options for xpu_module_create. Initialize with XPU_MODULE_OPTIONS_INIT. */
+/* Module flags. */
+enum {
+  /* Generate no run-time bounds checks in portable kernels. Unsafe: an
+   * out-of-bounds access is then undefined; on a GPU it may fault the
+   * device, which loses the context (XPU_ERROR_DEVICE_FAULT, then
+   * XPU_ERROR_DEVICE_LOST). Deterministic kernels never need checks. */
+  XPU_MODULE_NO_RUNTIME_CHECKS = 1u << 0
+};
+
 typedef struct xpu_module_options {
   uint32_t struct_size;    /* sizeof(xpu_module_options) */
-  uint32_t flags;          /* reserved, 0 */
+  uint32_t flags;          /* XPU_MODULE_* bits */
   const char *source_name; /* file name used in diagnostics; NULL: "<input>" */
+  /* xpu_module_check only: also report, as remarks, the static capability
+   * verdict of each need on this target ("cpu", "nvptx", "amdgcn",
+   * "spirv"), refusing what it cannot express. NULL: none. */
+  const char *target;
 } xpu_module_options;
-#define XPU_MODULE_OPTIONS_INIT {sizeof(xpu_module_options), 0, NULL}
+#define XPU_MODULE_OPTIONS_INIT {sizeof(xpu_module_options), 0, NULL, NULL}
 
 /* Compiles MLIR text for `device` and loads it. `text` need not be
  * NUL-terminated. `device` NULL means the context's default device (see
@@ -291,7 +350,9 @@ typedef struct xpu_module_options {
  * and must be given their device explicitly. `options` may be NULL. When
  * `diagnostics` is not NULL it receives the compiler's diagnostics (also on
  * success, for warnings), which the caller releases; nothing is printed.
- * Thread-safe. */
+ * Compiled code is cached (see "Kernel cache" below): the same kernel again
+ * is not recompiled, and its diagnostics are those its compilation gave.
+ * Thread-safe; threads asking for the same kernel at once compile it once. */
 XPU_API xpu_status xpu_module_create(xpu_context context, xpu_device device,
                                      const char *text,
                                      size_t length,
@@ -308,6 +369,15 @@ XPU_API xpu_status xpu_module_check(xpu_context context, const char *text,
 
 /* Releases the module and its kernels. Launches already enqueued finish. */
 XPU_API void xpu_module_release(xpu_module module);
+/* The generated code as the device loads it ("elf-object", "cubin", "ptx",
+ * "hsaco", "spirv"), owned by the module. */
+XPU_API xpu_status xpu_module_binary(xpu_module module, const void **data,
+                                     size_t *size, const char **format);
+/* How the module was built: the toolchain that produced its code and the
+ * time each stage took ("front end 1.4 ms; gates 0.1 ms; lowering 2.0 ms;
+ * llvm 6.1 ms; ptxas 21.3 ms"), or that it came from the kernel cache.
+ * Owned by the module. */
+XPU_API const char *xpu_module_build_info(xpu_module module);
 XPU_API xpu_status xpu_module_kernel_count(xpu_module module, uint32_t *out);
 /* Kernel handles belong to the module. */
 XPU_API xpu_status xpu_module_kernel_at(xpu_module module, uint32_t index,
@@ -405,6 +475,82 @@ XPU_API xpu_arg xpu_arg_f64(double value);
 XPU_API xpu_status xpu_launch(xpu_kernel kernel, xpu_stream stream,
                               const uint32_t grid[3], const uint32_t block[3],
                               const xpu_arg *args, size_t arg_count);
+
+/*===========================================================================*
+ * Kernel cache
+ *
+ * xpu_module_create caches what it compiles, keyed by a hash of the admitted
+ * kernel and of everything that changes the generated code (library build,
+ * pipeline and LLVM versions, target, toolchain, device model and driver).
+ * Two levels: in the process, and on disk in one directory shared by every
+ * process of the user. The disk location is XPU_CACHE_DIR, else
+ * $XDG_CACHE_HOME/xpujit, else ~/.cache/xpujit, never under /tmp;
+ * XPU_CACHE=on|off|readonly and XPU_CACHE_MAX_BYTES control it (see the
+ * README). When the location is unusable the cache works in memory only and
+ * says so once through the log. The functions below read the same
+ * environment variables as the rest of the library (a bad value is
+ * XPU_ERROR_INVALID_ARGUMENT) and are thread-safe.
+ *===========================================================================*/
+
+typedef enum xpu_cache_mode {
+  XPU_CACHE_MODE_OFF = 0,      /* XPU_CACHE=off: nothing is cached */
+  XPU_CACHE_MODE_MEMORY = 1,   /* in the process only: no usable location */
+  XPU_CACHE_MODE_READONLY = 2, /* XPU_CACHE=readonly: disk read, not written */
+  XPU_CACHE_MODE_ON = 3,       /* memory and disk */
+  XPU_CACHE_MODE_FORCE32 = 0x7FFFFFFF
+} xpu_cache_mode;
+
+/* The cache's state, and what it did for this process. */
+typedef struct xpu_cache_stats {
+  uint32_t struct_size; /* set by the caller: sizeof(xpu_cache_stats) */
+  xpu_cache_mode mode;  /* the mode in effect */
+  const char *location; /* the directory; "" when there is none */
+  const char *note;     /* why the mode is not what was asked, or "" */
+  uint64_t max_bytes;   /* XPU_CACHE_MAX_BYTES */
+  uint64_t entries;     /* entry files on disk now */
+  uint64_t bytes;       /* their total size */
+  /* This process: xpu_module_create calls served from memory, from disk,
+   * and compiled; entries written, damaged entries found (and removed),
+   * entries evicted to stay under max_bytes. */
+  uint64_t memory_hits, disk_hits, compiles;
+  uint64_t stores, bad_entries, evictions;
+} xpu_cache_stats;
+
+/* Fills `out` up to out->struct_size. Strings are owned by the library and
+ * live until the process exits. Counts the entries on disk (a directory
+ * scan). */
+XPU_API xpu_status xpu_cache_stats_get(xpu_cache_stats *out);
+
+/* One entry file on disk, as xpu_cache_list and xpu_cache_verify report it.
+ * Strings are valid only during the callback. */
+typedef struct xpu_cache_entry {
+  uint32_t struct_size;    /* sizeof(xpu_cache_entry) of the library */
+  const char *path;        /* the file */
+  const char *key;         /* 32 hex digits */
+  const char *kind;        /* "kernel" (compiled code) or "source" (a
+                              source text's link to a kernel entry) */
+  const char *description; /* the kernels it holds, or "" */
+  const char *problem;     /* why it is bad, or "" when it is good */
+  uint64_t bytes;
+  int64_t last_used;       /* seconds since the epoch */
+} xpu_cache_entry;
+
+typedef void (*xpu_cache_entry_fn)(const xpu_cache_entry *entry, void *user);
+
+/* Calls `fn` for every entry on disk, in no particular order, with what
+ * each holds and whether it is damaged (nothing is removed). */
+XPU_API xpu_status xpu_cache_list(xpu_cache_entry_fn fn, void *user);
+/* Checks every entry (header, checksum, payload) and removes the bad ones,
+ * calling `fn` (may be NULL) for each of those. `checked` and `removed`
+ * (either may be NULL) receive the counts. With XPU_CACHE=readonly bad
+ * entries are reported, not removed. */
+XPU_API xpu_status xpu_cache_verify(xpu_cache_entry_fn fn, void *user,
+                                    uint64_t *checked, uint64_t *removed);
+/* Removes every entry (and temporary files left by killed writers) from
+ * the disk cache; `removed` (may be NULL) receives the number of files.
+ * XPU_ERROR_UNSUPPORTED with XPU_CACHE=readonly or off. Modules already
+ * made and the in-process level are not affected. */
+XPU_API xpu_status xpu_cache_clear(uint64_t *removed);
 
 #ifdef __cplusplus
 } /* extern "C" */

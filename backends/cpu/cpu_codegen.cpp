@@ -1,15 +1,14 @@
 // CPU code generation with LLVM, and loading with ORC; see cpu_codegen.h.
 #include "cpu_codegen.h"
+#include "../common/llvm_codegen.h"
 #include "workgroup.h"
 
 #include "runtime/dump.h"
 #include "xpu/Pipeline.h"
 
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
-#include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
-#include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
@@ -76,9 +75,11 @@ static std::string printModule(const llvm::Module &m) {
 }
 
 Status compileForHost(mlir::ModuleOp module, rt::Blob &out) {
+  codegen::StageTimer timer;
   if (mlir::failed(lowerToLLVMDialect(module, LLVMTarget::cpu, /*waveWidth=*/1)))
     return {XPU_ERROR_COMPILE, "lowering for the CPU failed"};
   rt::dumpStage("lowered-cpu.mlir", module);
+  timer.lap("lowering");
 
   std::unique_ptr<llvm::TargetMachine> tm;
   XPU_RETURN_IF_ERROR(createHostMachine(tm));
@@ -95,45 +96,60 @@ Status compileForHost(mlir::ModuleOp module, rt::Blob &out) {
     }
   rt::dumpStage("cpu.ll", printModule(*m));
 
-  {
-    llvm::LoopAnalysisManager lam;
-    llvm::FunctionAnalysisManager fam;
-    llvm::CGSCCAnalysisManager cgam;
-    llvm::ModuleAnalysisManager mam;
-    llvm::PassBuilder pb(tm.get());
-    pb.registerModuleAnalyses(mam);
-    pb.registerCGSCCAnalyses(cgam);
-    pb.registerFunctionAnalyses(fam);
-    pb.registerLoopAnalyses(lam);
-    pb.crossRegisterProxies(lam, fam, cgam, mam);
-    llvm::ModulePassManager mpm =
-        pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
-    mpm.run(*m, mam);
-  }
+  codegen::optimize(*m, *tm);
   rt::dumpStage("cpu-optimized.ll", printModule(*m));
 
-  llvm::SmallVector<char, 0> object;
-  llvm::raw_svector_ostream os(object);
-  llvm::legacy::PassManager pm;
-  if (tm->addPassesToEmitFile(pm, os, nullptr, llvm::CodeGenFileType::ObjectFile))
-    return {XPU_ERROR_COMPILE, "the host target cannot emit object files"};
-  pm.run(*m);
-  out.code.assign(object.begin(), object.end());
+  XPU_RETURN_IF_ERROR(
+      codegen::emit(*m, *tm, llvm::CodeGenFileType::ObjectFile, out.code));
   out.format = "elf-object";
   out.toolchain = "LLVM " LLVM_VERSION_STRING " " + hostTarget().chip;
+  timer.lap("llvm");
+  out.log = timer.log();
   return {};
 }
 
 namespace {
 
-/// The process-wide JIT that links CPU kernel objects.
+/// The JIT links objects only; IR never reaches it.
+class NoIRCompiler : public llvm::orc::IRCompileLayer::IRCompiler {
+public:
+  NoIRCompiler() : IRCompiler({}) {}
+  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
+  operator()(llvm::Module &) override {
+    return llvm::make_error<llvm::StringError>(
+        "the CPU kernel JIT links objects; it does not compile IR",
+        llvm::inconvertibleErrorCode());
+  }
+};
+
+/// The process-wide JIT that links CPU kernel objects. Its start-up is part
+/// of the first kernel load of every process (a cache hit included), so it
+/// skips what object linking does not need: host detection (hostTarget()
+/// has it), a target machine for IR compilation and for the data layout
+/// (which only prefixes symbol names, and ELF has no prefix), and the
+/// static-initializer platform (kernel objects have no initializers).
 llvm::orc::LLJIT *jit(Status &st) {
   static std::unique_ptr<llvm::orc::LLJIT> instance;
   static std::string error;
   static std::once_flag once;
   std::call_once(once, [] {
-    initNativeTarget();
-    auto j = llvm::orc::LLJITBuilder().create();
+    const rt::TargetDesc &t = hostTarget();
+    llvm::Triple triple(t.triple);
+    llvm::orc::JITTargetMachineBuilder machine{triple};
+    machine.setCPU(t.chip);
+    llvm::orc::LLJITBuilder builder;
+    builder.setJITTargetMachineBuilder(std::move(machine))
+        .setPlatformSetUp(llvm::orc::setUpInactivePlatform)
+        .setCompileFunctionCreator(
+            [](llvm::orc::JITTargetMachineBuilder)
+                -> llvm::Expected<std::unique_ptr<llvm::orc::IRCompileLayer::IRCompiler>> {
+              return std::make_unique<NoIRCompiler>();
+            });
+    if (triple.isOSBinFormatELF())
+      builder.setDataLayout(llvm::DataLayout());
+    else
+      initNativeTarget(); // the data layout comes from a target machine
+    auto j = builder.create();
     if (!j) {
       error = llvm::toString(j.takeError());
       return;

@@ -4,10 +4,12 @@
 #include "cpu_codegen.h"
 #include "thread_pool.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/Config/llvm-config.h"
 #include "workgroup.h"
 
 #include <unistd.h>
 
+#include <chrono>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdlib>
@@ -40,6 +42,7 @@ public:
   std::mutex mu;
   std::condition_variable cv;
   uint64_t recorded = 0, completed = 0;
+  std::chrono::steady_clock::time_point completedAt;
 
   uint64_t mark() {
     std::lock_guard<std::mutex> g(mu);
@@ -49,6 +52,7 @@ public:
     {
       std::lock_guard<std::mutex> g(mu);
       completed = std::max(completed, gen);
+      completedAt = std::chrono::steady_clock::now();
     }
     cv.notify_all();
   }
@@ -68,6 +72,15 @@ public:
   bool isComplete() override {
     std::lock_guard<std::mutex> g(mu);
     return completed >= recorded;
+  }
+  Status elapsedSince(rt::BackendEvent &start, double &ms) override {
+    auto &s = static_cast<CpuEvent &>(start);
+    if (!isComplete() || !s.isComplete())
+      return {XPU_ERROR_BUSY, "an event has not completed yet"};
+    std::lock_guard<std::mutex> g(mu);
+    std::lock_guard<std::mutex> g2(s.mu);
+    ms = std::chrono::duration<double, std::milli>(completedAt - s.completedAt).count();
+    return {};
   }
 };
 
@@ -237,6 +250,8 @@ std::string cpuInfoField(const char *key) {
 }
 
 class CpuDevice : public rt::Device {
+  static constexpr uint64_t kMaxSharedBytes = 64ull << 20;
+
 public:
   CpuDevice() {
     id.backend = XPU_BACKEND_CPU;
@@ -291,6 +306,24 @@ public:
     return {};
   }
   void freeStatusWord(const rt::StatusWord &word) override { delete[] word.host; }
+
+  std::vector<cap::Fact> probeCapabilities() override {
+    using xpu::Capability;
+    return {
+        {Capability::sharedMemory, cap::Kind::deviceOptional, cap::Available{},
+         "xpujit CPU runtime: a worker's shared block grows to any size up to "
+         "this limit",
+         kMaxSharedBytes},
+        {Capability::workgroupInvocations, cap::Kind::deviceOptional,
+         cap::Available{},
+         "xpujit CPU runtime: one fiber per invocation, at most this many",
+         uint64_t(id.maxWorkgroupSize)},
+    };
+  }
+
+  std::string toolchainIdentity() const override {
+    return "LLVM " LLVM_VERSION_STRING " (ORC JIT linker)";
+  }
 
   Status compile(mlir::ModuleOp module, const std::vector<abi::KernelInfo> &,
                  rt::Blob &out) override {

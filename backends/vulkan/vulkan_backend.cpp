@@ -119,6 +119,7 @@ bool probe(const Instance &inst, VkPhysicalDevice pd, const FeatureSet &disabled
     return false;
   }
   out.queueFamily = uint32_t(best);
+  out.timestampBits = families[best].timestampValidBits;
 
   FeatureChain chain(out.hasAtomicFloat);
   fn.vkGetPhysicalDeviceFeatures2(pd, &chain.core);

@@ -1,6 +1,7 @@
 // Vulkan code generation; see vulkan_codegen.h.
 #include "vulkan_codegen.h"
 
+#include "capability/capability.h"
 #include "runtime/dump.h"
 #include "xpu/Dialect/XPU/IR/XPUDialect.h"
 #include "xpu/Pipeline.h"
@@ -122,147 +123,82 @@ spirv::TargetEnvAttr targetEnv(MLIRContext *ctx, const PhysicalInfo &info,
 }
 
 //===----------------------------------------------------------------------===//
-// The feature gate
+// Capabilities and the gate the capability model leaves to this backend
 //===----------------------------------------------------------------------===//
 
-/// The device features a kernel (or device function) needs, each with the
-/// first reason found.
-class Needs {
-public:
-  void add(Feature f, std::string why) {
-    if (!seen[f]) {
-      seen[f] = true;
-      list.push_back({f, std::move(why)});
-    }
-  }
-  /// Values of type `t` are computed with.
-  void value(Type t) {
-    t = getElementTypeOrSelf(t);
-    if (t.isInteger(64))
-      add(Feature::shaderInt64, "64-bit integers");
-    else if (t.isF64())
-      add(Feature::shaderFloat64, "f64 values");
-    else if (t.isInteger(16))
-      add(Feature::shaderInt16, "16-bit integers");
-    else if (t.isF16())
-      add(Feature::shaderFloat16, "f16 values");
-    else if (t.isInteger(8))
-      add(Feature::shaderInt8, "8-bit integers");
-    else if (t.isBF16())
-      bf16 = true;
-  }
-  /// A buffer of `t` is read or written; storage buffers need the device to
-  /// access their element width.
-  void buffer(BufferType t) {
-    Type e = t.getElementType();
-    value(e);
-    if (t.getSpace() != Space::global)
-      return;
-    if (e.isInteger(1) || e.isInteger(8)) {
-      add(Feature::storageBuffer8BitAccess, "buffers of 8-bit elements");
-      add(Feature::shaderInt8, "buffers of 8-bit elements");
-    } else if (e.isInteger(16) || e.isF16()) {
-      add(Feature::storageBuffer16BitAccess, "buffers of 16-bit elements");
-    }
-  }
-  void atomic(AtomicRMWOp op) {
-    auto t = cast<BufferType>(op.getBuffer().getType());
-    Type e = t.getElementType();
-    bool shared = t.getSpace() == Space::shared;
-    if (t.getSpace() == Space::private_)
-      return; // not an atomic on the device
-    std::string where = shared ? " on shared memory" : " on buffers";
-    if (e.isInteger(64))
-      add(shared ? Feature::shaderSharedInt64Atomics : Feature::shaderBufferInt64Atomics,
-          "64-bit atomics" + where);
-    bool f32 = e.isF32(), f64 = e.isF64();
-    if (op.getKind() == AtomicKind::fadd && (f32 || f64))
-      add(f32 ? (shared ? Feature::shaderSharedFloat32AtomicAdd
-                        : Feature::shaderBufferFloat32AtomicAdd)
-              : (shared ? Feature::shaderSharedFloat64AtomicAdd
-                        : Feature::shaderBufferFloat64AtomicAdd),
-          std::string("atomic adds of ") + (f32 ? "f32" : "f64") + where);
-    if (op.getKind() == AtomicKind::xchg && (f32 || f64))
-      add(f32 ? (shared ? Feature::shaderSharedFloat32Atomics
-                        : Feature::shaderBufferFloat32Atomics)
-              : (shared ? Feature::shaderSharedFloat64Atomics
-                        : Feature::shaderBufferFloat64Atomics),
-          std::string("atomic exchanges of ") + (f32 ? "f32" : "f64") + where);
-  }
+std::string deviceName(const VulkanDevice &device) {
+  return "vulkan device '" + device.id.name + "'";
+}
 
-  struct Need {
-    Feature feature;
-    std::string why;
-  };
-  std::vector<Need> list;
-  bool bf16 = false, subgroups = false;
-
-private:
-  FeatureSet seen;
-};
-
-Status gate(const VulkanDevice &device, ModuleOp module) {
+/// The verdict of a capability that needs every feature in `features`
+/// enabled, with the query that reported them as evidence.
+cap::Fact featureFact(const VulkanDevice &device, Capability c,
+                      std::initializer_list<Feature> features) {
   const PhysicalInfo &info = device.info;
-  std::string deviceName = "vulkan device '" + device.id.name + "'";
+  std::string evidence = "vkGetPhysicalDeviceFeatures2:";
+  for (Feature f : features)
+    evidence += std::string(" ") + featureQuery(f) + "." + featureName(f) + "=" +
+                (info.supported[f] ? "true" : "false");
+  for (Feature f : features) {
+    const char *name = featureName(f);
+    if (!info.supported[f])
+      return {c, cap::Kind::deviceOptional,
+              cap::Unavailable{cap::Kind::deviceOptional,
+                               deviceName(device) + " reports " + name + "=false"},
+              evidence};
+    if (!info.requested[f])
+      return {c, cap::Kind::deviceOptional,
+              cap::Unavailable{cap::Kind::deviceOptional,
+                               deviceName(device) + " supports " + name +
+                                   ", but it was not enabled when the logical "
+                                   "device was created (XPU_VULKAN_DISABLE_FEATURES)"},
+              evidence};
+  }
+  return {c, cap::Kind::deviceOptional, cap::Available{}, evidence + ", enabled"};
+}
+
+/// Refuses what the capability model does not tell apart on Vulkan: atomics
+/// on shared memory need their own features, and atomic exchanges of floats
+/// need the float-atomics ones.
+Status gate(const VulkanDevice &device, ModuleOp module) {
   Status result;
-  module.walk([&](FunctionOpInterface fn) {
-    if (!isa<KernelOp, FuncOp>(fn))
+  module.walk([&](AtomicRMWOp op) {
+    auto type = cast<BufferType>(op.getBuffer().getType());
+    Type e = type.getElementType();
+    bool shared = type.getSpace() == Space::shared;
+    if (type.getSpace() == Space::private_)
+      return WalkResult::advance(); // one invocation's memory: no atomic
+    std::optional<Feature> need;
+    std::string what;
+    if (op.getKind() == AtomicKind::xchg && (e.isF32() || e.isF64())) {
+      bool f32 = e.isF32();
+      need = shared ? (f32 ? Feature::shaderSharedFloat32Atomics
+                           : Feature::shaderSharedFloat64Atomics)
+                    : (f32 ? Feature::shaderBufferFloat32Atomics
+                           : Feature::shaderBufferFloat64Atomics);
+      what = std::string("atomic exchanges of ") + (f32 ? "f32" : "f64");
+    } else if (shared && e.isInteger(64)) {
+      need = Feature::shaderSharedInt64Atomics;
+      what = "64-bit atomics";
+    } else if (shared && op.getKind() == AtomicKind::fadd) {
+      need = e.isF32() ? Feature::shaderSharedFloat32AtomicAdd
+                       : Feature::shaderSharedFloat64AtomicAdd;
+      what = std::string("atomic adds of ") + (e.isF32() ? "f32" : "f64");
+    }
+    if (!need)
       return WalkResult::advance();
-    std::string who = std::string(isa<KernelOp>(fn) ? "kernel '" : "device function '") +
-                      fn.getName().str() + "'";
-    Needs needs;
-    auto visitType = [&](Type t) {
-      if (auto buf = dyn_cast<BufferType>(t))
-        needs.buffer(buf);
-      else
-        needs.value(t);
-    };
-    for (Type t : fn.getArgumentTypes()) {
-      visitType(t);
-      // An f16 scalar parameter arrives as the low 16 bits of a 32-bit lane.
-      if (getElementTypeOrSelf(t).isF16())
-        needs.add(Feature::shaderInt16, "f16 parameters");
-    }
-    fn.walk([&](Operation *op) {
-      for (Type t : op->getResultTypes())
-        visitType(t);
-      for (Type t : op->getOperandTypes())
-        visitType(t);
-      if (auto atomic = dyn_cast<AtomicRMWOp>(op))
-        needs.atomic(atomic);
-      if (isa<WaveWidthOp, LaneIdOp>(op))
-        needs.subgroups = true;
-    });
-    auto refuse = [&](const std::string &why) {
-      result = {XPU_ERROR_UNSUPPORTED, who + " " + why};
+    what += shared ? " on shared memory" : " on buffers";
+    auto kernel = op->getParentOfType<FunctionOpInterface>();
+    cap::Fact fact = featureFact(device, Capability::atomicI32, {*need});
+    if (auto *no = std::get_if<cap::Unavailable>(&fact.verdict)) {
+      std::string file;
+      unsigned line = 0, col = 0;
+      resolveLocation(op.getLoc(), file, line, col);
+      result = {XPU_ERROR_REFUSED,
+                file + ":" + std::to_string(line) + ":" + std::to_string(col) +
+                    ": error: XPU-CAP001: kernel '" + kernel.getName().str() +
+                    "' needs " + what + "; " + no->reason + " (" + fact.evidence + ")"};
       return WalkResult::interrupt();
-    };
-    if (needs.bf16)
-      return refuse("uses bf16, which Vulkan 1.2/1.3 SPIR-V cannot express "
-                    "(it needs VK_KHR_shader_bfloat16, not supported by xpujit)");
-    for (const auto &need : needs.list) {
-      const char *name = featureName(need.feature);
-      if (!info.supported[need.feature])
-        return refuse("uses " + need.why + ": " + deviceName + " reports " + name +
-                      "=false (vkGetPhysicalDeviceFeatures2: " +
-                      featureQuery(need.feature) + ")");
-      if (!info.requested[need.feature])
-        return refuse("uses " + need.why + ": " + deviceName + " supports " + name +
-                      ", but it was not enabled when the logical device was created "
-                      "(XPU_VULKAN_DISABLE_FEATURES)");
-    }
-    if (needs.subgroups && !subgroupsInCompute(info))
-      return refuse("uses the wave width or lane id: " + deviceName +
-                    " reports no basic subgroup operations in compute shaders "
-                    "(vkGetPhysicalDeviceProperties2: VkPhysicalDeviceSubgroupProperties)");
-    if (auto kernel = dyn_cast<KernelOp>(fn.getOperation())) {
-      uint64_t shared = sharedScratchBytes(kernel);
-      uint32_t limit = info.props.limits.maxComputeSharedMemorySize;
-      if (shared > limit)
-        return refuse("needs " + std::to_string(shared) +
-                      " bytes of workgroup-shared memory: " + deviceName +
-                      " reports maxComputeSharedMemorySize = " + std::to_string(limit) +
-                      " (vkGetPhysicalDeviceProperties2: VkPhysicalDeviceLimits)");
     }
     return WalkResult::advance();
   });
@@ -286,6 +222,55 @@ rt::TargetDesc describeTarget(const PhysicalInfo &info) {
     desc.features += ",+" + spirv::stringifyCapability(c).str();
   desc.waveWidth = info.subgroup.subgroupSize;
   return desc;
+}
+
+std::vector<cap::Fact> VulkanDevice::probeCapabilities() {
+  using C = Capability;
+  using F = Feature;
+  // Storage of a narrow type also declares values of it in SPIR-V, so it
+  // needs the arithmetic feature as well as the storage one.
+  std::vector<cap::Fact> facts = {
+      featureFact(*this, C::i8Storage, {F::storageBuffer8BitAccess, F::shaderInt8}),
+      featureFact(*this, C::i8Arith, {F::shaderInt8}),
+      featureFact(*this, C::i16Storage, {F::storageBuffer16BitAccess, F::shaderInt16}),
+      featureFact(*this, C::i16Arith, {F::shaderInt16}),
+      featureFact(*this, C::i64Storage, {F::shaderInt64}),
+      featureFact(*this, C::i64Arith, {F::shaderInt64}),
+      featureFact(*this, C::f16Storage, {F::storageBuffer16BitAccess, F::shaderFloat16}),
+      featureFact(*this, C::f16Arith, {F::shaderFloat16}),
+      featureFact(*this, C::f64Storage, {F::shaderFloat64}),
+      featureFact(*this, C::f64Arith, {F::shaderFloat64}),
+      featureFact(*this, C::atomicI64, {F::shaderBufferInt64Atomics}),
+      featureFact(*this, C::atomicF32Add, {F::shaderBufferFloat32AtomicAdd}),
+      featureFact(*this, C::atomicF64Add, {F::shaderBufferFloat64AtomicAdd}),
+  };
+  std::string subgroup =
+      "vkGetPhysicalDeviceProperties2: VkPhysicalDeviceSubgroupProperties "
+      "subgroupSize=" + std::to_string(info.subgroup.subgroupSize) +
+      ", basic operations in compute: " + (subgroupsInCompute(info) ? "yes" : "no");
+  if (subgroupsInCompute(info))
+    facts.push_back({C::waveOps, cap::Kind::deviceOptional, cap::Available{}, subgroup});
+  else
+    facts.push_back({C::waveOps, cap::Kind::deviceOptional,
+                     cap::Unavailable{cap::Kind::deviceOptional,
+                                      deviceName(*this) + " has no basic subgroup "
+                                                          "operations in compute shaders"},
+                     subgroup});
+  const VkPhysicalDeviceLimits &l = info.props.limits;
+  facts.push_back({C::sharedMemory, cap::Kind::deviceOptional, cap::Available{},
+                   "vkGetPhysicalDeviceProperties2: maxComputeSharedMemorySize=" +
+                       std::to_string(l.maxComputeSharedMemorySize),
+                   uint64_t(l.maxComputeSharedMemorySize)});
+  facts.push_back({C::workgroupInvocations, cap::Kind::deviceOptional, cap::Available{},
+                   "vkGetPhysicalDeviceProperties2: maxComputeWorkGroupInvocations=" +
+                       std::to_string(l.maxComputeWorkGroupInvocations),
+                   uint64_t(l.maxComputeWorkGroupInvocations)});
+  return facts;
+}
+
+std::string VulkanDevice::toolchainIdentity() const {
+  // The blob is SPIR-V; the driver compiles it when it makes a pipeline.
+  return "MLIR " LLVM_VERSION_STRING " SPIR-V";
 }
 
 Status compileSPIRV(VulkanDevice &device, ModuleOp module,

@@ -414,7 +414,7 @@ Status VulkanDevice::createQueue(std::unique_ptr<rt::Queue> &out) {
 }
 
 Status VulkanDevice::createEvent(std::unique_ptr<rt::BackendEvent> &out) {
-  out = std::make_unique<VulkanEvent>();
+  out = std::make_unique<VulkanEvent>(*this);
   return {};
 }
 

@@ -40,6 +40,7 @@ struct PhysicalInfo {
   uint8_t uuid[VK_UUID_SIZE] = {};
   VkPhysicalDeviceMemoryProperties memory{};
   uint32_t queueFamily = 0;
+  uint32_t timestampBits = 0;  ///< of the queue family; 0: no timestamps
   bool hasAtomicFloat = false; ///< VK_EXT_shader_atomic_float
   FeatureSet supported;        ///< what the device reports
   FeatureSet requested;        ///< what the logical device is created with
@@ -136,6 +137,8 @@ public:
                   size_t bytes) override;
   Status createQueue(std::unique_ptr<rt::Queue> &out) override;
   Status createEvent(std::unique_ptr<rt::BackendEvent> &out) override;
+  std::string toolchainIdentity() const override;
+  std::vector<cap::Fact> probeCapabilities() override;
   Status allocateStatusWord(rt::StatusWord &out) override;
   void freeStatusWord(const rt::StatusWord &word) override;
   Status compile(mlir::ModuleOp module, const std::vector<abi::KernelInfo> &kernels,

@@ -84,6 +84,58 @@ bool VulkanEvent::isComplete() {
   return !t || t->reached() >= v;
 }
 
+TimestampQuery::~TimestampQuery() {
+  if (pool)
+    device.fn.vkDestroyQueryPool(device.device, pool, nullptr);
+}
+
+Status VulkanEvent::timestamp(std::shared_ptr<TimestampQuery> &out) {
+  std::lock_guard<std::mutex> g(mu);
+  if (!query && device.info.timestampBits) {
+    auto q = std::make_shared<TimestampQuery>(device);
+    VkQueryPoolCreateInfo info{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+    info.queryType = VK_QUERY_TYPE_TIMESTAMP;
+    info.queryCount = 1;
+    XPU_VK_RETURN_IF_ERROR(
+        device.fn.vkCreateQueryPool(device.device, &info, nullptr, &q->pool),
+        "vkCreateQueryPool");
+    query = std::move(q);
+  }
+  out = query;
+  return {};
+}
+
+Status VulkanEvent::readTime(uint64_t &ticks) {
+  std::shared_ptr<TimestampQuery> q;
+  {
+    std::lock_guard<std::mutex> g(mu);
+    q = query;
+  }
+  if (!q)
+    return {XPU_ERROR_UNSUPPORTED,
+            "vulkan device '" + device.id.name +
+                "' has no timestamps on its compute queue (timestampValidBits = 0)"};
+  XPU_VK_RETURN_IF_ERROR(device.fn.vkGetQueryPoolResults(
+                             device.device, q->pool, 0, 1, sizeof ticks, &ticks,
+                             sizeof ticks, VK_QUERY_RESULT_64_BIT),
+                         "vkGetQueryPoolResults");
+  return {};
+}
+
+/// Device timestamps, as on CUDA: both events must have completed.
+Status VulkanEvent::elapsedSince(rt::BackendEvent &start, double &ms) {
+  auto &s = static_cast<VulkanEvent &>(start);
+  if (!isComplete() || !s.isComplete())
+    return {XPU_ERROR_BUSY, "an event has not completed yet"};
+  uint64_t t0 = 0, t1 = 0;
+  XPU_RETURN_IF_ERROR(s.readTime(t0));
+  XPU_RETURN_IF_ERROR(readTime(t1));
+  uint32_t bits = device.info.timestampBits;
+  uint64_t ticks = (t1 - t0) & (bits >= 64 ? ~0ull : (1ull << bits) - 1);
+  ms = double(ticks) * device.info.props.limits.timestampPeriod * 1e-6;
+  return {};
+}
+
 //===----------------------------------------------------------------------===//
 // The stream
 //===----------------------------------------------------------------------===//
@@ -296,9 +348,21 @@ Status VulkanQueue::copyOut(rt::BackendBuffer &src, size_t offset, void *dst,
 }
 
 Status VulkanQueue::record(rt::BackendEvent &event) {
+  auto &e = static_cast<VulkanEvent &>(event);
   XPU_RETURN_IF_ERROR(ready());
+  std::shared_ptr<TimestampQuery> query;
+  XPU_RETURN_IF_ERROR(e.timestamp(query));
+  if (query) {
+    // The device's time once everything before the event is done.
+    XPU_RETURN_IF_ERROR(begin());
+    device.fn.vkCmdResetQueryPool(open.cmd, query->pool, 0, 1);
+    device.fn.vkCmdWriteTimestamp(open.cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT,
+                                  query->pool, 0);
+    open.keep.push_back(query);
+    ++open.commands;
+  }
   XPU_RETURN_IF_ERROR(flush());
-  static_cast<VulkanEvent &>(event).set(slot.timeline, timeline->submitted);
+  e.set(slot.timeline, timeline->submitted);
   return {};
 }
 

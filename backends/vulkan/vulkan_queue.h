@@ -24,18 +24,35 @@ struct Timeline {
   std::atomic<uint64_t> submitted{0};
 };
 
+/// A GPU timestamp slot; the batches that write it keep it alive.
+struct TimestampQuery {
+  explicit TimestampQuery(VulkanDevice &device) : device(device) {}
+  ~TimestampQuery();
+  VulkanDevice &device;
+  VkQueryPool pool = VK_NULL_HANDLE;
+};
+
 class VulkanEvent : public rt::BackendEvent {
 public:
+  explicit VulkanEvent(VulkanDevice &device) : device(device) {}
   Status synchronize() override;
   bool isComplete() override;
+  Status elapsedSince(rt::BackendEvent &start, double &ms) override;
+  /// The query recording writes the device's time into (null when the
+  /// queue family has no timestamps).
+  Status timestamp(std::shared_ptr<TimestampQuery> &out);
   void set(std::shared_ptr<Timeline> timeline, uint64_t value);
   /// Where the event was recorded (null timeline: never, or before any work).
   std::pair<std::shared_ptr<Timeline>, uint64_t> point();
 
 private:
+  Status readTime(uint64_t &ticks);
+
+  VulkanDevice &device;
   std::mutex mu;
   std::shared_ptr<Timeline> timeline;
   uint64_t value = 0;
+  std::shared_ptr<TimestampQuery> query;
 };
 
 class VulkanQueue : public rt::Queue {

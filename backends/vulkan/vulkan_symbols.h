@@ -65,6 +65,11 @@
   F(vkCmdDispatch)                                                             \
   F(vkCmdPipelineBarrier)                                                      \
   F(vkCmdCopyBuffer)                                                           \
+  F(vkCmdResetQueryPool)                                                       \
+  F(vkCmdWriteTimestamp)                                                       \
+  F(vkCreateQueryPool)                                                         \
+  F(vkDestroyQueryPool)                                                        \
+  F(vkGetQueryPoolResults)                                                     \
   F(vkCreateSemaphore)                                                         \
   F(vkDestroySemaphore)                                                        \
   F(vkWaitSemaphores)                                                          \

@@ -296,6 +296,11 @@ LogicalResult lowerToLLVMDialect(ModuleOp module, LLVMTarget target,
   execOptions.waveWidth = waveWidth;
   pm.addPass(createLowerExecutionModel(execOptions));
   pm.addPass(createPrepareLowering());
+  if (target != LLVMTarget::cpu) {
+    MathToLibCallsOptions mathOptions;
+    mathOptions.target = name;
+    pm.addPass(createMathToLibCalls(mathOptions));
+  }
   pm.addPass(createSCFToControlFlowPass());
   // Integer division that rounds up or down, and similar ops no target
   // lowers directly, become plain arithmetic.

@@ -3,6 +3,7 @@
 // the buffers are lent to the stream until it synchronizes.
 #include "runtime/objects.h"
 
+#include <cstdio>
 #include <cstring>
 
 using namespace xpu::rt;
@@ -66,6 +67,58 @@ Status checkShape(const KernelObj &k, const DeviceIdentity &id,
   return {};
 }
 
+// RFC 0005 bounds, checked again at launch for what only the launch knows.
+constexpr uint32_t kDetMaxWorkgroupAxis = 1024, kDetMaxWorkgroup = 1024;
+constexpr uint32_t kDetMaxGridAxis = 65535;
+constexpr uint64_t kDetMaxBufferElements = 16u << 20;
+
+Status refuse(const abi::KernelInfo &k, int code, const std::string &why) {
+  char c[16];
+  std::snprintf(c, sizeof c, "XPU-GC%03d", code);
+  return {XPU_ERROR_REFUSED, std::string(c) + ": kernel '" + k.name + "': " + why};
+}
+
+/// deterministic-v1 at launch: the shape, each buffer's element count, and
+/// no buffer passed twice where one of the two is written.
+Status checkDeterministicLaunch(const abi::KernelInfo &info, const uint32_t grid[3],
+                                const uint32_t block[3], const xpu_arg *args) {
+  uint64_t invocations = 1;
+  for (int d = 0; d < 3; ++d) {
+    if (block[d] > kDetMaxWorkgroupAxis)
+      return refuse(info, 6, "workgroup extent " + std::to_string(block[d]) +
+                                 " exceeds " + std::to_string(kDetMaxWorkgroupAxis));
+    if (grid[d] > kDetMaxGridAxis)
+      return refuse(info, 6, "grid extent " + std::to_string(grid[d]) +
+                                 " exceeds " + std::to_string(kDetMaxGridAxis));
+    invocations *= block[d];
+  }
+  if (invocations > kDetMaxWorkgroup)
+    return refuse(info, 6, "a workgroup of " + std::to_string(invocations) +
+                               " invocations exceeds " + std::to_string(kDetMaxWorkgroup));
+  for (size_t i = 0; i < info.params.size(); ++i) {
+    const abi::Param &p = info.params[i];
+    if (!p.isBuffer || args[i].kind != XPU_PARAM_BUFFER)
+      continue;
+    std::shared_ptr<BufferObj> buf;
+    if (!resolve(args[i].v.buffer, buf).isOk())
+      continue; // reported as an argument mismatch
+    uint64_t count = buf->bytes / abi::scalarBytes(p.elem);
+    if (count > kDetMaxBufferElements)
+      return refuse(info, 13, "buffer argument '" + p.name + "' holds " +
+                                  std::to_string(count) + " elements; at most " +
+                                  std::to_string(kDetMaxBufferElements) + " are admitted");
+    for (size_t j = 0; j < i; ++j) {
+      const abi::Param &q = info.params[j];
+      bool writes = p.access != abi::Access::ro || q.access != abi::Access::ro;
+      if (q.isBuffer && args[j].kind == XPU_PARAM_BUFFER &&
+          args[j].v.buffer == args[i].v.buffer && writes)
+        return refuse(info, 11, "arguments '" + q.name + "' and '" + p.name +
+                                    "' are the same buffer, and one is written");
+    }
+  }
+  return {};
+}
+
 } // namespace
 
 extern "C" {
@@ -112,9 +165,6 @@ XPU_API xpu_status xpu_launch(xpu_kernel kernel, xpu_stream stream,
   }
   if (!grid || !block)
     return finish(invalidArgument("xpu_launch: `grid` or `block` is NULL"));
-  if (Status st = checkShape(*k, dev->device->identity(), grid, block); !st.isOk())
-    return finish(st);
-
   const abi::KernelInfo &info = *k->info;
   if (arg_count != info.params.size())
     return finish({XPU_ERROR_ARGUMENT_MISMATCH,
@@ -123,6 +173,13 @@ XPU_API xpu_status xpu_launch(xpu_kernel kernel, xpu_stream stream,
                        std::to_string(arg_count)});
   if (arg_count && !args)
     return finish(invalidArgument("xpu_launch: `args` is NULL"));
+  // The profile's rules first: a deterministic kernel is refused for its
+  // shape the same way on every device, whatever the device's own limits.
+  if (info.profile == "deterministic-v1")
+    if (Status st = checkDeterministicLaunch(info, grid, block, args); !st.isOk())
+      return finish(st);
+  if (Status st = checkShape(*k, dev->device->identity(), grid, block); !st.isOk())
+    return finish(st);
 
   // Pack the argument block.
   alignas(16) uint8_t small[256];
@@ -133,9 +190,14 @@ XPU_API xpu_status xpu_launch(xpu_kernel kernel, xpu_stream stream,
     block_ = large.data();
   }
   std::memset(block_, 0, k->argBytes);
-  LaunchRequest req;
-  req.buffers.resize(info.params.size(), nullptr);
-  std::vector<std::shared_ptr<BufferObj>> lent;
+  // Reused per thread: the launch path allocates nothing in steady state.
+  thread_local LaunchRequest req;
+  thread_local std::vector<std::shared_ptr<BufferObj>> lent;
+  struct Release { // hold no buffer past the call, whatever the way out
+    ~Release() { lent.clear(); }
+  } release;
+  req.buffers.assign(info.params.size(), nullptr);
+  req.status = 0;
   size_t slot = 0;
   for (size_t i = 0; i < info.params.size(); ++i) {
     const abi::Param &p = info.params[i];
@@ -196,8 +258,7 @@ XPU_API xpu_status xpu_launch(xpu_kernel kernel, xpu_stream stream,
     s->checks.push_back({word, k->info});
   for (size_t i = 0, b = 0; i < info.params.size(); ++i)
     if (info.params[i].isBuffer)
-      lent[b++]->lend(s, seq, info.params[i].access != abi::Access::ro,
-                      "launch of '" + info.name + "'");
+      lent[b++]->lend(s, seq, info.params[i].access != abi::Access::ro, k->info);
   return XPU_SUCCESS;
 }
 

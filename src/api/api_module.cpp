@@ -85,6 +85,8 @@ XPU_API xpu_status xpu_module_create(xpu_context context, xpu_device device,
   if (options && options->struct_size >= sizeof(xpu_module_options) &&
       options->source_name)
     request.sourceName = options->source_name;
+  if (options)
+    request.runtimeChecks = !(options->flags & XPU_MODULE_NO_RUNTIME_CHECKS);
   if (device) {
     if (Status st = resolve(device, dev); !st.isOk())
       return finish(st);
@@ -98,9 +100,10 @@ XPU_API xpu_status xpu_module_create(xpu_context context, xpu_device device,
     request.explicitDevice = false;
   }
 
-  CompiledModule compiled;
+  request.options = "flags=" + std::to_string(options ? options->flags : 0);
+  std::shared_ptr<const Program> program;
   std::vector<Diagnostic> diags;
-  Status st = compileModule(*dev->device, request, compiled, diags);
+  Status st = buildProgram(*dev->device, dev->cache, request, program, diags);
   if (diagnostics)
     *diagnostics = toHandle<xpu_diagnostics>(
         HandleTable::get().add(Kind::diagnostics, makeDiagnostics(std::move(diags))));
@@ -109,21 +112,15 @@ XPU_API xpu_status xpu_module_create(xpu_context context, xpu_device device,
 
   auto mod = std::make_shared<ModuleObj>();
   mod->device = dev;
-  mod->blob = std::move(compiled.blob);
-  for (auto &k : compiled.kernels)
-    mod->infos.push_back(std::make_shared<const xpu::abi::KernelInfo>(std::move(k)));
-  std::vector<xpu::abi::KernelInfo> infos;
-  for (auto &k : mod->infos)
-    infos.push_back(*k);
-  if (Status ls = dev->device->load(mod->blob, infos, mod->code); !ls.isOk())
-    return finish(ls);
-
+  mod->program = program;
+  mod->buildInfo = program->blob.format + " from " + program->blob.toolchain + "; " +
+                   program->blob.log;
   uint64_t h = registerObject(dev, mod);
-  for (size_t i = 0; i < mod->infos.size(); ++i) {
+  for (size_t i = 0; i < program->kernels.size(); ++i) {
     auto k = std::make_shared<KernelObj>();
     k->module = mod;
-    k->info = mod->infos[i];
-    k->code = mod->code->kernel(i);
+    k->info = program->kernels[i];
+    k->code = program->code->kernel(i);
     k->argBytes = xpu::abi::layoutArgs(k->info->params, k->slots);
     mod->kernelHandles.push_back(registerObject(dev, k));
   }
@@ -144,9 +141,12 @@ XPU_API xpu_status xpu_module_check(xpu_context context, const char *text,
     return finish(invalidArgument("xpu_module_check: `text` is NULL"));
   CompileRequest request;
   request.text = std::string_view(text, length);
-  if (options && options->struct_size >= sizeof(xpu_module_options) &&
-      options->source_name)
-    request.sourceName = options->source_name;
+  if (options && options->struct_size >= sizeof(xpu_module_options)) {
+    if (options->source_name)
+      request.sourceName = options->source_name;
+    if (options->target)
+      request.target = options->target;
+  }
   std::vector<Diagnostic> diags;
   Status st = checkModule(request, diags);
   if (diagnostics)
@@ -169,6 +169,28 @@ XPU_API void xpu_module_release(xpu_module module) {
   }
   if (ctx)
     ctx->forget(mod->handle);
+}
+
+XPU_API xpu_status xpu_module_binary(xpu_module module, const void **data,
+                                     size_t *size, const char **format) {
+  std::shared_ptr<ModuleObj> mod;
+  if (Status st = resolve(module, mod); !st.isOk())
+    return finish(st);
+  if (!data || !size)
+    return finish(invalidArgument("xpu_module_binary: `data` or `size` is NULL"));
+  const Blob &blob = mod->program->blob;
+  *data = blob.code.data();
+  *size = blob.code.size();
+  if (format)
+    *format = blob.format.c_str();
+  return XPU_SUCCESS;
+}
+
+XPU_API const char *xpu_module_build_info(xpu_module module) {
+  std::shared_ptr<ModuleObj> mod;
+  if (!resolve(module, mod).isOk())
+    return "";
+  return mod->buildInfo.c_str();
 }
 
 XPU_API xpu_status xpu_module_kernel_count(xpu_module module, uint32_t *out) {
@@ -203,12 +225,13 @@ XPU_API xpu_status xpu_module_kernel(xpu_module module, const char *name,
   if (!name || !out)
     return finish(invalidArgument("xpu_module_kernel: `name` or `out` is NULL"));
   std::string known;
-  for (size_t i = 0; i < mod->infos.size(); ++i) {
-    if (mod->infos[i]->name == name) {
+  const auto &kernels = mod->program->kernels;
+  for (size_t i = 0; i < kernels.size(); ++i) {
+    if (kernels[i]->name == name) {
       *out = toHandle<xpu_kernel>(mod->kernelHandles[i]);
       return XPU_SUCCESS;
     }
-    known += (known.empty() ? "" : ", ") + mod->infos[i]->name;
+    known += (known.empty() ? "" : ", ") + kernels[i]->name;
   }
   return finish({XPU_ERROR_NOT_FOUND,
                  std::string("no kernel named '") + name + "' in the module" +

@@ -3,11 +3,13 @@
 // and error reporting; a backend only moves bytes, compiles and runs.
 #pragma once
 
+#include "capability/capability.h"
 #include "runtime/status.h"
 #include "xpu/KernelABI.h"
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -43,6 +45,7 @@ struct Blob {
   std::vector<uint8_t> code; ///< object file, cubin/PTX, code object, SPIR-V
   std::string format;        ///< "elf-object", "cubin", "ptx", ...
   std::string toolchain;     ///< what produced it, e.g. "LLVM 22.1.8; ptxas 13.0"
+  std::string log;           ///< how long each stage took, for the build log
 };
 
 /// Device memory.
@@ -59,6 +62,8 @@ public:
   virtual ~BackendEvent() = default;
   virtual Status synchronize() = 0;
   virtual bool isComplete() = 0;
+  /// Milliseconds from `start` to this event, both complete.
+  virtual Status elapsedSince(BackendEvent &start, double &ms) = 0;
 };
 
 class BackendKernel {
@@ -116,6 +121,10 @@ public:
   virtual ~Device() = default;
   virtual const DeviceIdentity &identity() const = 0;
   virtual const TargetDesc &target() const = 0;
+  /// What turns the target's code into what the device runs, with
+  /// versions ("LLVM 22.1.8", "ptxas 13.0; libdevice <hash>"). It goes into
+  /// cache keys, so an upgraded toolchain never gets stale code.
+  virtual std::string toolchainIdentity() const = 0;
 
   virtual Status allocate(size_t bytes, std::unique_ptr<BackendBuffer> &out) = 0;
   /// Blocking copies, not ordered with any queue.
@@ -135,6 +144,19 @@ public:
   virtual Status load(const Blob &blob,
                       const std::vector<abi::KernelInfo> &kernels,
                       std::unique_ptr<LoadedModule> &out) = 0;
+
+  /// Facts for the capabilities its target leaves to the device (see
+  /// capability/target_facts.cpp), each naming the query that produced it.
+  virtual std::vector<cap::Fact> probeCapabilities() = 0;
+
+  /// The device's whole capability table, resolved once.
+  const cap::FactTable &capabilities();
+  /// "cuda device 'NVIDIA H200'", for messages.
+  std::string label() const;
+
+private:
+  std::once_flag capabilitiesOnce_;
+  cap::FactTable capabilities_;
 };
 
 /// A backend finds its devices. A backend whose driver library is missing

@@ -1,6 +1,7 @@
 // Parsing of the environment variables; see env.h.
 #include "runtime/env.h"
 
+#include <cstdint>
 #include <cstdlib>
 #include <mutex>
 
@@ -16,6 +17,64 @@ std::optional<xpu_backend> parseBackend(const std::string &name) {
   if (name == "vulkan")
     return XPU_BACKEND_VULKAN;
   return std::nullopt;
+}
+
+std::optional<uint64_t> parseBytes(const std::string &text) {
+  size_t n = text.find_first_not_of("0123456789");
+  std::string digits = text.substr(0, n);
+  std::string suffix = n == std::string::npos ? "" : text.substr(n);
+  if (digits.empty() || digits.size() > 19 || suffix.size() > 1)
+    return std::nullopt;
+  static const std::string units = "KMGT";
+  unsigned shift = 0;
+  if (!suffix.empty()) {
+    size_t u = units.find(suffix[0]);
+    if (u == std::string::npos)
+      return std::nullopt;
+    shift = 10 * unsigned(u + 1);
+  }
+  uint64_t v = std::stoull(digits);
+  if (v > (UINT64_MAX >> shift))
+    return std::nullopt;
+  return v << shift;
+}
+
+static Status readCacheSettings(Settings &s) {
+  if (const char *v = std::getenv("XPU_CACHE"); v && *v) {
+    std::string m = v;
+    if (m == "on")
+      s.cacheMode = cache::Mode::on;
+    else if (m == "off")
+      s.cacheMode = cache::Mode::off;
+    else if (m == "readonly")
+      s.cacheMode = cache::Mode::readonly;
+    else
+      return invalidArgument("XPU_CACHE='" + m + "' is not one of: on, off, readonly");
+  }
+  s.cacheLocation = cache::chooseLocation(std::getenv("XPU_CACHE_DIR"),
+                                          std::getenv("XDG_CACHE_HOME"),
+                                          std::getenv("HOME"));
+  if (const char *v = std::getenv("XPU_CACHE_MAX_BYTES"); v && *v) {
+    auto bytes = parseBytes(v);
+    if (!bytes || *bytes == 0)
+      return invalidArgument(std::string("XPU_CACHE_MAX_BYTES='") + v +
+                             "' is not a positive byte count (digits with an "
+                             "optional K, M, G or T suffix, e.g. 512M)");
+    s.cacheMaxBytes = *bytes;
+  }
+  if (const char *v = std::getenv("XPU_CACHE_STATS"); v && *v) {
+    std::string b = v;
+    if (b != "0" && b != "1")
+      return invalidArgument("XPU_CACHE_STATS='" + b + "' is not one of: 0, 1");
+    s.cacheStats = b == "1";
+  }
+  if (const char *v = std::getenv("XPU_CACHE_TEST_HOOK"); v && *v) {
+    std::string h = v;
+    if (h != "stall-write")
+      return invalidArgument("XPU_CACHE_TEST_HOOK='" + h + "' is not one of: stall-write");
+    s.cacheStallWrites = true;
+  }
+  return {};
 }
 
 static Status readSettings(Settings &s) {
@@ -64,7 +123,7 @@ static Status readSettings(Settings &s) {
       return invalidArgument("XPU_VULKAN_STAGING='" + staging + "' is not one of: 0, 1");
     s.vulkanStaging = staging == "1";
   }
-  return {};
+  return readCacheSettings(s);
 }
 
 Status settings(const Settings *&out) {

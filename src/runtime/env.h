@@ -2,6 +2,7 @@
 // An unknown value is an error that lists the accepted ones.
 #pragma once
 
+#include "cache/cache.h"
 #include "runtime/status.h"
 
 #include <optional>
@@ -16,6 +17,13 @@ struct Settings {
   std::string device;                 ///< XPU_DEVICE ("cuda:0", "cpu")
   LogLevel log = LogLevel::warn;      ///< XPU_LOG
   std::string dumpDir;                ///< XPU_DUMP_DIR
+
+  cache::Mode cacheMode = cache::Mode::on;          ///< XPU_CACHE
+  /// From XPU_CACHE_DIR, XDG_CACHE_HOME or HOME (not yet checked on disk).
+  cache::Location cacheLocation;
+  uint64_t cacheMaxBytes = cache::kDefaultMaxBytes; ///< XPU_CACHE_MAX_BYTES
+  bool cacheStats = false;                          ///< XPU_CACHE_STATS
+  bool cacheStallWrites = false; ///< XPU_CACHE_TEST_HOOK=stall-write
   /// Testing aids for the Vulkan backend: features not to enable, and
   /// staging copies even where device memory is host-visible.
   std::string vulkanDisableFeatures; ///< XPU_VULKAN_DISABLE_FEATURES
@@ -24,6 +32,10 @@ struct Settings {
 
 /// Reads the environment. The result is computed once per process.
 Status settings(const Settings *&out);
+
+/// Parses a byte count: digits with an optional K, M, G or T suffix
+/// (powers of 1024).
+std::optional<uint64_t> parseBytes(const std::string &text);
 
 /// Parses "cpu", "cuda", "hip" or "vulkan".
 std::optional<xpu_backend> parseBackend(const std::string &name);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "runtime/backend.h"
+#include "runtime/compiler.h"
 #include "runtime/handles.h"
 #include "xpu/Diagnostic.h"
 
@@ -24,6 +25,7 @@ struct DeviceObj : Object {
   uint32_t index = 0;
   std::weak_ptr<ContextObj> context;
   std::shared_ptr<StreamObj> defaultStream;
+  DeviceCache cache; ///< programs loaded on this device, by source
 
   std::mutex mu;
   std::vector<std::weak_ptr<StreamObj>> streams; ///< every live stream
@@ -71,7 +73,9 @@ struct Borrow {
   std::weak_ptr<StreamObj> stream;
   uint64_t sequence = 0;
   bool writes = false;
-  std::string by; ///< "launch of 'saxpy'", "upload"
+  /// What borrowed it: a launch of this kernel, or else `what` ("upload").
+  std::shared_ptr<const abi::KernelInfo> kernel;
+  const char *what = "";
 };
 
 struct BufferObj : Object {
@@ -88,7 +92,8 @@ struct BufferObj : Object {
   Status checkConflicts(const char *what, bool isWrite,
                         const StreamObj *sameStream);
   void lend(const std::shared_ptr<StreamObj> &stream, uint64_t sequence,
-            bool writes, std::string by);
+            bool writes, std::shared_ptr<const abi::KernelInfo> kernel,
+            const char *what = "");
 };
 
 struct EventObj : Object {
@@ -101,10 +106,10 @@ struct KernelObj;
 
 struct ModuleObj : Object {
   std::shared_ptr<DeviceObj> device;
-  std::unique_ptr<LoadedModule> code;
-  std::vector<std::shared_ptr<const abi::KernelInfo>> infos;
+  /// Shared with the device's cache and every module of the same source.
+  std::shared_ptr<const Program> program;
   std::vector<uint64_t> kernelHandles;
-  Blob blob; ///< kept for inspection and the cache
+  std::string buildInfo; ///< for xpu_module_build_info
 };
 
 struct KernelObj : Object {

@@ -5,6 +5,9 @@
 namespace xpu::cpu {
 std::unique_ptr<rt::Backend> createCpuBackend();
 }
+namespace xpu::cuda {
+std::unique_ptr<rt::Backend> createCudaBackend();
+}
 namespace xpu::vk {
 std::unique_ptr<rt::Backend> createVulkanBackend();
 }
@@ -13,6 +16,7 @@ namespace xpu::rt {
 
 std::vector<std::unique_ptr<Backend>> createBackends() {
   std::vector<std::unique_ptr<Backend>> backends;
+  backends.push_back(cuda::createCudaBackend());
   backends.push_back(vk::createVulkanBackend());
   backends.push_back(cpu::createCpuBackend());
   return backends;

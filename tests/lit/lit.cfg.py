@@ -8,4 +8,6 @@ config.suffixes = [".mlir"]
 config.test_source_root = os.path.dirname(__file__)
 config.substitutions.append(("xpu-opt", config.xpu_opt))
 config.substitutions.append(("FileCheck", config.filecheck))
+config.substitutions.append(("xpujit", config.xpujit))
 config.substitutions.append(("not ", config.not_tool + " "))
+config.substitutions.append(("count", "/usr/lib/llvm-22/bin/count"))

@@ -201,8 +201,9 @@ TEST_CASE("bf16 is refused with the reason, not miscompiled") {
       %c0 = arith.constant 0 : index
       xpu.store %v, %out[%c0] : !xpu.buffer<bf16>
       xpu.return
-    })") == XPU_ERROR_UNSUPPORTED);
-  CHECK(lastMessage().find("kernel 'k' uses bf16") != std::string::npos);
+    })") == XPU_ERROR_REFUSED);
+  CHECK(lastMessage().find("kernel 'k' needs bf16") != std::string::npos);
+  CHECK(lastMessage().find("spirv cannot express it") != std::string::npos);
 }
 
 TEST_CASE("a feature the device lacks or did not enable refuses the kernel, naming it") {
@@ -215,12 +216,26 @@ TEST_CASE("a feature the device lacks or did not enable refuses the kernel, nami
   const char *disabled = std::getenv("XPU_VULKAN_DISABLE_FEATURES");
   bool f64Disabled = disabled && std::string(disabled).find("shaderFloat64") != std::string::npos;
   if (!f64Disabled) {
+    // The capability model's device gate, from the device's facts.
     xpu_status st = tryCompile(f64Add);
     if (st != XPU_SUCCESS) {
       // lavapipe: VK_EXT_shader_atomic_float without f64 adds.
-      CHECK(st == XPU_ERROR_UNSUPPORTED);
+      CHECK(st == XPU_ERROR_REFUSED);
       CHECK(lastMessage().find("shaderBufferFloat64AtomicAdd=false") != std::string::npos);
       CHECK(lastMessage().find("vkGetPhysicalDeviceFeatures2") != std::string::npos);
+    }
+    // What only the backend tells apart: float exchanges need the float
+    // atomic features, not the integer ones of the same width.
+    st = tryCompile(R"(
+      xpu.kernel @k(%out: !xpu.buffer<f64>, %v: f64) {
+        %c0 = arith.constant 0 : index
+        %o = xpu.atomic_rmw xchg %v, %out[%c0] relaxed device : !xpu.buffer<f64>
+        xpu.return
+      })");
+    if (st != XPU_SUCCESS) {
+      CHECK(st == XPU_ERROR_REFUSED);
+      CHECK(lastMessage().find("atomic exchanges of f64 on buffers") != std::string::npos);
+      CHECK(lastMessage().find("shaderBufferFloat64Atomics=false") != std::string::npos);
     }
     return;
   }
@@ -231,8 +246,8 @@ TEST_CASE("a feature the device lacks or did not enable refuses the kernel, nami
       %w = arith.mulf %v, %v : f64
       xpu.store %w, %out[%c0] : !xpu.buffer<f64>
       xpu.return
-    })") == XPU_ERROR_UNSUPPORTED);
-  CHECK(lastMessage().find("kernel 'k' uses f64 values") != std::string::npos);
+    })") == XPU_ERROR_REFUSED);
+  CHECK(lastMessage().find("kernel 'k' needs f64") != std::string::npos);
   CHECK(lastMessage().find("supports shaderFloat64, but it was not enabled") !=
         std::string::npos);
 }

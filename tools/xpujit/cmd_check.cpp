@@ -7,20 +7,26 @@
 namespace cli {
 
 int runCheck(int argc, char **argv) {
-  std::string file;
+  std::string file, target;
   bool json = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--help" || a == "-h") {
-      std::printf("usage: xpujit check FILE [--json]\n\n"
+      std::printf("usage: xpujit check FILE [--target T] [--json]\n\n"
                   "Parses FILE, verifies it and admits each kernel against its\n"
                   "profile. Diagnostics print as FILE:LINE:COL: error: CODE: message\n"
-                  "(or as a JSON array with --json). Exits 0 when every kernel is\n"
-                  "admitted, 1 otherwise.\n");
+                  "(or as a JSON array with --json). With --target (cpu, nvptx,\n"
+                  "amdgcn, spirv) it also reports what each kernel needs and who\n"
+                  "decides it on that target, refusing what the target cannot\n"
+                  "express. Exits 0 when every kernel is admitted, 1 otherwise.\n");
       return kOk;
     }
     if (a == "--json")
       json = true;
+    else if (a == "--target" && i + 1 < argc)
+      target = argv[++i];
+    else if (a.rfind("--target=", 0) == 0)
+      target = a.substr(9);
     else if (!a.empty() && a[0] == '-') {
       std::fprintf(stderr, "xpujit check: unknown option '%s'\n", a.c_str());
       return kUsage;
@@ -45,6 +51,7 @@ int runCheck(int argc, char **argv) {
     return reportFailure("cannot create a context", st);
   xpu_module_options options = XPU_MODULE_OPTIONS_INIT;
   options.source_name = file.c_str();
+  options.target = target.empty() ? nullptr : target.c_str();
   xpu_diagnostics diags = nullptr;
   xpu_status st = xpu_module_check(ctx.handle, text.data(), text.size(),
                                    &options, &diags);

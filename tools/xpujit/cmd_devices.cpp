@@ -6,14 +6,59 @@
 
 namespace cli {
 
+namespace {
+
+const char *verdictName(xpu_verdict v) {
+  switch (v) {
+  case XPU_VERDICT_AVAILABLE: return "available";
+  case XPU_VERDICT_UNAVAILABLE: return "unavailable";
+  default: return "unknown";
+  }
+}
+
+const char *kindName(xpu_capability_kind k) {
+  static const char *names[] = {"backend-structural", "device-optional",
+                                "host-toolchain", "toolchain-semantic",
+                                "policy", "flag-legality"};
+  return unsigned(k) < 6 ? names[k] : "?";
+}
+
+int printCapabilities(xpu_device d) {
+  uint32_t n = 0;
+  if (xpu_status st = xpu_device_capability_count(d, &n))
+    return reportFailure("cannot read capabilities", st);
+  for (uint32_t i = 0; i < n; ++i) {
+    xpu_capability c;
+    if (xpu_status st = xpu_device_capability(d, i, &c))
+      return reportFailure("cannot read a capability", st);
+    std::printf("        %-24s %-11s %-18s", c.name, verdictName(c.verdict),
+                kindName(c.kind));
+    if (c.has_limit)
+      std::printf(" limit %llu", (unsigned long long)c.limit);
+    std::printf("\n          %s%s%s\n", c.reason[0] ? c.reason : "",
+                c.reason[0] ? "; " : "", c.evidence);
+  }
+  return kOk;
+}
+
+} // namespace
+
 int runDevices(int argc, char **argv) {
+  bool caps = false;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h")) {
-      std::printf("usage: xpujit devices\n\n"
+      std::printf("usage: xpujit devices [--caps]\n\n"
                   "Lists each device with its index, backend, name, architecture,\n"
                   "memory and compute units, then each backend that found none and\n"
-                  "why. The default device (XPU_BACKEND, XPU_DEVICE) is marked *.\n");
+                  "why. The default device (XPU_BACKEND, XPU_DEVICE) is marked *.\n"
+                  "--caps adds each device's capability table: every capability a\n"
+                  "kernel can need, its verdict (available, unavailable, unknown),\n"
+                  "who decided it, and the query or measurement behind it.\n");
       return kOk;
+    }
+    if (!std::strcmp(argv[i], "--caps")) {
+      caps = true;
+      continue;
     }
     std::fprintf(stderr, "xpujit devices: unknown option '%s'\n", argv[i]);
     return kUsage;
@@ -41,6 +86,8 @@ int runDevices(int argc, char **argv) {
                 info.compute_units, info.wave_width, info.max_workgroup_size);
     if (info.driver[0])
       std::printf("        driver %s\n", info.driver);
+    if (caps && printCapabilities(d) != kOk)
+      return kFailed;
   }
   for (xpu_backend b : {XPU_BACKEND_CUDA, XPU_BACKEND_HIP, XPU_BACKEND_VULKAN,
                         XPU_BACKEND_CPU}) {

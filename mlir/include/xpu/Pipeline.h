@@ -5,6 +5,7 @@
 
 #include "xpu/Diagnostic.h"
 #include "xpu/KernelABI.h"
+#include "xpu/Requirements.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -64,7 +65,17 @@ abi::Param paramOf(mlir::Type type);
 /// and assignCheckSites, before lowering.
 std::vector<abi::KernelInfo> describeKernels(mlir::ModuleOp module);
 
+/// What each kernel needs from a target. Call after admission and the
+/// target-independent expansions (reductions), before lowering.
+std::vector<KernelRequirements> analyzeRequirements(mlir::ModuleOp module);
+
 enum class LLVMTarget { cpu, nvvm, rocdl };
+
+/// The version of the lowering pipeline, part of every kernel cache key.
+/// Bump it when lowering or code generation changes what a kernel compiles
+/// to (the library's build id is in the key too, but a build without one
+/// relies on this).
+constexpr unsigned kPipelineVersion = 1;
 
 /// Lowers an admitted module to the LLVM dialect for `target`.
 mlir::LogicalResult lowerToLLVMDialect(mlir::ModuleOp module, LLVMTarget target,

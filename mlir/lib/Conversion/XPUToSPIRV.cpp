@@ -160,21 +160,24 @@ Value fromMember(OpBuilder &b, Location loc, Value raw, Type t) {
   Type elem = getElementTypeOrSelf(t);
   if (elem.isIndex() || raw.getType() == t)
     return raw;
-  auto like = [&](Type e) -> Type {
-    if (auto vec = dyn_cast<VectorType>(t))
-      return VectorType::get(vec.getShape(), e);
-    return e;
-  };
   if (elem.isInteger(1))
     return spirv::INotEqualOp::create(
         b, loc, raw, spirv::ConstantOp::getZero(raw.getType(), loc, b));
   if (elem.isInteger())
     return spirv::UConvertOp::create(b, loc, t, raw);
-  // f16: the low 16 bits of the lane.
-  Value bits = spirv::UConvertOp::create(
-      b, loc, like(IntegerType::get(b.getContext(), elem.getIntOrFloatBitWidth())),
-      raw);
-  return spirv::BitcastOp::create(b, loc, t, bits);
+  // f16: the low half of each 32-bit lane, read as two f16 (no 16-bit
+  // integers needed).
+  auto half = [&](Value lane) -> Value {
+    Value pair = spirv::BitcastOp::create(b, loc, VectorType::get({2}, elem), lane);
+    return spirv::CompositeExtractOp::create(b, loc, pair, {0});
+  };
+  auto vec = dyn_cast<VectorType>(t);
+  if (!vec)
+    return half(raw);
+  SmallVector<Value, 4> lanes;
+  for (int32_t k = 0; k < int32_t(vec.getNumElements()); ++k)
+    lanes.push_back(half(spirv::CompositeExtractOp::create(b, loc, raw, {k})));
+  return spirv::CompositeConstructOp::create(b, loc, t, lanes);
 }
 
 struct KernelLowering : XPUPattern<KernelOp> {

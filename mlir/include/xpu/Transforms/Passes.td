@@ -26,6 +26,30 @@ def ImportGPU : Pass<"xpu-import-gpu", "mlir::ModuleOp"> {
   let dependentDialects = ["::xpu::XPUDialect"];
 }
 
+def Admit : Pass<"xpu-admit", "mlir::ModuleOp"> {
+  let summary = "Admit each kernel against its profile, or refuse it";
+  let description = [{
+    `deterministic-v1` kernels are checked against RFC 0005 in its precedence
+    order (effects, device capability, parameter count, parameter types,
+    buffer capacity, parameter modes, shape bounds, aliasing, then body
+    operations in order); the first failing rule refuses the kernel with one
+    located `XPU-GC0NN` error. Admitted kernels, and all `portable` ones,
+    then have every access that no proof puts in bounds marked `checked`:
+
+    ```mlir
+    %v = xpu.load %x[%i] : !xpu.buffer<f32>          // %i unbounded
+    // becomes
+    %v = xpu.load %x[%i] {checked} : !xpu.buffer<f32>
+    ```
+  }];
+  let options = [
+    Option<"explicitDevice", "explicit-device", "bool", /*default=*/"true",
+           "the module was created for a device the caller named">,
+    Option<"runtimeChecks", "runtime-checks", "bool", /*default=*/"true",
+           "mark unproven accesses of portable kernels `checked` (off: unsafe)">,
+  ];
+}
+
 def ExpandReductions : Pass<"xpu-expand-reductions", "mlir::ModuleOp"> {
   let summary = "Expand xpu.reduce into shared memory, barriers and loops";
   let description = [{
@@ -118,6 +142,27 @@ def PrepareLowering : Pass<"xpu-prepare-lowering", "mlir::ModuleOp"> {
   ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::scf::SCFDialect",
                            "::mlir::arith::ArithDialect"];
+}
+
+def MathToLibCalls : Pass<"xpu-math-to-libcalls", "mlir::ModuleOp"> {
+  let summary = "Call the device math library for functions GPUs lack";
+  let description = [{
+    NVPTX and AMDGPU have no instruction for exp, log, sin, pow and the
+    like; they come from libdevice (`__nv_expf`) or the AMD device libraries
+    (`__ocml_exp_f32`). Only those functions are rewritten to calls, so a
+    kernel that uses just sqrt, fabs or fma needs no library:
+
+    ```mlir
+    %e = math.exp %x : f32
+    // nvvm:
+    %e = llvm.call @__nv_expf(%x) : (f32) -> f32
+    ```
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"nvvm\"",
+           "nvvm | rocdl">,
+  ];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
 def ConvertXPUToLLVM : Pass<"xpu-to-llvm", "mlir::ModuleOp"> {

@@ -259,6 +259,15 @@ void GlobalSizeOp::inferResultRanges(ArrayRef<ConstantIntRanges>,
     setResultRange(getResult(),
                    indexRange(1, kMaxWorkgroupExtent * kMaxGridExtent));
 }
+void BufferSizeOp::inferResultRanges(ArrayRef<ConstantIntRanges>,
+                                     SetIntRangeFn setResultRange) {
+  auto type = cast<BufferType>(getBuffer().getType());
+  if (type.hasStaticSize())
+    setResultRange(getResult(), indexRange(type.getSize(), type.getSize()));
+  else
+    setResultRange(getResult(), indexRange(0, INT64_MAX));
+}
+
 void WaveWidthOp::inferResultRanges(ArrayRef<ConstantIntRanges>,
                                     SetIntRangeFn setResultRange) {
   setResultRange(getResult(), indexRange(1, 128));

@@ -230,7 +230,8 @@ def XPU_StoreOp : XPU_Op<"store", [MemoryEffects<[MemWrite]>]> {
   }];
 }
 
-def XPU_BufferSizeOp : XPU_Op<"buffer_size", [Pure]> {
+def XPU_BufferSizeOp : XPU_Op<"buffer_size", [Pure,
+    DeclareOpInterfaceMethods<InferIntRangeInterface, ["inferResultRanges"]>]> {
   let summary = "the buffer's length in elements";
   let arguments = (ins XPU_AnyBuffer:$buffer);
   let results = (outs Index:$result);

@@ -1,0 +1,221 @@
+// NVIDIA code generation; see cuda_codegen.h.
+#include "cuda_codegen.h"
+#include "../common/llvm_codegen.h"
+
+#include "runtime/dump.h"
+#include "xpu/Pipeline.h"
+
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Linker/Linker.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <mutex>
+#include <sstream>
+
+extern "C" void LLVMInitializeNVPTXTargetInfo();
+extern "C" void LLVMInitializeNVPTXTarget();
+extern "C" void LLVMInitializeNVPTXTargetMC();
+extern "C" void LLVMInitializeNVPTXAsmPrinter();
+extern char **environ;
+
+namespace xpu::cuda {
+
+using rt::Status;
+
+namespace {
+
+std::string cudaRoot() {
+  const char *env = std::getenv("CUDA_PATH");
+  return env && *env ? env : "/usr/local/cuda";
+}
+
+/// Runs `argv`, capturing its output; returns the exit status (-1: could not
+/// start it).
+int runProgram(const std::vector<std::string> &argv, std::string &output) {
+  char outPath[] = "/tmp/xpujit-ptxas-out-XXXXXX";
+  int fd = mkstemp(outPath);
+  if (fd < 0)
+    return -1;
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, fd, 1);
+  posix_spawn_file_actions_adddup2(&actions, fd, 2);
+  std::vector<char *> args;
+  for (const std::string &a : argv)
+    args.push_back(const_cast<char *>(a.c_str()));
+  args.push_back(nullptr);
+  pid_t pid;
+  int rc = posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  close(fd);
+  int status = -1;
+  if (rc == 0 && waitpid(pid, &status, 0) == pid)
+    status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  else
+    status = -1;
+  std::ifstream in(outPath);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  output = ss.str();
+  unlink(outPath);
+  return status;
+}
+
+/// Links the libdevice functions the module calls, and tells NVVMReflect
+/// that denormals are kept (no flush to zero).
+Status linkLibdevice(llvm::Module &m) {
+  bool needed = false;
+  for (llvm::Function &f : m)
+    needed |= f.isDeclaration() && f.getName().starts_with("__nv_");
+  if (!needed)
+    return {};
+  std::string path = cudaRoot() + "/nvvm/libdevice/libdevice.10.bc";
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  if (!buffer)
+    return {XPU_ERROR_COMPILE, "math functions need libdevice, not found at " + path};
+  auto lib = llvm::parseBitcodeFile((*buffer)->getMemBufferRef(), m.getContext());
+  if (!lib)
+    return {XPU_ERROR_COMPILE, "cannot read " + path + ": " +
+                                   llvm::toString(lib.takeError())};
+  (*lib)->setTargetTriple(m.getTargetTriple());
+  (*lib)->setDataLayout(m.getDataLayout());
+  if (llvm::Linker::linkModules(m, std::move(*lib), llvm::Linker::LinkOnlyNeeded))
+    return {XPU_ERROR_COMPILE, "linking libdevice failed"};
+  m.addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz", uint32_t(0));
+  return {};
+}
+
+} // namespace
+
+const Ptxas &ptxas() {
+  static Ptxas p = [] {
+    Ptxas found;
+    std::vector<std::string> candidates;
+    if (const char *env = std::getenv("XPU_PTXAS"); env && *env)
+      candidates.push_back(env);
+    candidates.push_back(cudaRoot() + "/bin/ptxas");
+    candidates.push_back("/usr/local/cuda/bin/ptxas");
+    for (const std::string &c : candidates) {
+      if (access(c.c_str(), X_OK) != 0)
+        continue;
+      std::string out;
+      if (runProgram({c, "--version"}, out) != 0)
+        continue;
+      size_t v = out.find(", V");
+      found.path = c;
+      found.version = v == std::string::npos
+                          ? "unknown version"
+                          : out.substr(v + 3, out.find_first_of("\r\n", v) - v - 3);
+      return found;
+    }
+    found.why = "no runnable ptxas (XPU_PTXAS, $CUDA_PATH/bin, /usr/local/cuda/bin)";
+    return found;
+  }();
+  return p;
+}
+
+rt::TargetDesc nvptxTarget(int major, int minor) {
+  rt::TargetDesc t;
+  t.kind = rt::TargetDesc::Kind::nvptx;
+  t.triple = "nvptx64-nvidia-cuda";
+  t.chip = "sm_" + std::to_string(major * 10 + minor);
+  // The PTX ISA each architecture needs at least (sm_90: 7.8, sm_100: 8.6,
+  // sm_120: 8.7); 8.0 is the floor LLVM accepts for the rest.
+  t.features = major >= 12 ? "+ptx87" : major >= 10 ? "+ptx86" : "+ptx80";
+  t.waveWidth = 32;
+  return t;
+}
+
+Status compileForNVPTX(mlir::ModuleOp module, const rt::TargetDesc &target,
+                       rt::Blob &out) {
+  codegen::StageTimer timer;
+  if (mlir::failed(lowerToLLVMDialect(module, LLVMTarget::nvvm, 32)))
+    return {XPU_ERROR_COMPILE, "lowering for NVPTX failed"};
+  rt::dumpStage("lowered-nvvm.mlir", module);
+  timer.lap("lowering");
+
+  static std::once_flag once;
+  std::call_once(once, [] {
+    LLVMInitializeNVPTXTargetInfo();
+    LLVMInitializeNVPTXTarget();
+    LLVMInitializeNVPTXTargetMC();
+    LLVMInitializeNVPTXAsmPrinter();
+  });
+  std::string error;
+  llvm::Triple triple(target.triple);
+  const llvm::Target *llvmTarget = llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!llvmTarget)
+    return {XPU_ERROR_COMPILE, "no NVPTX target in this build: " + error};
+  llvm::TargetOptions options;
+  options.AllowFPOpFusion = llvm::FPOpFusion::Standard;
+  std::unique_ptr<llvm::TargetMachine> tm(llvmTarget->createTargetMachine(
+      triple, target.chip, target.features, options, std::nullopt, std::nullopt,
+      llvm::CodeGenOptLevel::Aggressive));
+  if (!tm)
+    return {XPU_ERROR_COMPILE, "cannot create an NVPTX target machine for " + target.chip};
+
+  llvm::LLVMContext llvmCtx;
+  std::unique_ptr<llvm::Module> m = translateToLLVMIR(module, llvmCtx);
+  if (!m)
+    return {XPU_ERROR_COMPILE, "translation to LLVM IR failed"};
+  m->setTargetTriple(triple);
+  m->setDataLayout(tm->createDataLayout());
+  XPU_RETURN_IF_ERROR(linkLibdevice(*m));
+  codegen::optimize(*m, *tm);
+  std::vector<uint8_t> ptx;
+  XPU_RETURN_IF_ERROR(codegen::emit(*m, *tm, llvm::CodeGenFileType::AssemblyFile, ptx));
+  rt::dumpStage("nvptx.ptx", ptx.data(), ptx.size());
+  timer.lap("llvm");
+
+  std::string toolchain = "LLVM " LLVM_VERSION_STRING " NVPTX " + target.chip + " " +
+                          target.features.substr(1);
+  const Ptxas &assembler = ptxas();
+  if (assembler.path.empty()) {
+    out.code = std::move(ptx);
+    out.code.push_back(0); // the driver's JIT reads a C string
+    out.format = "ptx";
+    out.toolchain = toolchain + "; PTX for the driver's JIT (" + assembler.why + ")";
+    out.log = timer.log();
+    return {};
+  }
+
+  char dir[] = "/tmp/xpujit-ptx-XXXXXX";
+  if (!mkdtemp(dir))
+    return {XPU_ERROR_COMPILE, "cannot make a temporary directory for ptxas"};
+  std::string in = std::string(dir) + "/kernels.ptx", cubin = std::string(dir) + "/kernels.cubin";
+  {
+    std::ofstream f(in, std::ios::binary);
+    f.write(reinterpret_cast<const char *>(ptx.data()), std::streamsize(ptx.size()));
+  }
+  std::string log;
+  int rc = runProgram({assembler.path, "-arch=" + target.chip, "-O3", "--output-file",
+                       cubin, in},
+                      log);
+  std::ifstream f(cubin, std::ios::binary);
+  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(f)), {});
+  unlink(in.c_str());
+  unlink(cubin.c_str());
+  rmdir(dir);
+  if (rc != 0 || bytes.empty())
+    return {XPU_ERROR_COMPILE, "ptxas " + assembler.version + " failed (exit " +
+                                   std::to_string(rc) + "): " + log};
+  out.code = std::move(bytes);
+  out.format = "cubin";
+  out.toolchain = toolchain + "; ptxas " + assembler.version;
+  timer.lap("ptxas");
+  out.log = timer.log();
+  return {};
+}
+
+} // namespace xpu::cuda

@@ -1,0 +1,29 @@
+// NVIDIA code generation: an admitted module to PTX with LLVM's NVPTX
+// backend (libdevice linked when math functions need it), then to a cubin
+// with ptxas when one is found, else PTX for the driver's JIT.
+#pragma once
+
+#include "runtime/backend.h"
+
+#include <string>
+
+namespace xpu::cuda {
+
+/// The ptxas this process uses: XPU_PTXAS, else $CUDA_PATH/bin/ptxas, else
+/// /usr/local/cuda/bin/ptxas. `path` is empty when none runs.
+struct Ptxas {
+  std::string path;
+  std::string version; ///< "13.0.88"
+  std::string why;     ///< why none was found
+};
+const Ptxas &ptxas();
+
+/// The target for a device of compute capability major.minor.
+rt::TargetDesc nvptxTarget(int major, int minor);
+
+/// Generates code for `target`; `out.format` is "cubin" or "ptx", and
+/// `out.toolchain` names LLVM, the PTX version and ptxas (or its absence).
+rt::Status compileForNVPTX(mlir::ModuleOp module, const rt::TargetDesc &target,
+                           rt::Blob &out);
+
+} // namespace xpu::cuda

@@ -1,0 +1,503 @@
+// The CUDA backend: devices through the driver API, buffers in device
+// memory, streams and events, modules from cubin or PTX, launches through
+// cuLaunchKernel. A device fault loses the device's context: later calls fail
+// cleanly with XPU_ERROR_DEVICE_LOST, and a new xpu context gets a new one.
+#include "cuda_codegen.h"
+#include "cuda_driver.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Config/llvm-config.h"
+
+#include <atomic>
+#include <cstring>
+#include <fstream>
+#include <mutex>
+
+namespace xpu::cuda {
+
+using rt::Status;
+
+namespace {
+
+/// Which device's context this thread last made current, by serial number
+/// (a destroyed context's address may come back for a new one).
+thread_local uint64_t tlsCurrent = 0;
+std::atomic<uint64_t> nextSerial{1};
+
+class CudaDevice;
+
+class CudaBuffer : public rt::BackendBuffer {
+public:
+  CudaBuffer(CudaDevice &d, CUdeviceptr p) : device(d), ptr(p) {}
+  ~CudaBuffer() override;
+  uint64_t address() const override { return ptr; }
+  CudaDevice &device;
+  CUdeviceptr ptr;
+};
+
+class CudaEvent : public rt::BackendEvent {
+public:
+  CudaEvent(CudaDevice &d, CUevent e) : device(d), event(e) {}
+  ~CudaEvent() override;
+  Status synchronize() override;
+  bool isComplete() override;
+  Status elapsedSince(rt::BackendEvent &start, double &ms) override;
+  CudaDevice &device;
+  CUevent event;
+};
+
+struct CudaKernel : rt::BackendKernel {
+  CUfunction function = nullptr;
+};
+
+class CudaModule : public rt::LoadedModule {
+public:
+  CudaModule(CudaDevice &d, CUmodule m) : device(d), module(m) {}
+  ~CudaModule() override;
+  rt::BackendKernel *kernel(size_t index) override { return &kernels.at(index); }
+  CudaDevice &device;
+  CUmodule module;
+  std::vector<CudaKernel> kernels;
+};
+
+/// One CUDA context per device per xpu context, made on first use.
+class CudaDevice : public rt::Device {
+public:
+  CudaDevice(const Driver &d, CUdevice dev) : drv(d), cuDevice(dev) {}
+  ~CudaDevice() override;
+
+  const rt::DeviceIdentity &identity() const override { return id; }
+  const rt::TargetDesc &target() const override { return target_; }
+
+  /// Makes this device's context current on the calling thread, creating it
+  /// on first use; fails once the context is lost.
+  Status enter();
+  /// Records a sticky error: the context is lost from now on.
+  Status lose(const Status &fault);
+  Status check(CUresult r, const std::string &what) {
+    if (r == CUDA_SUCCESS)
+      return {};
+    Status st = failure(drv, r, what);
+    return isStickyError(r) ? lose(st) : st;
+  }
+
+  Status allocate(size_t bytes, std::unique_ptr<rt::BackendBuffer> &out) override {
+    XPU_RETURN_IF_ERROR(enter());
+    CUdeviceptr p = 0;
+    XPU_RETURN_IF_ERROR(check(drv.cuMemAlloc(&p, bytes),
+                              "cuMemAlloc of " + std::to_string(bytes) + " bytes"));
+    out = std::make_unique<CudaBuffer>(*this, p);
+    return {};
+  }
+  Status upload(rt::BackendBuffer &dst, size_t offset, const void *src,
+                size_t bytes) override {
+    XPU_RETURN_IF_ERROR(enter());
+    return check(drv.cuMemcpyHtoD(dst.address() + offset, src, bytes), "cuMemcpyHtoD");
+  }
+  Status download(rt::BackendBuffer &src, size_t offset, void *dst,
+                  size_t bytes) override {
+    XPU_RETURN_IF_ERROR(enter());
+    return check(drv.cuMemcpyDtoH(dst, src.address() + offset, bytes), "cuMemcpyDtoH");
+  }
+  Status createQueue(std::unique_ptr<rt::Queue> &out) override;
+  Status createEvent(std::unique_ptr<rt::BackendEvent> &out) override {
+    XPU_RETURN_IF_ERROR(enter());
+    CUevent e = nullptr;
+    // Timing stays on so xpu_event_elapsed works on any event.
+    XPU_RETURN_IF_ERROR(check(drv.cuEventCreate(&e, 0), "cuEventCreate"));
+    out = std::make_unique<CudaEvent>(*this, e);
+    return {};
+  }
+  Status allocateStatusWord(rt::StatusWord &out) override;
+  void freeStatusWord(const rt::StatusWord &word) override;
+
+  Status compile(mlir::ModuleOp module, const std::vector<abi::KernelInfo> &,
+                 rt::Blob &out) override {
+    return compileForNVPTX(module, target_, out);
+  }
+  Status load(const rt::Blob &blob, const std::vector<abi::KernelInfo> &kernels,
+              std::unique_ptr<rt::LoadedModule> &out) override;
+  std::vector<cap::Fact> probeCapabilities() override;
+  std::string toolchainIdentity() const override {
+    const Ptxas &p = ptxas();
+    return "LLVM " LLVM_VERSION_STRING " NVPTX; " +
+           (p.path.empty() ? "driver PTX JIT (" + id.driver + ")"
+                           : "ptxas " + p.version);
+  }
+
+  Status describe();
+
+  const Driver &drv;
+  CUdevice cuDevice;
+  int ccMajor = 0, ccMinor = 0;
+
+private:
+  rt::DeviceIdentity id;
+  rt::TargetDesc target_;
+
+  std::mutex mu;
+  std::once_flag ctxOnce;
+  CUcontext ctx = nullptr;
+  const uint64_t serial = nextSerial++;
+  CUresult ctxError = CUDA_SUCCESS;
+  std::atomic<bool> lostFlag{false};
+  Status lost_; ///< set once a fault loses the context (under mu)
+
+  // Status words live in pinned host memory the device can write.
+  std::vector<std::pair<uint32_t *, CUdeviceptr>> slabs;
+  std::vector<std::pair<uint32_t *, CUdeviceptr>> freeWords;
+};
+
+
+Status CudaDevice::enter() {
+  if (lostFlag.load(std::memory_order_acquire)) {
+    std::lock_guard<std::mutex> g(mu);
+    return {XPU_ERROR_DEVICE_LOST,
+            label() + " was lost after a device fault (" + lost_.message() +
+                "); the CUDA driver needs the process to restart before it "
+                "runs anything again"};
+  }
+  std::call_once(ctxOnce, [this] { ctxError = drv.cuCtxCreate(&ctx, 0, cuDevice); });
+  if (ctxError != CUDA_SUCCESS)
+    return failure(drv, ctxError, "cuCtxCreate on " + label());
+  if (tlsCurrent != serial) {
+    CUresult r = drv.cuCtxSetCurrent(ctx);
+    if (r != CUDA_SUCCESS)
+      return failure(drv, r, "cuCtxSetCurrent");
+    tlsCurrent = serial;
+  }
+  return {};
+}
+
+Status CudaDevice::lose(const Status &fault) {
+  poison(fault.message());
+  std::lock_guard<std::mutex> g(mu);
+  if (lost_.isOk())
+    lost_ = fault;
+  lostFlag.store(true, std::memory_order_release);
+  return fault;
+}
+
+CudaDevice::~CudaDevice() {
+  if (!ctx)
+    return;
+  drv.cuCtxSetCurrent(ctx);
+  tlsCurrent = serial;
+  for (auto &[host, dev] : slabs)
+    drv.cuMemFreeHost(host);
+  drv.cuCtxDestroy(ctx);
+  if (tlsCurrent == serial)
+    tlsCurrent = 0;
+}
+
+CudaBuffer::~CudaBuffer() {
+  if (device.enter().isOk())
+    device.drv.cuMemFree(ptr);
+}
+
+CudaEvent::~CudaEvent() {
+  if (device.enter().isOk())
+    device.drv.cuEventDestroy(event);
+}
+
+Status CudaEvent::synchronize() {
+  XPU_RETURN_IF_ERROR(device.enter());
+  return device.check(device.drv.cuEventSynchronize(event), "cuEventSynchronize");
+}
+
+Status CudaEvent::elapsedSince(rt::BackendEvent &start, double &ms) {
+  XPU_RETURN_IF_ERROR(device.enter());
+  float f = 0;
+  XPU_RETURN_IF_ERROR(device.check(
+      device.drv.cuEventElapsedTime(&f, static_cast<CudaEvent &>(start).event, event),
+      "cuEventElapsedTime"));
+  ms = f;
+  return {};
+}
+
+bool CudaEvent::isComplete() {
+  return device.enter().isOk() && device.drv.cuEventQuery(event) == CUDA_SUCCESS;
+}
+
+CudaModule::~CudaModule() {
+  if (device.enter().isOk())
+    device.drv.cuModuleUnload(module);
+}
+
+Status CudaDevice::allocateStatusWord(rt::StatusWord &out) {
+  XPU_RETURN_IF_ERROR(enter());
+  std::lock_guard<std::mutex> g(mu);
+  if (freeWords.empty()) {
+    constexpr size_t kSlabWords = 4096 * abi::kStatusWords;
+    void *host = nullptr;
+    CUresult r = drv.cuMemHostAlloc(&host, kSlabWords * sizeof(uint32_t),
+                                    CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP);
+    if (r != CUDA_SUCCESS)
+      return failure(drv, r, "cuMemHostAlloc for status words");
+    CUdeviceptr dev = 0;
+    r = drv.cuMemHostGetDevicePointer(&dev, host, 0);
+    if (r != CUDA_SUCCESS) {
+      drv.cuMemFreeHost(host);
+      return failure(drv, r, "cuMemHostGetDevicePointer");
+    }
+    slabs.emplace_back(static_cast<uint32_t *>(host), dev);
+    for (size_t i = 0; i < kSlabWords; i += abi::kStatusWords)
+      freeWords.emplace_back(static_cast<uint32_t *>(host) + i,
+                             dev + i * sizeof(uint32_t));
+  }
+  auto [host, dev] = freeWords.back();
+  freeWords.pop_back();
+  std::memset(host, 0, abi::kStatusWords * sizeof(uint32_t));
+  out.host = host;
+  out.device = dev;
+  return {};
+}
+
+void CudaDevice::freeStatusWord(const rt::StatusWord &word) {
+  std::lock_guard<std::mutex> g(mu);
+  freeWords.emplace_back(word.host, word.device);
+}
+
+/// A CUstream. The kernels launched since the last synchronization are
+/// remembered so a fault can be attributed.
+class CudaQueue : public rt::Queue {
+public:
+  CudaQueue(CudaDevice &d, CUstream s) : device(d), stream(s) {}
+  ~CudaQueue() override {
+    if (device.enter().isOk()) {
+      device.drv.cuStreamSynchronize(stream);
+      device.drv.cuStreamDestroy(stream);
+    }
+  }
+
+  Status copyIn(rt::BackendBuffer &dst, size_t offset, const void *src,
+                size_t bytes) override {
+    XPU_RETURN_IF_ERROR(device.enter());
+    return device.check(
+        device.drv.cuMemcpyHtoDAsync(dst.address() + offset, src, bytes, stream),
+        "cuMemcpyHtoDAsync");
+  }
+  Status copyOut(rt::BackendBuffer &src, size_t offset, void *dst,
+                 size_t bytes) override {
+    XPU_RETURN_IF_ERROR(device.enter());
+    return device.check(
+        device.drv.cuMemcpyDtoHAsync(dst, src.address() + offset, bytes, stream),
+        "cuMemcpyDtoHAsync");
+  }
+  Status launch(const rt::LaunchRequest &r) override {
+    XPU_RETURN_IF_ERROR(device.enter());
+    // The driver copies the parameters at the call: pointers into the
+    // caller's argument block are enough.
+    constexpr size_t kMaxParams = 64;
+    const std::vector<abi::Slot> &slots = *r.slots;
+    if (slots.size() + 1 > kMaxParams)
+      return {XPU_ERROR_UNSUPPORTED, "kernel '" + r.info->name +
+                                         "' has too many flattened parameters"};
+    void *params[kMaxParams];
+    for (size_t i = 0; i < slots.size(); ++i)
+      params[i] = const_cast<uint8_t *>(r.args + slots[i].offset);
+    uint64_t status = r.status;
+    params[slots.size()] = &status;
+    auto *kernel = static_cast<const CudaKernel *>(r.kernel);
+    CUresult res = device.drv.cuLaunchKernel(kernel->function, r.grid[0], r.grid[1],
+                                             r.grid[2], r.block[0], r.block[1],
+                                             r.block[2], 0, stream, params, nullptr);
+    if (res != CUDA_SUCCESS)
+      return device.check(res, "cuLaunchKernel of '" + r.info->name + "'");
+    std::lock_guard<std::mutex> g(mu);
+    if (inFlight.size() < 8 &&
+        std::find(inFlight.begin(), inFlight.end(), r.info->name) == inFlight.end())
+      inFlight.push_back(r.info->name);
+    return {};
+  }
+  Status record(rt::BackendEvent &event) override {
+    XPU_RETURN_IF_ERROR(device.enter());
+    return device.check(
+        device.drv.cuEventRecord(static_cast<CudaEvent &>(event).event, stream),
+        "cuEventRecord");
+  }
+  Status wait(rt::BackendEvent &event) override {
+    XPU_RETURN_IF_ERROR(device.enter());
+    return device.check(device.drv.cuStreamWaitEvent(
+                            stream, static_cast<CudaEvent &>(event).event, 0),
+                        "cuStreamWaitEvent");
+  }
+  Status synchronize() override {
+    XPU_RETURN_IF_ERROR(device.enter());
+    CUresult r = device.drv.cuStreamSynchronize(stream);
+    std::vector<std::string> kernels;
+    {
+      std::lock_guard<std::mutex> g(mu);
+      kernels.swap(inFlight);
+    }
+    if (r == CUDA_SUCCESS)
+      return {};
+    std::string who;
+    for (const std::string &k : kernels)
+      who += (who.empty() ? "kernel '" : ", '") + k + "'";
+    Status st = failure(device.drv, r,
+                        "device fault on " + device.label() +
+                            (who.empty() ? "" : " while running " + who));
+    return isStickyError(r) ? device.lose(st) : st;
+  }
+
+private:
+  CudaDevice &device;
+  CUstream stream;
+  std::mutex mu;
+  std::vector<std::string> inFlight;
+};
+
+Status CudaDevice::createQueue(std::unique_ptr<rt::Queue> &out) {
+  XPU_RETURN_IF_ERROR(enter());
+  CUstream s = nullptr;
+  XPU_RETURN_IF_ERROR(check(drv.cuStreamCreate(&s, CU_STREAM_NON_BLOCKING),
+                            "cuStreamCreate"));
+  out = std::make_unique<CudaQueue>(*this, s);
+  return {};
+}
+
+Status CudaDevice::load(const rt::Blob &blob, const std::vector<abi::KernelInfo> &kernels,
+                        std::unique_ptr<rt::LoadedModule> &out) {
+  XPU_RETURN_IF_ERROR(enter());
+  char errorLog[8192] = {0}, infoLog[4096] = {0};
+  CUjit_option opts[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+                         CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES};
+  void *values[] = {errorLog, reinterpret_cast<void *>(sizeof errorLog), infoLog,
+                    reinterpret_cast<void *>(sizeof infoLog)};
+  CUmodule m = nullptr;
+  CUresult r = drv.cuModuleLoadDataEx(&m, blob.code.data(), 4, opts, values);
+  if (r != CUDA_SUCCESS)
+    return failure(drv, r, "cuModuleLoadDataEx (" + blob.format + ", " + blob.toolchain +
+                               ")" + (errorLog[0] ? std::string("; driver log: ") + errorLog
+                                                  : ""));
+  auto module = std::make_unique<CudaModule>(*this, m);
+  module->kernels.resize(kernels.size());
+  for (size_t i = 0; i < kernels.size(); ++i) {
+    r = drv.cuModuleGetFunction(&module->kernels[i].function, m, kernels[i].name.c_str());
+    if (r != CUDA_SUCCESS)
+      return failure(drv, r, "kernel '" + kernels[i].name + "' not found in the module");
+  }
+  out = std::move(module);
+  return {};
+}
+
+std::vector<cap::Fact> CudaDevice::probeCapabilities() {
+  using C = xpu::Capability;
+  std::string cc = "cuDeviceGetAttribute(COMPUTE_CAPABILITY_MAJOR/MINOR)=" +
+                   std::to_string(ccMajor) + "." + std::to_string(ccMinor);
+  int version = ccMajor * 10 + ccMinor;
+  auto byCC = [&](C c, int needed, const char *what) -> cap::Fact {
+    if (version >= needed)
+      return {c, cap::Kind::deviceOptional, cap::Available{}, cc};
+    return {c, cap::Kind::deviceOptional,
+            cap::Unavailable{cap::Kind::deviceOptional,
+                             std::string(what) + " needs sm_" + std::to_string(needed) +
+                                 "; the device is sm_" + std::to_string(version)},
+            cc};
+  };
+  std::vector<cap::Fact> facts = {
+      byCC(C::f16Arith, 53, "native f16 arithmetic"),
+      byCC(C::bf16Arith, 80, "native bf16 arithmetic"),
+      byCC(C::atomicF64Add, 60, "f64 atomic add"),
+  };
+  int shared = 0, threads = 0;
+  if (drv.cuDeviceGetAttribute(&shared, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK,
+                               cuDevice) == CUDA_SUCCESS)
+    facts.push_back({C::sharedMemory, cap::Kind::deviceOptional, cap::Available{},
+                     "cuDeviceGetAttribute(MAX_SHARED_MEMORY_PER_BLOCK)=" +
+                         std::to_string(shared),
+                     uint64_t(shared)});
+  if (drv.cuDeviceGetAttribute(&threads, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
+                               cuDevice) == CUDA_SUCCESS)
+    facts.push_back({C::workgroupInvocations, cap::Kind::deviceOptional,
+                     cap::Available{},
+                     "cuDeviceGetAttribute(MAX_THREADS_PER_BLOCK)=" +
+                         std::to_string(threads),
+                     uint64_t(threads)});
+  return facts;
+}
+
+Status CudaDevice::describe() {
+  char name[256] = {0};
+  CUresult r = drv.cuDeviceGetName(name, sizeof name, cuDevice);
+  if (r != CUDA_SUCCESS)
+    return failure(drv, r, "cuDeviceGetName");
+  auto attr = [&](int a) {
+    int v = 0;
+    drv.cuDeviceGetAttribute(&v, a, cuDevice);
+    return v;
+  };
+  ccMajor = attr(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
+  ccMinor = attr(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
+  id.backend = XPU_BACKEND_CUDA;
+  id.name = name;
+  id.vendor = "NVIDIA";
+  target_ = nvptxTarget(ccMajor, ccMinor);
+  id.arch = target_.chip;
+  int version = 0;
+  drv.cuDriverGetVersion(&version);
+  id.driver = "CUDA " + std::to_string(version / 1000) + "." +
+              std::to_string(version % 1000 / 10);
+  // "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.159.04  ..."
+  std::ifstream proc("/proc/driver/nvidia/version");
+  std::string word;
+  while (proc >> word)
+    if (word.find('.') != std::string::npos &&
+        word.find_first_not_of("0123456789.") == std::string::npos) {
+      id.driver += ", kernel module " + word;
+      break;
+    }
+  CUuuid uuid;
+  if (drv.cuDeviceGetUuid(&uuid, cuDevice) == CUDA_SUCCESS)
+    std::memcpy(id.uuid, uuid.bytes, 16);
+  size_t mem = 0;
+  drv.cuDeviceTotalMem(&mem, cuDevice);
+  id.memoryBytes = mem;
+  id.computeUnits = uint32_t(attr(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT));
+  id.waveWidth = uint32_t(attr(CU_DEVICE_ATTRIBUTE_WARP_SIZE));
+  id.maxWorkgroupSize = uint32_t(attr(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK));
+  id.maxGrid[0] = uint32_t(attr(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X));
+  id.maxGrid[1] = uint32_t(attr(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y));
+  id.maxGrid[2] = uint32_t(attr(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z));
+  return {};
+}
+
+class CudaBackend : public rt::Backend {
+public:
+  xpu_backend kind() const override { return XPU_BACKEND_CUDA; }
+  Status enumerate(std::vector<std::unique_ptr<rt::Device>> &out,
+                   std::string &note) override {
+    const Driver *drv = driver(note);
+    if (!drv)
+      return {};
+    if (std::string why = poisoned(); !why.empty()) {
+      note = "the CUDA driver is unusable in this process since a device fault (" +
+             why + "); restart the process";
+      return {};
+    }
+    int count = 0;
+    CUresult r = drv->cuDeviceGetCount(&count);
+    if (r != CUDA_SUCCESS) {
+      note = "cuDeviceGetCount failed: " + cuda::describe(*drv, r);
+      return {};
+    }
+    for (int i = 0; i < count; ++i) {
+      CUdevice dev;
+      if (drv->cuDeviceGet(&dev, i) != CUDA_SUCCESS)
+        continue;
+      auto d = std::make_unique<CudaDevice>(*drv, dev);
+      if (d->describe().isOk())
+        out.push_back(std::move(d));
+    }
+    return {};
+  }
+};
+
+} // namespace
+
+std::unique_ptr<rt::Backend> createCudaBackend() {
+  return std::make_unique<CudaBackend>();
+}
+
+} // namespace xpu::cuda

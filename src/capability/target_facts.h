@@ -1,0 +1,40 @@
+// Per-target facts: what each target language can express (a static
+// table), which capabilities its devices decide (answered by probes), the
+// host toolchain's part, and our measured facts and policies.
+#pragma once
+
+#include "capability/capability.h"
+#include "runtime/backend.h"
+
+namespace xpu::cap {
+
+using TargetKind = rt::TargetDesc::Kind;
+
+/// "cpu", "nvptx", "amdgcn", "spirv"; parseTargetKind accepts the same.
+const char *targetName(TargetKind t);
+std::optional<TargetKind> parseTargetKind(const std::string &name);
+
+/// How a target decides one capability.
+struct Rule {
+  enum class By { table, device, hostToolchain } by = By::table;
+  Verdict verdict = Available{}; ///< when decided by the table
+  std::string evidence;          ///< the table entry, or what must be probed
+};
+Rule targetRule(TargetKind target, Capability c);
+
+/// Host-toolchain facts (probed once per process): e.g. libdevice for NVPTX
+/// math functions. Returns nothing for capabilities no probe answers.
+std::optional<Fact> hostToolchainFact(TargetKind target, Capability c);
+
+/// The complete table for one device: the target's rules, with device
+/// probes (`deviceFacts`, each carrying its query) and host-toolchain probes
+/// filling what the target leaves open, and policies applied last. A
+/// capability the device must decide but did not report is unknown.
+FactTable resolveFacts(const rt::TargetDesc &target,
+                       const std::vector<Fact> &deviceFacts);
+
+/// The measurements and policies in force (for display and tests).
+const std::vector<Measurement> &measurements();
+const std::vector<std::pair<TargetKind, Policy>> &policies();
+
+} // namespace xpu::cap

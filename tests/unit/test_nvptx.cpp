@@ -1,0 +1,64 @@
+// NVIDIA code generation without a GPU: kernels lower to PTX for sm_90 and,
+// where a ptxas is installed, assemble to a cubin.
+#include "../../backends/cuda/cuda_codegen.h"
+#include "runtime/dump.h"
+#include "unit.h"
+
+#include <doctest/doctest.h>
+
+namespace {
+std::string compile(const std::string &text, xpu::rt::Blob &blob) {
+  unit::Compiler c;
+  xpu::rt::DumpScope dump("unit-nvptx"); // XPU_DUMP_DIR shows the PTX
+  auto module = c.parse(text);
+  REQUIRE(module);
+  xpu::rt::Status st =
+      xpu::cuda::compileForNVPTX(*module, xpu::cuda::nvptxTarget(9, 0), blob);
+  INFO(st.message());
+  REQUIRE(st.isOk());
+  return std::string(blob.code.begin(), blob.code.end());
+}
+} // namespace
+
+TEST_CASE("saxpy lowers to PTX and, with ptxas, to an sm_90 cubin") {
+  xpu::rt::Blob blob;
+  std::string code = compile(R"(
+    xpu.kernel @saxpy(%y: !xpu.buffer<f32>, %x: !xpu.buffer<f32, ro>, %a: f32, %n: i32) {
+      %i = xpu.global_id x
+      %n_idx = arith.index_castui %n : i32 to index
+      %in = arith.cmpi ult, %i, %n_idx : index
+      scf.if %in {
+        %xi = xpu.load %x[%i] : !xpu.buffer<f32, ro>
+        %yi = xpu.load %y[%i] : !xpu.buffer<f32>
+        %ax = arith.mulf %a, %xi : f32
+        %r = arith.addf %ax, %yi : f32
+        xpu.store %r, %y[%i] : !xpu.buffer<f32>
+      }
+      xpu.return
+    })", blob);
+  if (xpu::cuda::ptxas().path.empty()) {
+    CHECK(blob.format == "ptx");
+    CHECK(code.find(".entry saxpy") != std::string::npos);
+    CHECK(code.find(".target sm_90") != std::string::npos);
+  } else {
+    CHECK(blob.format == "cubin");
+    CHECK(code.rfind("\x7f" "ELF", 0) == 0);
+    CHECK(blob.toolchain.find("ptxas " + xpu::cuda::ptxas().version) != std::string::npos);
+  }
+  CHECK(blob.toolchain.find("NVPTX sm_90") != std::string::npos);
+}
+
+TEST_CASE("math functions link libdevice; barriers and shared memory lower") {
+  xpu::rt::Blob blob;
+  compile(R"(
+    xpu.kernel @k(%out: !xpu.buffer<f32>) attributes {workgroup_size = array<i64: 128>} {
+      %t = xpu.thread_id x
+      %v = arith.index_cast %t : index to i32
+      %f = arith.sitofp %v : i32 to f32
+      %e = math.exp %f : f32
+      %s = xpu.reduce add %e sequential : f32
+      xpu.store %s, %out[%t] : !xpu.buffer<f32>
+      xpu.return
+    })", blob);
+  CHECK(!blob.code.empty());
+}

@@ -1,0 +1,23 @@
+// The internal unit-test binary's main and shared helpers.
+#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include <doctest/doctest.h>
+
+#include "unit.h"
+
+namespace unit {
+
+Compiler::Compiler() {
+  mlir::DialectRegistry registry;
+  xpu::registerDialects(registry);
+  ctx = std::make_unique<mlir::MLIRContext>(registry,
+                                            mlir::MLIRContext::Threading::DISABLED);
+  collector = std::make_unique<xpu::DiagnosticCollector>(*ctx, diags);
+}
+
+Compiler::~Compiler() { collector.reset(); }
+
+mlir::OwningOpRef<mlir::ModuleOp> Compiler::parse(const std::string &text) {
+  return xpu::parseKernelSource(*ctx, text, "test.mlir");
+}
+
+} // namespace unit

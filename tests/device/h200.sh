@@ -32,6 +32,24 @@ check env XPU_TEST_BACKEND=cuda "$bin/conformance" '-tc=*device fault*'
 step "conformance on cpu (same library, same machine)"
 check env XPU_TEST_BACKEND=cpu "$bin/conformance"
 
+step "vulkan on the NVIDIA driver"
+# The machine may lack the Vulkan loader: carry Debian's libvulkan1 in .gl/
+# (see the device README) and unpack it; point the loader at NVIDIA's ICD.
+if ! ldconfig -p | grep -q libvulkan.so.1 && ls .gl/libvulkan1*.deb >/dev/null 2>&1; then
+  for f in .gl/*.deb; do dpkg -x "$f" /; done
+  ldconfig
+fi
+nv_icd=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+[ -z "${VK_DRIVER_FILES:-}" ] && [ -f "$nv_icd" ] && export VK_DRIVER_FILES="$nv_icd"
+if "$bin/xpujit" devices | grep -q "  vulkan  "; then
+  check env XPU_TEST_BACKEND=vulkan "$bin/conformance" '-tce=*device fault*'
+  check env XPU_TEST_BACKEND=vulkan "$bin/conformance" '-tce=*device fault*'
+  check env XPU_TEST_BACKEND=vulkan "$bin/vulkan_tests"
+  check "$bin/xpu-bench-stream" --device vulkan:0 --log2n 27 --iterations 100 | tee "$OUT/stream-xpu-vulkan.jsonl"
+else
+  echo "no vulkan device: $("$bin/xpujit" devices | grep 'vulkan: no devices')"
+fi
+
 step "C programs on the default device"
 check "$bin/link_saxpy" examples/saxpy.mlir
 check "$bin/dlopen_smoke" "$run/lib/libxpujit.so"
@@ -54,7 +72,8 @@ step "summary"
   echo "# xpujit on the H200 ($(date -u +%Y-%m-%d))"
   echo
   echo "Command: \`bash tests/device/h200.sh\` (bundle from scripts/device-bundle.sh)."
-  echo "Checks: conformance on cuda (cold and cached) and cpu, the device-fault case,"
+  echo "Checks: conformance on cuda (cold and cached), vulkan (cold and cached, when"
+  echo "the NVIDIA Vulkan driver is found) and cpu, the device-fault case,"
   echo "C programs and the tool; overall status $status."
   echo
   [ -f "$OUT/stream-nvcc.jsonl" ] && python3 bench/babelstream/compare.py \

@@ -5,6 +5,7 @@
 // refusals of kernels the device cannot run.
 #include "../conformance/harness.h"
 
+#include <cmath>
 #include <cstdlib>
 
 using namespace conf;
@@ -564,4 +565,45 @@ TEST_CASE("float atomic adds on buffers and shared memory match the CPU") {
       xpu.return
     })",
             "fadds", n / 64, 64, {bytesOf(in)}, {(1 + n / 64) * 4});
+}
+
+TEST_CASE("math functions GLSL.std.450 lacks are expanded or approximated") {
+  // Vulkan's own transcendental functions are accurate to a few ULP (atan2
+  // to 4096), so these are checked to a tolerance, not to the bit.
+  Module m(R"(
+    xpu.kernel @lacking(%o: !xpu.buffer<f32>, %in: !xpu.buffer<f32, ro>) {
+      %i = xpu.global_id x
+      %v = xpu.load %in[%i] : !xpu.buffer<f32, ro>
+      %c4 = arith.constant 4 : index
+      %base = arith.muli %i, %c4 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c3 = arith.constant 3 : index
+      %p1 = arith.addi %base, %c1 : index
+      %p2 = arith.addi %base, %c2 : index
+      %p3 = arith.addi %base, %c3 : index
+      %e = math.erf %v : f32
+      %x = math.exp2 %v : f32
+      %c = math.cbrt %v : f32
+      %one = arith.constant 1.0 : f32
+      %a = math.atan2 %v, %one : f32
+      xpu.store %e, %o[%base] : !xpu.buffer<f32>
+      xpu.store %x, %o[%p1] : !xpu.buffer<f32>
+      xpu.store %c, %o[%p2] : !xpu.buffer<f32>
+      xpu.store %a, %o[%p3] : !xpu.buffer<f32>
+      xpu.return
+    })");
+  const uint32_t n = 256;
+  auto in = randomFloats(n, -4, 4);
+  Buffer bin = Buffer::from(in), bout(n * 16);
+  run(m.kernel("lacking"), {n / 64}, {64}, {xpu_arg_buffer(bout.handle), xpu_arg_buffer(bin.handle)});
+  auto out = bout.read<float>();
+  for (uint32_t i = 0; i < n; ++i) {
+    double want[4] = {std::erf(in[i]), std::exp2(in[i]), std::cbrt(in[i]),
+                      std::atan2(in[i], 1.0)};
+    for (int k = 0; k < 4; ++k) {
+      INFO("function " << k << " of " << in[i]);
+      REQUIRE(std::fabs(out[i * 4 + k] - want[k]) <= 1e-5 * std::max(1.0, std::fabs(want[k])));
+    }
+  }
 }

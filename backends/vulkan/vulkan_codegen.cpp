@@ -126,10 +126,6 @@ spirv::TargetEnvAttr targetEnv(MLIRContext *ctx, const PhysicalInfo &info,
 // Capabilities and the gate the capability model leaves to this backend
 //===----------------------------------------------------------------------===//
 
-std::string deviceName(const VulkanDevice &device) {
-  return "vulkan device '" + device.id.name + "'";
-}
-
 /// The verdict of a capability that needs every feature in `features`
 /// enabled, with the query that reported them as evidence.
 cap::Fact featureFact(const VulkanDevice &device, Capability c,
@@ -144,12 +140,12 @@ cap::Fact featureFact(const VulkanDevice &device, Capability c,
     if (!info.supported[f])
       return {c, cap::Kind::deviceOptional,
               cap::Unavailable{cap::Kind::deviceOptional,
-                               deviceName(device) + " reports " + name + "=false"},
+                               std::string("the device reports ") + name + "=false"},
               evidence};
     if (!info.requested[f])
       return {c, cap::Kind::deviceOptional,
               cap::Unavailable{cap::Kind::deviceOptional,
-                               deviceName(device) + " supports " + name +
+                               std::string("the device supports ") + name +
                                    ", but it was not enabled when the logical "
                                    "device was created (XPU_VULKAN_DISABLE_FEATURES)"},
               evidence};
@@ -197,7 +193,8 @@ Status gate(const VulkanDevice &device, ModuleOp module) {
       result = {XPU_ERROR_REFUSED,
                 file + ":" + std::to_string(line) + ":" + std::to_string(col) +
                     ": error: XPU-CAP001: kernel '" + kernel.getName().str() +
-                    "' needs " + what + "; " + no->reason + " (" + fact.evidence + ")"};
+                    "' needs " + what + "; " + device.label() + ": " + no->reason +
+                    " (device-optional; " + fact.evidence + ")"};
       return WalkResult::interrupt();
     }
     return WalkResult::advance();
@@ -253,8 +250,8 @@ std::vector<cap::Fact> VulkanDevice::probeCapabilities() {
   else
     facts.push_back({C::waveOps, cap::Kind::deviceOptional,
                      cap::Unavailable{cap::Kind::deviceOptional,
-                                      deviceName(*this) + " has no basic subgroup "
-                                                          "operations in compute shaders"},
+                                      "the device has no basic subgroup operations "
+                                      "in compute shaders"},
                      subgroup});
   const VkPhysicalDeviceLimits &l = info.props.limits;
   facts.push_back({C::sharedMemory, cap::Kind::deviceOptional, cap::Available{},

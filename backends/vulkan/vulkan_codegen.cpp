@@ -217,6 +217,11 @@ rt::TargetDesc describeTarget(const PhysicalInfo &info) {
                   (t.preserveFloats ? ",ieee-f32" : "");
   for (spirv::Capability c : t.caps)
     desc.features += ",+" + spirv::stringifyCapability(c).str();
+  // The enabled features decide what compiles (and what the backend's gate
+  // lets through), so they belong in cache keys too.
+  for (size_t f = 0; f < size_t(Feature::count); ++f)
+    if (info.requested.has[f])
+      desc.features += std::string(",vk.") + featureName(Feature(f));
   desc.waveWidth = info.subgroup.subgroupSize;
   return desc;
 }

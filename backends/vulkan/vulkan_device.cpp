@@ -384,9 +384,8 @@ Status VulkanDevice::allocateStatusWord(rt::StatusWord &out) {
   }
   uint64_t word = freeStatus.back();
   freeStatus.pop_back();
-  uint32_t offset;
-  (void)statusBinding(word, offset);
-  out.host = reinterpret_cast<uint32_t *>(statusChunks[(word >> 32) - 1]->mapped + offset);
+  out.host = reinterpret_cast<uint32_t *>(statusChunks[(word >> 32) - 1]->mapped +
+                                          (word & 0xFFFFFFFFu));
   std::memset(out.host, 0, abi::kStatusWords * sizeof(uint32_t));
   out.device = word;
   return {};
@@ -398,6 +397,7 @@ void VulkanDevice::freeStatusWord(const rt::StatusWord &word) {
 }
 
 Binding VulkanDevice::statusBinding(uint64_t word, uint32_t &offset) {
+  std::lock_guard<std::mutex> g(statusMu); // chunks may be added meanwhile
   const VulkanBuffer &chunk = *statusChunks[(word >> 32) - 1];
   offset = uint32_t(word & 0xFFFFFFFFu);
   Binding b;

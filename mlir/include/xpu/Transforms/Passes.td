@@ -194,7 +194,10 @@ def ConvertXPUToSPIRV : Pass<"xpu-to-spirv", "mlir::ModuleOp"> {
     StorageBuffer block variable with its own binding in set 0, every
     buffer's element count and every scalar go into one push-constant block
     (a uniform block at binding B + 1 when larger than
-    `max-push-constant-bytes`); the status word is one more binding.
+    `max-push-constant-bytes`); the status word is one more binding. The
+    count comes with the launch, as on every backend (MLIR 22's SPIR-V
+    dialect has no OpArrayLength). Math functions GLSL.std.450 lacks (exp2,
+    erf, cbrt, atan2) are expanded or approximated first.
     Coordinates read compute builtins (SPIR-V has them directly, so no
     `xpu-lower-execution-model` step), the workgroup size is three
     specialization constants set per launch shape, shared scratch is

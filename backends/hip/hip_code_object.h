@@ -49,9 +49,10 @@ rt::Status readCodeObject(const std::vector<uint8_t> &bytes, CodeObject &out);
 std::vector<CodeObjectArg> expectedArgs(const abi::KernelInfo &kernel);
 
 /// Checks that `code` is a code object v5 for `target` whose kernels are
-/// `kernels`, each with the expected arguments, the target's wave size, its
-/// shared memory as the group segment, and a static stack. The message
-/// names the first difference.
+/// `kernels`, each with the expected arguments, the target's wave size, a
+/// group segment within the shared memory it declares (LLVM packs and
+/// drops unused allocations), and a static stack. The message names the
+/// first difference.
 rt::Status checkCodeObject(const CodeObject &code, const rt::TargetDesc &target,
                            const std::vector<abi::KernelInfo> &kernels);
 

@@ -273,7 +273,7 @@ public:
     if (slots.size() + 1 > kMaxParams)
       return {XPU_ERROR_UNSUPPORTED, "kernel '" + r.info->name +
                                          "' has too many flattened parameters"};
-    void *params[kMaxParams];
+    void *params[kMaxParams] = {};
     for (size_t i = 0; i < slots.size(); ++i)
       params[i] = const_cast<uint8_t *>(r.args + slots[i].offset);
     uint64_t status = r.status;

@@ -84,6 +84,13 @@ Status linkDeviceLibraries(llvm::Module &m, const rt::TargetDesc &target,
     XPU_RETURN_IF_ERROR(linkFile(m, path));
     linked += (linked.empty() ? "" : ", ") + path;
   }
+  // A library older than the functions MLIR's table names would otherwise
+  // surface as an undefined symbol in lld.
+  for (llvm::Function &f : m)
+    if (f.isDeclaration() && !f.use_empty() &&
+        (f.getName().starts_with("__ocml_") || f.getName().starts_with("__ockl_")))
+      return {XPU_ERROR_COMPILE, "the AMD device libraries in " + libs.dir + " lack " +
+                                     f.getName().str()};
   for (const Control &c : controls(target)) {
     llvm::GlobalVariable *g = m.getGlobalVariable(c.name);
     if (!g || !g->isDeclaration())

@@ -21,7 +21,6 @@ using hipEvent_t = struct ihipEvent_t *;
 constexpr hipError_t hipSuccess = 0;
 constexpr hipError_t hipErrorOutOfMemory = 2;
 constexpr hipError_t hipErrorNoDevice = 100;
-constexpr hipError_t hipErrorNotReady = 600;
 
 /// Errors after which the device's state in this process is unusable: an
 /// illegal address, a launch timeout, a device-side assert, a kernel
@@ -30,9 +29,8 @@ constexpr bool isStickyError(hipError_t r) {
   return r == 700 || r == 702 || r == 709 || r == 710 || r == 719;
 }
 
-// hipDeviceAttribute_t values.
+// hipDeviceAttribute_t values (the grid's y and z follow x).
 enum : int {
-  hipDeviceAttributeMaxBlockDimX = 26,
   hipDeviceAttributeMaxGridDimX = 29,
   hipDeviceAttributeMaxGridDimY = 30,
   hipDeviceAttributeMaxGridDimZ = 31,

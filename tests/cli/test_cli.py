@@ -90,6 +90,12 @@ with tempfile.TemporaryDirectory() as tmp:
         check(head[:4] == b"\x7fELF" and head[4] == 2 and head[7] == 64 and
               head[8] == 3 and head[16] == 3 and head[18] == 224,
               f"{chip}: not an AMDGPU code object v5: {head[:20]!r}")
+    out = os.path.join(tmp, "saxpy.sm_90")
+    run("compile", saxpy, "--target=nvptx", "--chip=sm_90", "-o", out)
+    with open(out, "rb") as f:
+        code = f.read()
+    check(code[:4] == b"\x7fELF" or b".target sm_90" in code,
+          "compile --target nvptx wrote neither a cubin nor PTX for sm_90")
     out = os.path.join(tmp, "saxpy.o")
     run("compile", saxpy, "--target", "cpu", "-o", out)
     with open(out, "rb") as f:

@@ -143,8 +143,6 @@ private:
   std::vector<std::pair<uint32_t *, uint64_t>> freeWords;
 };
 
-thread_local int tlsCurrent = -1;
-
 Status HipDevice::enter() {
   {
     std::lock_guard<std::mutex> g(mu);
@@ -153,12 +151,11 @@ Status HipDevice::enter() {
               label() + " is lost after a device fault (" + lost_.message() +
                   "); the HIP runtime keeps the fault for the rest of the process"};
   }
-  if (tlsCurrent != ordinal) {
-    hipError_t e = hip.hipSetDevice(ordinal);
-    if (e != hipSuccess)
-      return failure(hip, e, "hipSetDevice(" + std::to_string(ordinal) + ")");
-    tlsCurrent = ordinal;
-  }
+  // Every time: the host program may select another device on this thread
+  // between our calls, and selecting one is cheap.
+  hipError_t e = hip.hipSetDevice(ordinal);
+  if (e != hipSuccess)
+    return failure(hip, e, "hipSetDevice(" + std::to_string(ordinal) + ")");
   return {};
 }
 
@@ -172,7 +169,6 @@ Status HipDevice::lose(const Status &fault) {
 HipDevice::~HipDevice() {
   if (slabs.empty() || hip.hipSetDevice(ordinal) != hipSuccess)
     return;
-  tlsCurrent = ordinal;
   for (uint32_t *host : slabs)
     hip.hipHostFree(host);
 }
@@ -342,6 +338,11 @@ Status HipDevice::load(const rt::Blob &blob, const std::vector<abi::KernelInfo> 
   XPU_RETURN_IF_ERROR(enter());
   if (blob.format != "hsaco")
     return {XPU_ERROR_INTERNAL, "a HIP device cannot load a " + blob.format + " blob"};
+  // The runtime trusts what it loads; a blob from the disk cache is checked
+  // the way freshly generated code is.
+  CodeObject code;
+  XPU_RETURN_IF_ERROR(readCodeObject(blob.code, code));
+  XPU_RETURN_IF_ERROR(checkCodeObject(code, target_, kernels));
   hipModule_t m = nullptr;
   hipError_t e = hip.hipModuleLoadData(&m, blob.code.data());
   if (e != hipSuccess)

@@ -74,7 +74,6 @@ Status checkOptionsSize(const xpu_module_options *options) {
   return {};
 }
 
-
 } // namespace
 
 extern "C" {

@@ -4,6 +4,7 @@
 #include "runtime/dump.h"
 #include "runtime/env.h"
 #include "runtime/kernel_cache.h"
+#include "runtime/targets.h"
 #include "xpu/Pipeline.h"
 
 #include "xpu/Transforms/Passes.h"
@@ -128,6 +129,19 @@ Status checkModule(const CompileRequest &request, DiagnosticList &diags) {
     return {};
   return cap::staticGate(*target, analyzeRequirements(*module), diags,
                          /*remarks=*/true);
+}
+
+Status compileForTarget(const CompileRequest &request, const TargetDesc &target,
+                        Blob &out, std::vector<abi::KernelInfo> &kernels,
+                        DiagnosticList &diags) {
+  Session s(request, diags);
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  XPU_RETURN_IF_ERROR(frontEnd(s, request, diags, module, kernels));
+  XPU_RETURN_IF_ERROR(cap::offlineGate(target, analyzeRequirements(*module), diags));
+  Status st = generateCode(*module, target, kernels, out);
+  if (!st.isOk() && s.collector.hadError())
+    return stageFailure(st.code(), diags, st.message().c_str());
+  return st;
 }
 
 /// The admitted module as cache keys see it: generic form, without

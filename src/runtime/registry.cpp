@@ -8,6 +8,9 @@ std::unique_ptr<rt::Backend> createCpuBackend();
 namespace xpu::cuda {
 std::unique_ptr<rt::Backend> createCudaBackend();
 }
+namespace xpu::hip {
+std::unique_ptr<rt::Backend> createHipBackend();
+}
 namespace xpu::vk {
 std::unique_ptr<rt::Backend> createVulkanBackend();
 }
@@ -17,6 +20,7 @@ namespace xpu::rt {
 std::vector<std::unique_ptr<Backend>> createBackends() {
   std::vector<std::unique_ptr<Backend>> backends;
   backends.push_back(cuda::createCudaBackend());
+  backends.push_back(hip::createHipBackend());
   backends.push_back(vk::createVulkanBackend());
   backends.push_back(cpu::createCpuBackend());
   return backends;

@@ -2,6 +2,7 @@
 #include "runtime/compiler.h"
 #include "runtime/objects.h"
 
+#include <cstddef>
 #include <cstring>
 #include <sstream>
 
@@ -151,6 +152,37 @@ XPU_API xpu_status xpu_module_check(xpu_context context, const char *text,
     *diagnostics = toHandle<xpu_diagnostics>(
         HandleTable::get().add(Kind::diagnostics, makeDiagnostics(std::move(diags))));
   return finish(st);
+}
+
+XPU_API xpu_status xpu_module_format(xpu_context context, const char *text,
+                                     size_t length,
+                                     const xpu_module_options *options,
+                                     const char **out,
+                                     xpu_diagnostics *diagnostics) {
+  if (diagnostics)
+    *diagnostics = nullptr;
+  std::shared_ptr<ContextObj> ctx;
+  if (Status st = resolve(context, ctx); !st.isOk())
+    return finish(st);
+  if (!text || !out)
+    return finish(invalidArgument("xpu_module_format: `text` or `out` is NULL"));
+  CompileRequest request;
+  request.text = std::string_view(text, length);
+  if (options && options->struct_size >= offsetof(xpu_module_options, target) &&
+      options->source_name)
+    request.sourceName = options->source_name;
+  static thread_local std::string formatted;
+  std::string result;
+  std::vector<Diagnostic> diags;
+  Status st = formatModule(request, result, diags);
+  if (diagnostics)
+    *diagnostics = toHandle<xpu_diagnostics>(
+        HandleTable::get().add(Kind::diagnostics, makeDiagnostics(std::move(diags))));
+  if (!st.isOk())
+    return finish(st);
+  formatted = std::move(result);
+  *out = formatted.c_str();
+  return XPU_SUCCESS;
 }
 
 XPU_API void xpu_module_release(xpu_module module) {

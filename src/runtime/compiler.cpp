@@ -119,6 +119,17 @@ Status checkModule(const CompileRequest &request, DiagnosticList &diags) {
                          /*remarks=*/true);
 }
 
+Status formatModule(const CompileRequest &request, std::string &out,
+                    DiagnosticList &diags) {
+  Session s(request, diags);
+  s.collector.setDefaultCode("XPU-PARSE");
+  auto module = parseKernelSource(s.ctx, request.text, request.sourceName);
+  if (!module)
+    return stageFailure(XPU_ERROR_PARSE, diags, "the kernel source did not parse");
+  out = printKernelSource(*module);
+  return {};
+}
+
 /// The admitted module as cache keys see it: generic form, without
 /// locations or parameter names. Neither changes the generated code; both
 /// reach the runtime through the current source's KernelInfo instead.

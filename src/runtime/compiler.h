@@ -69,6 +69,11 @@ Status compileProgram(Device &device, const CompileRequest &request,
 /// Everything before code generation: parse, verify, admit.
 Status checkModule(const CompileRequest &request, DiagnosticList &diags);
 
+/// Parse and verify only, then print in the library's form
+/// (xpu::printKernelSource): the normal form of xpu_module_format.
+Status formatModule(const CompileRequest &request, std::string &out,
+                    DiagnosticList &diags);
+
 /// "file:line:col: error: CODE: message"
 std::string formatDiagnostic(const Diagnostic &d);
 

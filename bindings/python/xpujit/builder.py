@@ -10,7 +10,8 @@ and compiled through the same path.
         n = k.param("n", "i32")
         i = b.global_id("x")
         with b.if_(b.cmp("ult", i, b.cast("index_castui", n, "index"))):
-            y[i] = a * x[i] + y[i]
+            xi, yi = x[i], y[i]
+            y[i] = a * xi + yi
     saxpy = b.finish(device).kernel("saxpy")
 
 Values (Value) support + - * / % & | ^ << >> (signed shift) and < <= > >=
@@ -63,12 +64,10 @@ def _pick(table, name, what):
 
 
 def type_text(t):
-    """An IR type as text: IR text is kept ("vector<4xf32>",
-    "!xpu.buffer<f32>"); scalar names, NumPy dtypes and Python types give
-    the scalar type ("f32", np.float32, float)."""
-    if isinstance(t, str) and (t.startswith("!") or t.startswith("vector<")):
-        return t
-    return types.scalar(t)
+    """An IR type as text: text is kept as written ("f32", "vector<4xf32>",
+    "!xpu.buffer<f32>"; the library checks it); NumPy dtypes and Python
+    types give the scalar type (np.float32, float: "f32")."""
+    return t if isinstance(t, str) else types.scalar(t)
 
 
 class Value:
@@ -168,9 +167,13 @@ class _Block:
         """The values the current block yields when it ends."""
         self._yields = values
 
-    def _take_yields(self):
-        vals, self._yields = self.builder._handles(self._yields), ()
-        return vals
+    def _end_block(self, fn, *args):
+        """Ends the current block with its yields through C call `fn`
+        (yields, count, *args); they are forgotten only once it succeeds."""
+        vals = self.builder._handles(self._yields)
+        check(fn(self.builder.handle, _lib.values(vals), len(vals), *args))
+        self._yields = ()
+        return len(vals)
 
 
 class Function(_Block):
@@ -219,14 +222,12 @@ class If(_Block):
 
     def else_(self):
         """Ends the then-block (with what yield_() gave) and opens the else."""
-        vals = self._take_yields()
-        check(lib.xpu_builder_else(self.builder.handle, _lib.values(vals), len(vals)))
+        self._end_block(lib.xpu_builder_else)
 
     def _end(self):
-        vals = self._take_yields()
-        out = (_lib.handle * max(1, len(vals)))()
-        check(lib.xpu_builder_if_end(self.builder.handle, _lib.values(vals), len(vals), out))
-        self.results = self.builder._wrap(out[:len(vals)])
+        out = (_lib.handle * max(1, len(self._yields)))()
+        count = self._end_block(lib.xpu_builder_if_end, out)
+        self.results = self.builder._wrap(out[:count])
 
     @property
     def result(self):
@@ -257,9 +258,8 @@ class For(_Block):
         self.results = ()
 
     def _end(self):
-        vals = self._take_yields()
-        out = (_lib.handle * max(1, len(vals)))()
-        check(lib.xpu_builder_for_end(self.builder.handle, _lib.values(vals), len(vals), out))
+        out = (_lib.handle * max(1, self._count))()
+        self._end_block(lib.xpu_builder_for_end, out)
         self.results = self.builder._wrap(out[:self._count])
 
     @property
@@ -297,10 +297,8 @@ class While(_Block):
         return self.args
 
     def _end(self):
-        vals = self._take_yields()
         out = (_lib.handle * max(1, self._passed))()
-        check(lib.xpu_builder_while_end(self.builder.handle, _lib.values(vals), len(vals),
-                                        out, self._passed))
+        self._end_block(lib.xpu_builder_while_end, out, self._passed)
         self.results = self.builder._wrap(out[:self._passed])
 
     @property

@@ -45,3 +45,14 @@ def rng():
     seed = int(os.environ.get("XPU_TEST_SEED") or np.random.SeedSequence().entropy % 2**32)
     print(f"random seed {seed} (XPU_TEST_SEED repeats it)")
     return np.random.default_rng(seed)
+
+
+def compile_or_skip(device, source):
+    """Compiles for `device`; a capability refusal (the device lacks what the
+    kernel needs) skips the test with the library's diagnostic."""
+    try:
+        return device.compile(source)
+    except xpujit.RefusedError as e:
+        if any(d.code.startswith("XPU-CAP") for d in e.diagnostics):
+            pytest.skip(f"{device.spec}: {e.message}")
+        raise

@@ -6,7 +6,7 @@ import pytest
 
 import xpujit
 from xpujit import buffer, vector
-from conftest import EXAMPLES
+from conftest import EXAMPLES, compile_or_skip
 
 
 def build_saxpy(b):
@@ -252,7 +252,7 @@ def test_while_for_select_vectors_atomics_and_reductions(device, rng):
     n = 2048
     data = rng.integers(0, 2**31 - 1, n).astype(np.int32)
     out, cnt, sums = np.zeros(2 * n, np.float32), np.zeros(32, np.int32), np.zeros(n // 64, np.float32)
-    device.compile(b).kernel("loops").launch(n // 64, 64, (out, cnt, data, sums))
+    compile_or_skip(device, b).kernel("loops").launch(n // 64, 64, (out, cnt, data, sums))
     steps = np.array([int(v).bit_length() - 1 if v >= 2 else 0 for v in data])
     vals = np.where(steps < 3, -steps, steps).astype(np.float32)
     assert np.array_equal(out, np.repeat(vals, 2))
@@ -374,3 +374,33 @@ def test_an_exception_in_a_block_leaves_it_open():
             1 / 0
     with pytest.raises(xpujit.InvalidArgumentError, match="'k' has not ended"):
         b.finish()
+
+
+def test_the_text_prints_at_every_step():
+    # Half-built IR (blocks without terminators, an if or while awaiting its
+    # results) prints in the generic form and never crashes the printer.
+    b = xpujit.Builder()
+    seen = [b.text]
+    with b.kernel("k") as k:
+        o = k.param("o", buffer("i32"))
+        seen.append(b.text)
+        with b.while_(init=(b.constant(0, "i32"),)) as w:
+            seen.append(b.text)
+            w.condition(w.args[0] < 4, w.args[0])
+            seen.append(b.text)
+            with b.for_(0, 2, init=(w.args[0],)) as loop:
+                seen.append(b.text)
+                with b.if_(loop.args[0] > 1) as br:
+                    seen.append(b.text)
+                    br.yield_(loop.args[0])
+                    br.else_()
+                    seen.append(b.text)
+                    br.yield_(loop.args[0] + 1)
+                seen.append(b.text)
+                loop.yield_(br.result)
+            seen.append(b.text)
+            w.yield_(loop.result)
+        o[0] = w.result
+    seen.append(b.text)
+    assert all(t.startswith('"builtin.module"') for t in seen[1:-1])
+    assert seen[-1] == xpujit.format_module(seen[-1])

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import xpujit
-from conftest import EXAMPLES
+from conftest import EXAMPLES, compile_or_skip
 
 SAXPY = (EXAMPLES / "saxpy.mlir").read_text()
 
@@ -120,7 +120,7 @@ def test_scalar_arguments_take_their_declared_types(device):
     missing = [c.name for c in device.capabilities() if c.name in needed and not c.available]
     if missing:
         pytest.skip(f"{device.spec} lacks {', '.join(missing)}")
-    k = device.compile(SCALARS).kernel("scalars")
+    k = compile_or_skip(device, SCALARS).kernel("scalars")
     outs = [np.zeros(1, t) for t in (np.int8, np.int16, np.int64, np.float16, np.float64,
                                      np.bool_)] + [np.zeros(4, np.int32)]
     k.launch(1, 1, (*outs, -5, 65535, np.int64(-2**40), 0.1, np.float32(0.1), True,

@@ -21,6 +21,7 @@ struct KernelPayload {
   std::string format;        ///< "elf-object", "cubin", ...
   std::string toolchain;     ///< what produced it
   std::vector<abi::KernelInfo> kernels;
+  std::string log; ///< how long each stage took; not stored in entries
 };
 
 struct SourcePayload {

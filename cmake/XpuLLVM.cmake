@@ -46,6 +46,35 @@ foreach(t IN LISTS MLIR_EXPORTED_TARGETS)
   endif()
 endforeach()
 
+# lld as a library, for AMDGPU code objects: its ELF driver and common
+# part, linked statically like LLVM. Its LTO support refers to every LLVM
+# target and to Polly; backends/hip/lld_lto_stubs.cpp stands in for those
+# this library does not build in, from the list written here.
+find_package(LLD REQUIRED CONFIG
+  HINTS /usr/lib/llvm-22/lib/cmake/lld ${XPU_LLVM_PREFIX}/lib/cmake/lld)
+llvm_map_components_to_libnames(XPU_LLD_LLVM_LIBS
+  lto dtlto option debuginfodwarf demangle binaryformat bitwriter)
+foreach(t lldCommon lldELF)
+  get_target_property(deps ${t} INTERFACE_LINK_LIBRARIES)
+  list(REMOVE_ITEM deps LLVM)
+  list(APPEND deps ${XPU_LLD_LLVM_LIBS} ${XPU_LLVM_STATIC_LIBS})
+  set_target_properties(${t} PROPERTIES INTERFACE_LINK_LIBRARIES "${deps}")
+endforeach()
+# LTO's pass extensions name Polly, which Debian ships separately.
+get_target_property(deps LLVMExtensions INTERFACE_LINK_LIBRARIES)
+list(REMOVE_ITEM deps Polly)
+set_target_properties(LLVMExtensions PROPERTIES INTERFACE_LINK_LIBRARIES "${deps}")
+set(XPU_LLD_STUBS "")
+foreach(t IN LISTS LLVM_TARGETS_TO_BUILD)
+  if(NOT t IN_LIST XPU_LLVM_TARGETS)
+    string(APPEND XPU_LLD_STUBS "XPU_STUB_TARGET(${t})\n")
+  endif()
+  string(APPEND XPU_LLD_STUBS "XPU_STUB_ASM_PARSER(${t})\n")
+endforeach()
+set(XPU_LLD_STUBS_DIR ${CMAKE_BINARY_DIR}/generated)
+file(CONFIGURE OUTPUT ${XPU_LLD_STUBS_DIR}/lld_stub_targets.inc
+     CONTENT "${XPU_LLD_STUBS}")
+
 # Compile flags every translation unit that includes LLVM/MLIR headers needs.
 add_library(xpu_llvm_headers INTERFACE)
 target_include_directories(xpu_llvm_headers SYSTEM INTERFACE

@@ -284,6 +284,10 @@ XPU_API xpu_status xpu_stream_wait_event(xpu_stream stream, xpu_event event);
 XPU_API xpu_status xpu_event_synchronize(xpu_event event);
 /* XPU_SUCCESS when complete, XPU_ERROR_BUSY when not yet. */
 XPU_API xpu_status xpu_event_query(xpu_event event);
+/* Milliseconds between two completed events of one device, as the device
+ * measures them (GPU timestamps on CUDA). */
+XPU_API xpu_status xpu_event_elapsed(xpu_event start, xpu_event end,
+                                     double *milliseconds);
 
 /*===========================================================================*
  * Buffers
@@ -337,8 +341,13 @@ typedef struct xpu_module_options {
    * verdict of each need on this target ("cpu", "nvptx", "amdgcn",
    * "spirv"), refusing what it cannot express. NULL: none. */
   const char *target;
+  /* The wave (warp, subgroup) width to generate code for, on targets that
+   * offer more than one: AMD gfx10 and later run 32 (their default) or 64.
+   * 0: the target's or device's own. xpu_module_create accepts only the
+   * device's width; xpu_compile_for_target any the chip has. */
+  uint32_t wave_width;
 } xpu_module_options;
-#define XPU_MODULE_OPTIONS_INIT {sizeof(xpu_module_options), 0, NULL, NULL}
+#define XPU_MODULE_OPTIONS_INIT {sizeof(xpu_module_options), 0, NULL, NULL, 0}
 
 /* Compiles MLIR text for `device` and loads it. `text` need not be
  * NUL-terminated. `device` NULL means the context's default device (see
@@ -375,8 +384,47 @@ XPU_API xpu_status xpu_module_format(xpu_context context, const char *text,
                                      const char **out,
                                      xpu_diagnostics *diagnostics);
 
+/* Compiles MLIR text for a target without a device, as xpu_module_create
+ * would for a device of that target, and returns the generated code:
+ *
+ *   target    chip                      code
+ *   "amdgcn"  "gfx90a", "gfx942", ...   AMDGPU code object v5 (HSACO: a
+ *                                       shared ELF with one kernel
+ *                                       descriptor and metadata per kernel)
+ *   "nvptx"   "sm_90", ...              a cubin when ptxas is found (see
+ *                                       XPU_PTXAS), else PTX text ending
+ *                                       in NUL
+ *   "cpu"     NULL or "host"            an ELF relocatable object for this
+ *                                       host (the CPU backend's ABI)
+ *
+ * The front end and the target's static, host-toolchain and policy
+ * capability gates run as for a device; what a device would decide (its
+ * limits, optional features) is left to the device that loads the code.
+ * `options` may be NULL (source_name, flags and wave_width apply). On
+ * success `*code` (free it with xpu_compiled_code_free) holds `*size`
+ * bytes. `diagnostics` as for xpu_module_create. Nothing is cached.
+ * Thread-safe. XPU_ERROR_UNSUPPORTED for a target without a code
+ * generator in this build ("spirv"). */
+XPU_API xpu_status xpu_compile_for_target(xpu_context context, const char *text,
+                                          size_t length,
+                                          const xpu_module_options *options,
+                                          const char *target, const char *chip,
+                                          void **code, size_t *size,
+                                          xpu_diagnostics *diagnostics);
+/* Frees code from xpu_compile_for_target; NULL is a no-op. */
+XPU_API void xpu_compiled_code_free(void *code);
+
 /* Releases the module and its kernels. Launches already enqueued finish. */
 XPU_API void xpu_module_release(xpu_module module);
+/* The generated code as the device loads it ("elf-object", "cubin", "ptx",
+ * "hsaco", "spirv"), owned by the module. */
+XPU_API xpu_status xpu_module_binary(xpu_module module, const void **data,
+                                     size_t *size, const char **format);
+/* How the module was built: the toolchain that produced its code and the
+ * time each stage took ("front end 1.4 ms; gates 0.1 ms; lowering 2.0 ms;
+ * llvm 6.1 ms; ptxas 21.3 ms"), or that it came from the kernel cache.
+ * Owned by the module. */
+XPU_API const char *xpu_module_build_info(xpu_module module);
 XPU_API xpu_status xpu_module_kernel_count(xpu_module module, uint32_t *out);
 /* Kernel handles belong to the module. */
 XPU_API xpu_status xpu_module_kernel_at(xpu_module module, uint32_t index,

@@ -5,7 +5,8 @@ set -euo pipefail
 
 packages=(
   cmake ninja-build ccache clang-22 lld-22
-  llvm-22-dev libmlir-22-dev mlir-22-tools
+  llvm-22 llvm-22-dev libmlir-22-dev mlir-22-tools
+  liblld-22-dev rocm-device-libs
   libzstd-dev zlib1g-dev libxxhash-dev doctest-dev
   libvulkan-dev mesa-vulkan-drivers spirv-tools
   python3 python3-numpy python3-pytest python3-pip

@@ -1,15 +1,14 @@
 // CPU code generation with LLVM, and loading with ORC; see cpu_codegen.h.
 #include "cpu_codegen.h"
+#include "../common/llvm_codegen.h"
 #include "workgroup.h"
 
 #include "runtime/dump.h"
 #include "xpu/Pipeline.h"
 
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
-#include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
-#include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
@@ -76,9 +75,11 @@ static std::string printModule(const llvm::Module &m) {
 }
 
 Status compileForHost(mlir::ModuleOp module, rt::Blob &out) {
+  codegen::StageTimer timer;
   if (mlir::failed(lowerToLLVMDialect(module, LLVMTarget::cpu, /*waveWidth=*/1)))
     return {XPU_ERROR_COMPILE, "lowering for the CPU failed"};
   rt::dumpStage("lowered-cpu.mlir", module);
+  timer.lap("lowering");
 
   std::unique_ptr<llvm::TargetMachine> tm;
   XPU_RETURN_IF_ERROR(createHostMachine(tm));
@@ -95,32 +96,15 @@ Status compileForHost(mlir::ModuleOp module, rt::Blob &out) {
     }
   rt::dumpStage("cpu.ll", printModule(*m));
 
-  {
-    llvm::LoopAnalysisManager lam;
-    llvm::FunctionAnalysisManager fam;
-    llvm::CGSCCAnalysisManager cgam;
-    llvm::ModuleAnalysisManager mam;
-    llvm::PassBuilder pb(tm.get());
-    pb.registerModuleAnalyses(mam);
-    pb.registerCGSCCAnalyses(cgam);
-    pb.registerFunctionAnalyses(fam);
-    pb.registerLoopAnalyses(lam);
-    pb.crossRegisterProxies(lam, fam, cgam, mam);
-    llvm::ModulePassManager mpm =
-        pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
-    mpm.run(*m, mam);
-  }
+  codegen::optimize(*m, *tm);
   rt::dumpStage("cpu-optimized.ll", printModule(*m));
 
-  llvm::SmallVector<char, 0> object;
-  llvm::raw_svector_ostream os(object);
-  llvm::legacy::PassManager pm;
-  if (tm->addPassesToEmitFile(pm, os, nullptr, llvm::CodeGenFileType::ObjectFile))
-    return {XPU_ERROR_COMPILE, "the host target cannot emit object files"};
-  pm.run(*m);
-  out.code.assign(object.begin(), object.end());
+  XPU_RETURN_IF_ERROR(
+      codegen::emit(*m, *tm, llvm::CodeGenFileType::ObjectFile, out.code));
   out.format = "elf-object";
   out.toolchain = "LLVM " LLVM_VERSION_STRING " " + hostTarget().chip;
+  timer.lap("llvm");
+  out.log = timer.log();
   return {};
 }
 

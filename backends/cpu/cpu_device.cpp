@@ -9,6 +9,7 @@
 
 #include <unistd.h>
 
+#include <chrono>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdlib>
@@ -41,6 +42,7 @@ public:
   std::mutex mu;
   std::condition_variable cv;
   uint64_t recorded = 0, completed = 0;
+  std::chrono::steady_clock::time_point completedAt;
 
   uint64_t mark() {
     std::lock_guard<std::mutex> g(mu);
@@ -50,6 +52,7 @@ public:
     {
       std::lock_guard<std::mutex> g(mu);
       completed = std::max(completed, gen);
+      completedAt = std::chrono::steady_clock::now();
     }
     cv.notify_all();
   }
@@ -69,6 +72,15 @@ public:
   bool isComplete() override {
     std::lock_guard<std::mutex> g(mu);
     return completed >= recorded;
+  }
+  Status elapsedSince(rt::BackendEvent &start, double &ms) override {
+    auto &s = static_cast<CpuEvent &>(start);
+    if (!isComplete() || !s.isComplete())
+      return {XPU_ERROR_BUSY, "an event has not completed yet"};
+    std::lock_guard<std::mutex> g(mu);
+    std::lock_guard<std::mutex> g2(s.mu);
+    ms = std::chrono::duration<double, std::milli>(completedAt - s.completedAt).count();
+    return {};
   }
 };
 

@@ -1,15 +1,14 @@
 // NVIDIA code generation; see cuda_codegen.h.
 #include "cuda_codegen.h"
+#include "../common/llvm_codegen.h"
 
 #include "runtime/dump.h"
 #include "xpu/Pipeline.h"
 
 #include "llvm/Bitcode/BitcodeReader.h"
-#include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Linker/Linker.h"
 #include "llvm/MC/TargetRegistry.h"
-#include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
@@ -18,7 +17,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -72,17 +70,6 @@ int runProgram(const std::vector<std::string> &argv, std::string &output) {
   output = ss.str();
   unlink(outPath);
   return status;
-}
-
-double msSince(std::chrono::steady_clock::time_point t) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t)
-      .count();
-}
-
-std::string fmt(double ms) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f ms", ms);
-  return buf;
 }
 
 /// Links the libdevice functions the module calls, and tells NVVMReflect
@@ -152,13 +139,12 @@ rt::TargetDesc nvptxTarget(int major, int minor) {
 
 Status compileForNVPTX(mlir::ModuleOp module, const rt::TargetDesc &target,
                        rt::Blob &out) {
-  auto start = std::chrono::steady_clock::now();
+  codegen::StageTimer timer;
   if (mlir::failed(lowerToLLVMDialect(module, LLVMTarget::nvvm, 32)))
     return {XPU_ERROR_COMPILE, "lowering for NVPTX failed"};
   rt::dumpStage("lowered-nvvm.mlir", module);
-  double loweringMs = msSince(start);
+  timer.lap("lowering");
 
-  start = std::chrono::steady_clock::now();
   static std::once_flag once;
   std::call_once(once, [] {
     LLVMInitializeNVPTXTargetInfo();
@@ -186,50 +172,31 @@ Status compileForNVPTX(mlir::ModuleOp module, const rt::TargetDesc &target,
   m->setTargetTriple(triple);
   m->setDataLayout(tm->createDataLayout());
   XPU_RETURN_IF_ERROR(linkLibdevice(*m));
-  {
-    llvm::LoopAnalysisManager lam;
-    llvm::FunctionAnalysisManager fam;
-    llvm::CGSCCAnalysisManager cgam;
-    llvm::ModuleAnalysisManager mam;
-    llvm::PassBuilder pb(tm.get());
-    pb.registerModuleAnalyses(mam);
-    pb.registerCGSCCAnalyses(cgam);
-    pb.registerFunctionAnalyses(fam);
-    pb.registerLoopAnalyses(lam);
-    pb.crossRegisterProxies(lam, fam, cgam, mam);
-    pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3).run(*m, mam);
-  }
-  llvm::SmallString<0> ptx;
-  {
-    llvm::raw_svector_ostream os(ptx);
-    llvm::legacy::PassManager pm;
-    if (tm->addPassesToEmitFile(pm, os, nullptr, llvm::CodeGenFileType::AssemblyFile))
-      return {XPU_ERROR_COMPILE, "the NVPTX target cannot emit PTX"};
-    pm.run(*m);
-  }
-  rt::dumpStage("nvptx.ptx", std::string(ptx.str()));
-  double llvmMs = msSince(start);
+  codegen::optimize(*m, *tm);
+  std::vector<uint8_t> ptx;
+  XPU_RETURN_IF_ERROR(codegen::emit(*m, *tm, llvm::CodeGenFileType::AssemblyFile, ptx));
+  rt::dumpStage("nvptx.ptx", ptx.data(), ptx.size());
+  timer.lap("llvm");
 
   std::string toolchain = "LLVM " LLVM_VERSION_STRING " NVPTX " + target.chip + " " +
                           target.features.substr(1);
   const Ptxas &assembler = ptxas();
   if (assembler.path.empty()) {
-    out.code.assign(ptx.begin(), ptx.end());
+    out.code = std::move(ptx);
     out.code.push_back(0); // the driver's JIT reads a C string
     out.format = "ptx";
     out.toolchain = toolchain + "; PTX for the driver's JIT (" + assembler.why + ")";
-    out.log = "lowering " + fmt(loweringMs) + "; llvm " + fmt(llvmMs);
+    out.log = timer.log();
     return {};
   }
 
-  start = std::chrono::steady_clock::now();
   char dir[] = "/tmp/xpujit-ptx-XXXXXX";
   if (!mkdtemp(dir))
     return {XPU_ERROR_COMPILE, "cannot make a temporary directory for ptxas"};
   std::string in = std::string(dir) + "/kernels.ptx", cubin = std::string(dir) + "/kernels.cubin";
   {
     std::ofstream f(in, std::ios::binary);
-    f.write(ptx.data(), std::streamsize(ptx.size()));
+    f.write(reinterpret_cast<const char *>(ptx.data()), std::streamsize(ptx.size()));
   }
   std::string log;
   int rc = runProgram({assembler.path, "-arch=" + target.chip, "-O3", "--output-file",
@@ -246,8 +213,8 @@ Status compileForNVPTX(mlir::ModuleOp module, const rt::TargetDesc &target,
   out.code = std::move(bytes);
   out.format = "cubin";
   out.toolchain = toolchain + "; ptxas " + assembler.version;
-  out.log = "lowering " + fmt(loweringMs) + "; llvm " + fmt(llvmMs) + "; ptxas " +
-            fmt(msSince(start));
+  timer.lap("ptxas");
+  out.log = timer.log();
   return {};
 }
 

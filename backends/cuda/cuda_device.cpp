@@ -8,6 +8,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Config/llvm-config.h"
 
+#include <atomic>
 #include <cstring>
 #include <fstream>
 #include <mutex>
@@ -17,6 +18,11 @@ namespace xpu::cuda {
 using rt::Status;
 
 namespace {
+
+/// Which device's context this thread last made current, by serial number
+/// (a destroyed context's address may come back for a new one).
+thread_local uint64_t tlsCurrent = 0;
+std::atomic<uint64_t> nextSerial{1};
 
 class CudaDevice;
 
@@ -35,6 +41,7 @@ public:
   ~CudaEvent() override;
   Status synchronize() override;
   bool isComplete() override;
+  Status elapsedSince(rt::BackendEvent &start, double &ms) override;
   CudaDevice &device;
   CUevent event;
 };
@@ -96,8 +103,8 @@ public:
   Status createEvent(std::unique_ptr<rt::BackendEvent> &out) override {
     XPU_RETURN_IF_ERROR(enter());
     CUevent e = nullptr;
-    XPU_RETURN_IF_ERROR(check(drv.cuEventCreate(&e, CU_EVENT_DISABLE_TIMING),
-                              "cuEventCreate"));
+    // Timing stays on so xpu_event_elapsed works on any event.
+    XPU_RETURN_IF_ERROR(check(drv.cuEventCreate(&e, 0), "cuEventCreate"));
     out = std::make_unique<CudaEvent>(*this, e);
     return {};
   }
@@ -129,40 +136,45 @@ private:
   rt::TargetDesc target_;
 
   std::mutex mu;
+  std::once_flag ctxOnce;
   CUcontext ctx = nullptr;
-  Status lost_; ///< set once a fault loses the context
+  const uint64_t serial = nextSerial++;
+  CUresult ctxError = CUDA_SUCCESS;
+  std::atomic<bool> lostFlag{false};
+  Status lost_; ///< set once a fault loses the context (under mu)
 
   // Status words live in pinned host memory the device can write.
   std::vector<std::pair<uint32_t *, CUdeviceptr>> slabs;
   std::vector<std::pair<uint32_t *, CUdeviceptr>> freeWords;
 };
 
-thread_local CUcontext tlsCurrent = nullptr;
 
 Status CudaDevice::enter() {
-  std::lock_guard<std::mutex> g(mu);
-  if (!lost_.isOk())
-    return {XPU_ERROR_DEVICE_LOST, label() + " lost its context after a device "
-                                             "fault (" + lost_.message() +
-                                       "); create a new xpu context"};
-  if (!ctx) {
-    CUresult r = drv.cuCtxCreate(&ctx, 0, cuDevice);
-    if (r != CUDA_SUCCESS)
-      return failure(drv, r, "cuCtxCreate on " + label());
+  if (lostFlag.load(std::memory_order_acquire)) {
+    std::lock_guard<std::mutex> g(mu);
+    return {XPU_ERROR_DEVICE_LOST,
+            label() + " was lost after a device fault (" + lost_.message() +
+                "); the CUDA driver needs the process to restart before it "
+                "runs anything again"};
   }
-  if (tlsCurrent != ctx) {
+  std::call_once(ctxOnce, [this] { ctxError = drv.cuCtxCreate(&ctx, 0, cuDevice); });
+  if (ctxError != CUDA_SUCCESS)
+    return failure(drv, ctxError, "cuCtxCreate on " + label());
+  if (tlsCurrent != serial) {
     CUresult r = drv.cuCtxSetCurrent(ctx);
     if (r != CUDA_SUCCESS)
       return failure(drv, r, "cuCtxSetCurrent");
-    tlsCurrent = ctx;
+    tlsCurrent = serial;
   }
   return {};
 }
 
 Status CudaDevice::lose(const Status &fault) {
+  poison(fault.message());
   std::lock_guard<std::mutex> g(mu);
   if (lost_.isOk())
     lost_ = fault;
+  lostFlag.store(true, std::memory_order_release);
   return fault;
 }
 
@@ -170,11 +182,12 @@ CudaDevice::~CudaDevice() {
   if (!ctx)
     return;
   drv.cuCtxSetCurrent(ctx);
+  tlsCurrent = serial;
   for (auto &[host, dev] : slabs)
     drv.cuMemFreeHost(host);
   drv.cuCtxDestroy(ctx);
-  if (tlsCurrent == ctx)
-    tlsCurrent = nullptr;
+  if (tlsCurrent == serial)
+    tlsCurrent = 0;
 }
 
 CudaBuffer::~CudaBuffer() {
@@ -190,6 +203,16 @@ CudaEvent::~CudaEvent() {
 Status CudaEvent::synchronize() {
   XPU_RETURN_IF_ERROR(device.enter());
   return device.check(device.drv.cuEventSynchronize(event), "cuEventSynchronize");
+}
+
+Status CudaEvent::elapsedSince(rt::BackendEvent &start, double &ms) {
+  XPU_RETURN_IF_ERROR(device.enter());
+  float f = 0;
+  XPU_RETURN_IF_ERROR(device.check(
+      device.drv.cuEventElapsedTime(&f, static_cast<CudaEvent &>(start).event, event),
+      "cuEventElapsedTime"));
+  ms = f;
+  return {};
 }
 
 bool CudaEvent::isComplete() {
@@ -416,17 +439,15 @@ Status CudaDevice::describe() {
   drv.cuDriverGetVersion(&version);
   id.driver = "CUDA " + std::to_string(version / 1000) + "." +
               std::to_string(version % 1000 / 10);
+  // "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.159.04  ..."
   std::ifstream proc("/proc/driver/nvidia/version");
-  std::string line;
-  if (std::getline(proc, line)) {
-    // "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.159.04  ..."
-    size_t k = line.find("Kernel Module");
-    if (k != std::string::npos) {
-      size_t start = line.find_first_not_of(' ', k + 13);
-      size_t end = line.find(' ', start);
-      id.driver += ", kernel module " + line.substr(start, end - start);
+  std::string word;
+  while (proc >> word)
+    if (word.find('.') != std::string::npos &&
+        word.find_first_not_of("0123456789.") == std::string::npos) {
+      id.driver += ", kernel module " + word;
+      break;
     }
-  }
   CUuuid uuid;
   if (drv.cuDeviceGetUuid(&uuid, cuDevice) == CUDA_SUCCESS)
     std::memcpy(id.uuid, uuid.bytes, 16);
@@ -450,6 +471,11 @@ public:
     const Driver *drv = driver(note);
     if (!drv)
       return {};
+    if (std::string why = poisoned(); !why.empty()) {
+      note = "the CUDA driver is unusable in this process since a device fault (" +
+             why + "); restart the process";
+      return {};
+    }
     int count = 0;
     CUresult r = drv->cuDeviceGetCount(&count);
     if (r != CUDA_SUCCESS) {

@@ -38,6 +38,22 @@ const Driver *driver(std::string &why) {
   return ok ? &d : nullptr;
 }
 
+namespace {
+std::mutex poisonMutex;
+std::string poisonReason;
+} // namespace
+
+void poison(const std::string &why) {
+  std::lock_guard<std::mutex> g(poisonMutex);
+  if (poisonReason.empty())
+    poisonReason = why;
+}
+
+std::string poisoned() {
+  std::lock_guard<std::mutex> g(poisonMutex);
+  return poisonReason;
+}
+
 std::string describe(const Driver &d, CUresult r) {
   const char *name = nullptr, *text = nullptr;
   if (d.cuGetErrorName)

@@ -55,7 +55,6 @@ enum : int {
 };
 
 constexpr unsigned CU_STREAM_NON_BLOCKING = 0x1;
-constexpr unsigned CU_EVENT_DISABLE_TIMING = 0x2;
 constexpr unsigned CU_MEMHOSTALLOC_PORTABLE = 0x1;
 constexpr unsigned CU_MEMHOSTALLOC_DEVICEMAP = 0x2;
 
@@ -100,6 +99,8 @@ constexpr unsigned CU_MEMHOSTALLOC_DEVICEMAP = 0x2;
   X(cuEventRecord, "cuEventRecord", CUresult, (CUevent, CUstream))             \
   X(cuEventSynchronize, "cuEventSynchronize", CUresult, (CUevent))             \
   X(cuEventQuery, "cuEventQuery", CUresult, (CUevent))                         \
+  X(cuEventElapsedTime, "cuEventElapsedTime", CUresult,                     \
+    (float *, CUevent, CUevent))                                               \
   X(cuModuleLoadDataEx, "cuModuleLoadDataEx", CUresult,                        \
     (CUmodule *, const void *, unsigned, CUjit_option *, void **))             \
   X(cuModuleUnload, "cuModuleUnload", CUresult, (CUmodule))                    \
@@ -119,6 +120,13 @@ struct Driver {
 /// Loads libcuda.so.1 and calls cuInit once per process. Returns null, with
 /// `why` set, when there is no usable driver.
 const Driver *driver(std::string &why);
+
+/// A sticky error (an illegal address, a launch failure) leaves the CUDA
+/// driver unusable for the rest of the process, in every context: the
+/// driver requires the process to restart. The first one is recorded here.
+void poison(const std::string &why);
+/// Empty while the driver is usable, else what poisoned it.
+std::string poisoned();
 
 /// "CUDA_ERROR_ILLEGAL_ADDRESS: an illegal memory access was encountered"
 std::string describe(const Driver &d, CUresult r);

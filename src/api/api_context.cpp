@@ -313,6 +313,22 @@ XPU_API xpu_status xpu_event_synchronize(xpu_event event) {
   return finish(ev->event->synchronize());
 }
 
+XPU_API xpu_status xpu_event_elapsed(xpu_event start, xpu_event end,
+                                     double *milliseconds) {
+  std::shared_ptr<EventObj> a, b;
+  if (Status st = resolve(start, a); !st.isOk())
+    return finish(st);
+  if (Status st = resolve(end, b); !st.isOk())
+    return finish(st);
+  if (!milliseconds)
+    return finish(invalidArgument("xpu_event_elapsed: `milliseconds` is NULL"));
+  if (a->device != b->device)
+    return finish(invalidArgument("the events belong to different devices"));
+  if (!a->recorded || !b->recorded)
+    return finish(invalidArgument("both events must have been recorded"));
+  return finish(b->event->elapsedSince(*a->event, *milliseconds));
+}
+
 XPU_API xpu_status xpu_event_query(xpu_event event) {
   std::shared_ptr<EventObj> ev;
   if (Status st = resolve(event, ev); !st.isOk())

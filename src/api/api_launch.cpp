@@ -189,9 +189,14 @@ XPU_API xpu_status xpu_launch(xpu_kernel kernel, xpu_stream stream,
     block_ = large.data();
   }
   std::memset(block_, 0, k->argBytes);
-  LaunchRequest req;
-  req.buffers.resize(info.params.size(), nullptr);
-  std::vector<std::shared_ptr<BufferObj>> lent;
+  // Reused per thread: the launch path allocates nothing in steady state.
+  thread_local LaunchRequest req;
+  thread_local std::vector<std::shared_ptr<BufferObj>> lent;
+  struct Release { // hold no buffer past the call, whatever the way out
+    ~Release() { lent.clear(); }
+  } release;
+  req.buffers.assign(info.params.size(), nullptr);
+  req.status = 0;
   size_t slot = 0;
   for (size_t i = 0; i < info.params.size(); ++i) {
     const abi::Param &p = info.params[i];

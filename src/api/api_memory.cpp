@@ -30,6 +30,26 @@ Status streamFor(const std::shared_ptr<BufferObj> &buf, xpu_stream stream,
   return {};
 }
 
+/// An asynchronous copy on `stream`; the buffer is lent to it until the
+/// stream synchronizes.
+Status enqueueCopy(xpu_buffer buffer, size_t offset, void *host, size_t bytes,
+                   xpu_stream stream, bool upload) {
+  std::shared_ptr<BufferObj> buf;
+  std::shared_ptr<StreamObj> s;
+  const char *what = upload ? "upload" : "download";
+  XPU_RETURN_IF_ERROR(resolve(buffer, buf));
+  XPU_RETURN_IF_ERROR(streamFor(buf, stream, s));
+  XPU_RETURN_IF_ERROR(checkRange(*buf, offset, bytes, host, what));
+  XPU_RETURN_IF_ERROR(buf->checkConflicts(what, upload, s.get()));
+  if (!bytes)
+    return {};
+  std::lock_guard<std::mutex> g(s->mu);
+  XPU_RETURN_IF_ERROR(upload ? s->queue->copyIn(*buf->memory, offset, host, bytes)
+                             : s->queue->copyOut(*buf->memory, offset, host, bytes));
+  buf->lend(s, ++s->enqueued, upload, nullptr, what);
+  return {};
+}
+
 } // namespace
 
 extern "C" {
@@ -107,45 +127,14 @@ XPU_API xpu_status xpu_buffer_download(xpu_buffer buffer, size_t offset,
 XPU_API xpu_status xpu_buffer_upload_async(xpu_buffer buffer, size_t offset,
                                            const void *src, size_t bytes,
                                            xpu_stream stream) {
-  std::shared_ptr<BufferObj> buf;
-  std::shared_ptr<StreamObj> s;
-  if (Status st = resolve(buffer, buf); !st.isOk())
-    return finish(st);
-  if (Status st = streamFor(buf, stream, s); !st.isOk())
-    return finish(st);
-  if (Status st = checkRange(*buf, offset, bytes, src, "upload"); !st.isOk())
-    return finish(st);
-  if (Status st = buf->checkConflicts("upload", true, s.get()); !st.isOk())
-    return finish(st);
-  if (!bytes)
-    return XPU_SUCCESS;
-  std::lock_guard<std::mutex> g(s->mu);
-  Status st = s->queue->copyIn(*buf->memory, offset, src, bytes);
-  if (st.isOk())
-    buf->lend(s, ++s->enqueued, /*writes=*/true, nullptr, "upload");
-  return finish(st);
+  return finish(enqueueCopy(buffer, offset, const_cast<void *>(src), bytes, stream,
+                            /*upload=*/true));
 }
 
 XPU_API xpu_status xpu_buffer_download_async(xpu_buffer buffer, size_t offset,
                                              void *dst, size_t bytes,
                                              xpu_stream stream) {
-  std::shared_ptr<BufferObj> buf;
-  std::shared_ptr<StreamObj> s;
-  if (Status st = resolve(buffer, buf); !st.isOk())
-    return finish(st);
-  if (Status st = streamFor(buf, stream, s); !st.isOk())
-    return finish(st);
-  if (Status st = checkRange(*buf, offset, bytes, dst, "download"); !st.isOk())
-    return finish(st);
-  if (Status st = buf->checkConflicts("download", false, s.get()); !st.isOk())
-    return finish(st);
-  if (!bytes)
-    return XPU_SUCCESS;
-  std::lock_guard<std::mutex> g(s->mu);
-  Status st = s->queue->copyOut(*buf->memory, offset, dst, bytes);
-  if (st.isOk())
-    buf->lend(s, ++s->enqueued, /*writes=*/false, nullptr, "download");
-  return finish(st);
+  return finish(enqueueCopy(buffer, offset, dst, bytes, stream, /*upload=*/false));
 }
 
 } // extern "C"

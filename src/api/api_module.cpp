@@ -1,8 +1,11 @@
-// C API: modules, kernels, their parameters, and compiler diagnostics.
+// C API: modules, kernels, their parameters, compiler diagnostics, and code
+// generated for a named target without a device.
 #include "runtime/compiler.h"
 #include "runtime/objects.h"
+#include "runtime/targets.h"
 
 #include <cstddef>
+#include <cstdlib>
 #include <cstring>
 #include <sstream>
 
@@ -58,6 +61,19 @@ std::shared_ptr<DiagnosticsObj> makeDiagnostics(std::vector<Diagnostic> list) {
 
 xpu_type toType(xpu::abi::Scalar s) { return xpu_type(int(s)); }
 
+/// Whether the caller's options reach `field`: callers built against an
+/// older header pass a smaller struct.
+#define XPU_OPTION(options, field)                                             \
+  ((options) && (options)->struct_size >=                                      \
+                    offsetof(xpu_module_options, field) + sizeof((options)->field))
+
+Status checkOptionsSize(const xpu_module_options *options) {
+  if (options && options->struct_size < sizeof(uint32_t) * 2)
+    return invalidArgument("xpu_module_options.struct_size is not set "
+                           "(initialize with XPU_MODULE_OPTIONS_INIT)");
+  return {};
+}
+
 } // namespace
 
 extern "C" {
@@ -76,15 +92,13 @@ XPU_API xpu_status xpu_module_create(xpu_context context, xpu_device device,
     return finish(invalidArgument("xpu_module_create: `out` is NULL"));
   if (!text)
     return finish(invalidArgument("xpu_module_create: `text` is NULL"));
-  if (options && options->struct_size < sizeof(uint32_t) * 2)
-    return finish(invalidArgument("xpu_module_options.struct_size is not set "
-                                  "(initialize with XPU_MODULE_OPTIONS_INIT)"));
+  if (Status st = checkOptionsSize(options); !st.isOk())
+    return finish(st);
 
   std::shared_ptr<DeviceObj> dev;
   CompileRequest request;
   request.text = std::string_view(text, length);
-  if (options && options->struct_size >= sizeof(xpu_module_options) &&
-      options->source_name)
+  if (XPU_OPTION(options, source_name) && options->source_name)
     request.sourceName = options->source_name;
   if (options)
     request.runtimeChecks = !(options->flags & XPU_MODULE_NO_RUNTIME_CHECKS);
@@ -100,6 +114,13 @@ XPU_API xpu_status xpu_module_create(xpu_context context, xpu_device device,
     (void)resolve(def, dev);
     request.explicitDevice = false;
   }
+  if (XPU_OPTION(options, wave_width) && options->wave_width &&
+      options->wave_width != dev->device->target().waveWidth)
+    return finish({XPU_ERROR_UNSUPPORTED,
+                   dev->device->label() + " runs code for waves of " +
+                       std::to_string(dev->device->target().waveWidth) + ", not " +
+                       std::to_string(options->wave_width) +
+                       " (other widths: xpu_compile_for_target)"});
 
   request.options = "flags=" + std::to_string(options ? options->flags : 0);
   std::shared_ptr<const Program> program;
@@ -114,6 +135,8 @@ XPU_API xpu_status xpu_module_create(xpu_context context, xpu_device device,
   auto mod = std::make_shared<ModuleObj>();
   mod->device = dev;
   mod->program = program;
+  mod->buildInfo = program->blob.format + " from " + program->blob.toolchain + "; " +
+                   program->blob.log;
   uint64_t h = registerObject(dev, mod);
   for (size_t i = 0; i < program->kernels.size(); ++i) {
     auto k = std::make_shared<KernelObj>();
@@ -140,12 +163,12 @@ XPU_API xpu_status xpu_module_check(xpu_context context, const char *text,
     return finish(invalidArgument("xpu_module_check: `text` is NULL"));
   CompileRequest request;
   request.text = std::string_view(text, length);
-  if (options && options->struct_size >= sizeof(xpu_module_options)) {
-    if (options->source_name)
-      request.sourceName = options->source_name;
-    if (options->target)
-      request.target = options->target;
-  }
+  if (Status st = checkOptionsSize(options); !st.isOk())
+    return finish(st);
+  if (XPU_OPTION(options, source_name) && options->source_name)
+    request.sourceName = options->source_name;
+  if (XPU_OPTION(options, target) && options->target)
+    request.target = options->target;
   std::vector<Diagnostic> diags;
   Status st = checkModule(request, diags);
   if (diagnostics)
@@ -166,10 +189,11 @@ XPU_API xpu_status xpu_module_format(xpu_context context, const char *text,
     return finish(st);
   if (!text || !out)
     return finish(invalidArgument("xpu_module_format: `text` or `out` is NULL"));
+  if (Status st = checkOptionsSize(options); !st.isOk())
+    return finish(st);
   CompileRequest request;
   request.text = std::string_view(text, length);
-  if (options && options->struct_size >= offsetof(xpu_module_options, target) &&
-      options->source_name)
+  if (XPU_OPTION(options, source_name) && options->source_name)
     request.sourceName = options->source_name;
   static thread_local std::string formatted;
   std::string result;
@@ -185,6 +209,52 @@ XPU_API xpu_status xpu_module_format(xpu_context context, const char *text,
   return XPU_SUCCESS;
 }
 
+XPU_API xpu_status xpu_compile_for_target(xpu_context context, const char *text,
+                                          size_t length,
+                                          const xpu_module_options *options,
+                                          const char *target, const char *chip,
+                                          void **code, size_t *size,
+                                          xpu_diagnostics *diagnostics) {
+  if (diagnostics)
+    *diagnostics = nullptr;
+  std::shared_ptr<ContextObj> ctx;
+  if (Status st = resolve(context, ctx); !st.isOk())
+    return finish(st);
+  if (!text || !target || !code || !size)
+    return finish(invalidArgument("xpu_compile_for_target: `text`, `target`, `code` "
+                                  "and `size` must not be NULL"));
+  if (Status st = checkOptionsSize(options); !st.isOk())
+    return finish(st);
+  TargetDesc desc;
+  unsigned wave = XPU_OPTION(options, wave_width) ? options->wave_width : 0;
+  if (Status st = describeTarget(target, chip ? chip : "", wave, desc); !st.isOk())
+    return finish(st);
+  CompileRequest request;
+  request.text = std::string_view(text, length);
+  if (XPU_OPTION(options, source_name) && options->source_name)
+    request.sourceName = options->source_name;
+  if (options)
+    request.runtimeChecks = !(options->flags & XPU_MODULE_NO_RUNTIME_CHECKS);
+  Blob blob;
+  std::vector<xpu::abi::KernelInfo> kernels;
+  std::vector<Diagnostic> diags;
+  Status st = compileForTarget(request, desc, blob, kernels, diags);
+  if (diagnostics)
+    *diagnostics = toHandle<xpu_diagnostics>(
+        HandleTable::get().add(Kind::diagnostics, makeDiagnostics(std::move(diags))));
+  if (!st.isOk())
+    return finish(st);
+  void *bytes = std::malloc(blob.code.empty() ? 1 : blob.code.size());
+  if (!bytes)
+    return finish({XPU_ERROR_OUT_OF_MEMORY, "no memory for the generated code"});
+  std::memcpy(bytes, blob.code.data(), blob.code.size());
+  *code = bytes;
+  *size = blob.code.size();
+  return XPU_SUCCESS;
+}
+
+XPU_API void xpu_compiled_code_free(void *code) { std::free(code); }
+
 XPU_API void xpu_module_release(xpu_module module) {
   if (!module)
     return;
@@ -199,6 +269,28 @@ XPU_API void xpu_module_release(xpu_module module) {
   }
   if (ctx)
     ctx->forget(mod->handle);
+}
+
+XPU_API xpu_status xpu_module_binary(xpu_module module, const void **data,
+                                     size_t *size, const char **format) {
+  std::shared_ptr<ModuleObj> mod;
+  if (Status st = resolve(module, mod); !st.isOk())
+    return finish(st);
+  if (!data || !size)
+    return finish(invalidArgument("xpu_module_binary: `data` or `size` is NULL"));
+  const Blob &blob = mod->program->blob;
+  *data = blob.code.data();
+  *size = blob.code.size();
+  if (format)
+    *format = blob.format.c_str();
+  return XPU_SUCCESS;
+}
+
+XPU_API const char *xpu_module_build_info(xpu_module module) {
+  std::shared_ptr<ModuleObj> mod;
+  if (!resolve(module, mod).isOk())
+    return "";
+  return mod->buildInfo.c_str();
 }
 
 XPU_API xpu_status xpu_module_kernel_count(xpu_module module, uint32_t *out) {

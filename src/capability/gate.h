@@ -22,4 +22,12 @@ rt::Status deviceGate(const FactTable &facts, const std::string &label,
                       const std::vector<KernelRequirements> &kernels,
                       DiagnosticList &diags);
 
+/// The gate for code generated without a device (xpu_compile_for_target):
+/// the static gate, then what the host toolchain and our policies decide
+/// for `target`. What a device would decide is left to the device that
+/// loads the code.
+rt::Status offlineGate(const rt::TargetDesc &target,
+                       const std::vector<KernelRequirements> &kernels,
+                       DiagnosticList &diags);
+
 } // namespace xpu::cap

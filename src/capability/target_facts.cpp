@@ -2,6 +2,7 @@
 // target_facts.h. Every entry says who decides and on what evidence.
 #include "capability/target_facts.h"
 
+#include <glob.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -183,7 +184,47 @@ std::string cudaRoot() {
 }
 
 bool readable(const std::string &path) { return ::access(path.c_str(), R_OK) == 0; }
+
+/// The directories `pattern` names, sorted (a pattern without wildcards
+/// names itself).
+std::vector<std::string> expand(const std::string &pattern) {
+  if (pattern.find('*') == std::string::npos)
+    return {pattern};
+  std::vector<std::string> dirs;
+  glob_t g;
+  if (::glob(pattern.c_str(), GLOB_ONLYDIR, nullptr, &g) == 0)
+    for (size_t i = 0; i < g.gl_pathc; ++i)
+      dirs.push_back(g.gl_pathv[i]);
+  ::globfree(&g);
+  if (dirs.empty())
+    dirs.push_back(pattern);
+  return dirs;
+}
 } // namespace
+
+const AmdDeviceLibraries &amdDeviceLibraries() {
+  static const AmdDeviceLibraries libs = [] {
+    std::vector<std::string> patterns;
+    if (const char *root = std::getenv("ROCM_PATH"); root && *root) {
+      patterns = {std::string(root) + "/amdgcn/bitcode",
+                  std::string(root) + "/lib/llvm/lib/clang/*/lib/amdgcn/bitcode"};
+    } else {
+      // The bitcode is for the GPU, so any multiarch directory will do.
+      patterns = {"/usr/lib/*-linux-gnu*/amdgcn/bitcode", "/usr/lib/amdgcn/bitcode",
+                  "/opt/rocm/amdgcn/bitcode",
+                  "/opt/rocm/lib/llvm/lib/clang/*/lib/amdgcn/bitcode"};
+    }
+    AmdDeviceLibraries found;
+    for (const std::string &pattern : patterns)
+      for (const std::string &dir : expand(pattern)) {
+        found.searched.push_back(dir + "/ocml.bc");
+        if (found.dir.empty() && readable(dir + "/ocml.bc"))
+          found.dir = dir;
+      }
+    return found;
+  }();
+  return libs;
+}
 
 std::optional<Fact> hostToolchainFact(TargetKind target, Capability c) {
   if (c != C::mathLibrary)
@@ -199,15 +240,17 @@ std::optional<Fact> hostToolchainFact(TargetKind target, Capability c) {
                 "access(" + path + ")"};
   }
   if (target == TargetKind::amdgcn) {
-    for (const char *dir : {"/usr/lib/x86_64-linux-gnu/amdgcn/bitcode",
-                            "/opt/rocm/amdgcn/bitcode", "/usr/lib/amdgcn/bitcode"})
-      if (readable(std::string(dir) + "/ocml.bc"))
-        return Fact{c, Kind::hostToolchain, Available{},
-                    std::string("found ") + dir + "/ocml.bc"};
+    const AmdDeviceLibraries &libs = amdDeviceLibraries();
+    std::string looked;
+    for (const std::string &p : libs.searched)
+      looked += (looked.empty() ? "" : ", ") + p;
+    if (!libs.dir.empty())
+      return Fact{c, Kind::hostToolchain, Available{}, "found " + libs.dir + "/ocml.bc"};
     return Fact{c, Kind::hostToolchain,
                 Unavailable{Kind::hostToolchain,
-                            "the AMD device libraries (ocml.bc) were not found"},
-                "access(<rocm>/amdgcn/bitcode/ocml.bc)"};
+                            "the AMD device libraries were not found (looked for " +
+                                looked + "; install rocm-device-libs or set ROCM_PATH)"},
+                "access(" + looked + ")"};
   }
   return std::nullopt;
 }

@@ -22,6 +22,15 @@ struct Rule {
 };
 Rule targetRule(TargetKind target, Capability c);
 
+/// Where the AMD device libraries (ocml.bc, ockl.bc) are, found once per
+/// process: only under $ROCM_PATH when it is set, else in the Debian/Ubuntu
+/// package's directory (/usr/lib/<multiarch>/amdgcn/bitcode) or ROCm's.
+struct AmdDeviceLibraries {
+  std::string dir;                   ///< empty when none was found
+  std::vector<std::string> searched; ///< every ocml.bc path looked for
+};
+const AmdDeviceLibraries &amdDeviceLibraries();
+
 /// Host-toolchain facts (probed once per process): e.g. libdevice for NVPTX
 /// math functions. Returns nothing for capabilities no probe answers.
 std::optional<Fact> hostToolchainFact(TargetKind target, Capability c);

@@ -62,6 +62,8 @@ public:
   virtual ~BackendEvent() = default;
   virtual Status synchronize() = 0;
   virtual bool isComplete() = 0;
+  /// Milliseconds from `start` to this event, both complete.
+  virtual Status elapsedSince(BackendEvent &start, double &ms) = 0;
 };
 
 class BackendKernel {

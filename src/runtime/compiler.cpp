@@ -4,6 +4,7 @@
 #include "runtime/dump.h"
 #include "runtime/env.h"
 #include "runtime/kernel_cache.h"
+#include "runtime/targets.h"
 #include "xpu/Pipeline.h"
 
 #include "xpu/Transforms/Passes.h"
@@ -13,6 +14,8 @@
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <chrono>
+#include <cstdio>
 #include <functional>
 #include <sstream>
 
@@ -58,8 +61,16 @@ struct Session {
   mlir::MLIRContext ctx{dialects(), mlir::MLIRContext::Threading::DISABLED};
   DiagnosticCollector collector;
   DumpScope dump;
+  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+  double frontEndMs = 0; ///< set when the front end finishes
   Session(const CompileRequest &request, DiagnosticList &diags)
       : collector(ctx, diags), dump(dumpId(request.text)) {}
+  double msSinceStart() const {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
+                                                     start)
+        .count();
+  }
+  double msSinceFrontEnd() const { return msSinceStart() - frontEndMs; }
   static std::string dumpId(std::string_view text) {
     std::ostringstream id;
     id << std::hex << std::hash<std::string_view>()(text);
@@ -101,6 +112,7 @@ static Status frontEnd(Session &s, const CompileRequest &request,
   assignCheckSites(*module);
   kernels = describeKernels(*module);
   dumpStage("admitted.mlir", *module);
+  s.frontEndMs = s.msSinceStart();
   return {};
 }
 
@@ -128,6 +140,19 @@ Status formatModule(const CompileRequest &request, std::string &out,
     return stageFailure(XPU_ERROR_PARSE, diags, "the kernel source did not parse");
   out = printKernelSource(*module);
   return {};
+}
+
+Status compileForTarget(const CompileRequest &request, const TargetDesc &target,
+                        Blob &out, std::vector<abi::KernelInfo> &kernels,
+                        DiagnosticList &diags) {
+  Session s(request, diags);
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  XPU_RETURN_IF_ERROR(frontEnd(s, request, diags, module, kernels));
+  XPU_RETURN_IF_ERROR(cap::offlineGate(target, analyzeRequirements(*module), diags));
+  Status st = generateCode(*module, target, kernels, out);
+  if (!st.isOk() && s.collector.hadError())
+    return stageFailure(st.code(), diags, st.message().c_str());
+  return st;
 }
 
 /// The admitted module as cache keys see it: generic form, without
@@ -158,7 +183,8 @@ static Status loadProgram(Device &device, const cache::KernelPayload &payload,
                           DiagnosticList diagnostics,
                           std::shared_ptr<const Program> &out) {
   auto program = std::make_shared<Program>();
-  program->blob = {payload.code, payload.format, payload.toolchain};
+  program->blob = {payload.code, payload.format, payload.toolchain,
+                   payload.log.empty() ? "loaded from the kernel cache" : payload.log};
   for (const abi::KernelInfo &k : kernels)
     program->kernels.push_back(std::make_shared<const abi::KernelInfo>(k));
   program->diagnostics = std::move(diagnostics);
@@ -179,6 +205,7 @@ static Status compile(Device &device, Session &s, const CompileRequest &request,
     XPU_RETURN_IF_ERROR(
         cap::deviceGate(device.capabilities(), device.label(), needs, diags));
   }
+  double gatesMs = s.msSinceFrontEnd();
   Blob blob;
   Status st = device.compile(module, kernels, blob);
   if (!st.isOk() && s.collector.hadError())
@@ -188,6 +215,10 @@ static Status compile(Device &device, Session &s, const CompileRequest &request,
   out.format = std::move(blob.format);
   out.toolchain = std::move(blob.toolchain);
   out.kernels = kernels;
+  char times[96];
+  std::snprintf(times, sizeof times, "front end %.1f ms; gates %.1f ms; ",
+                s.frontEndMs, gatesMs);
+  out.log = times + blob.log;
   return {};
 }
 

@@ -69,6 +69,13 @@ Status compileProgram(Device &device, const CompileRequest &request,
 /// Everything before code generation: parse, verify, admit.
 Status checkModule(const CompileRequest &request, DiagnosticList &diags);
 
+/// Compiles for a target without a device: the front end, the offline
+/// capability gate (cap::offlineGate), then the target's code generator.
+/// `kernels` receives the kernels described, in the blob's order.
+Status compileForTarget(const CompileRequest &request, const TargetDesc &target,
+                        Blob &out, std::vector<abi::KernelInfo> &kernels,
+                        DiagnosticList &diags);
+
 /// Parse and verify only, then print in the library's form
 /// (xpu::printKernelSource): the normal form of xpu_module_format.
 Status formatModule(const CompileRequest &request, std::string &out,

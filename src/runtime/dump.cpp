@@ -27,6 +27,8 @@ DumpScope::DumpScope(std::string id) : previous(std::move(currentId)) {
 }
 DumpScope::~DumpScope() { currentId = std::move(previous); }
 
+bool dumping() { return !pathFor("").empty(); }
+
 void dumpStage(const char *stage, const void *bytes, size_t size) {
   std::string path = pathFor(stage);
   if (path.empty())

@@ -22,6 +22,10 @@ private:
   std::string previous;
 };
 
+/// Whether stages compiled on this thread are being dumped (to skip work
+/// only a dump needs).
+bool dumping();
+
 void dumpStage(const char *stage, const std::string &text);
 void dumpStage(const char *stage, mlir::ModuleOp module);
 void dumpStage(const char *stage, const void *bytes, size_t size);

@@ -76,39 +76,41 @@ uint64_t HandleTable::add(Kind kind, std::shared_ptr<Object> obj) {
   return h;
 }
 
-std::shared_ptr<Object> HandleTable::lookup(uint64_t h, Kind kind) {
+HandleTable::Slot *HandleTable::slotFor(uint64_t h, Kind kind) {
   if (Kind(h >> 56) != kind || (h & kIndexMask) == 0)
     return nullptr;
-  uint32_t index = uint32_t((h & kIndexMask) - 1);
-  Slot *s = slot(index);
+  return slot(uint32_t((h & kIndexMask) - 1));
+}
+
+/// Whether `s` (locked) holds the live object `h` names.
+static bool holds(const HandleTable::Slot &s, uint64_t h, Kind kind) {
+  return s.object && s.kind == kind &&
+         (s.generation & kGenMask) == ((h >> 32) & kGenMask);
+}
+
+std::shared_ptr<Object> HandleTable::lookup(uint64_t h, Kind kind) {
+  Slot *s = slotFor(h, kind);
   if (!s)
     return nullptr;
   SpinGuard g(s->lock);
-  if (!s->object || s->kind != kind ||
-      (s->generation & kGenMask) != ((h >> 32) & kGenMask))
-    return nullptr;
-  return s->object;
+  return holds(*s, h, kind) ? s->object : nullptr;
 }
 
 std::shared_ptr<Object> HandleTable::remove(uint64_t h, Kind kind) {
-  std::shared_ptr<Object> obj;
-  if (Kind(h >> 56) != kind || (h & kIndexMask) == 0)
-    return nullptr;
-  uint32_t index = uint32_t((h & kIndexMask) - 1);
-  Slot *s = slot(index);
+  Slot *s = slotFor(h, kind);
   if (!s)
     return nullptr;
+  std::shared_ptr<Object> obj;
   {
     SpinGuard g(s->lock);
-    if (!s->object || s->kind != kind ||
-        (s->generation & kGenMask) != ((h >> 32) & kGenMask))
+    if (!holds(*s, h, kind))
       return nullptr;
     obj = std::move(s->object);
     s->object.reset();
     ++s->generation;
   }
   std::lock_guard<std::mutex> g(growMutex_);
-  freeList_.push_back(index);
+  freeList_.push_back(uint32_t((h & kIndexMask) - 1));
   return obj;
 }
 

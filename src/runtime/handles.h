@@ -49,17 +49,18 @@ public:
   /// Unregisters `handle`; returns the object (null if it was not live).
   std::shared_ptr<Object> remove(uint64_t handle, Kind kind);
 
-private:
   struct Slot {
     std::atomic_flag lock = ATOMIC_FLAG_INIT;
     uint32_t generation = 1;
     Kind kind{};
     std::shared_ptr<Object> object;
   };
+private:
   static constexpr uint32_t kChunkSlots = 4096;
   static constexpr uint32_t kMaxChunks = 4096; // 16M live handles
 
   Slot *slot(uint32_t index);
+  Slot *slotFor(uint64_t handle, Kind kind);
 
   std::atomic<Slot *> chunks_[kMaxChunks] = {};
   std::mutex growMutex_;

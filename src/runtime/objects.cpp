@@ -104,12 +104,18 @@ void BufferObj::lend(const std::shared_ptr<StreamObj> &stream, uint64_t sequence
                      bool writes, std::shared_ptr<const abi::KernelInfo> kernel,
                      const char *what) {
   std::lock_guard<std::mutex> g(mu);
-  // Drop borrows already resolved so the list stays short.
-  if (borrows.size() >= 8) {
-    std::erase_if(borrows, [](const Borrow &b) {
-      auto s = b.stream.lock();
-      return !s || b.sequence <= s->synchronized.load(std::memory_order_acquire);
-    });
+  // One borrow per stream: a later sequence on the same stream resolves
+  // after every earlier one, so it stands for them all.
+  for (Borrow &b : borrows) {
+    if (b.stream.lock() != stream)
+      continue;
+    b.sequence = sequence;
+    b.writes = b.writes || writes;
+    if (kernel || !b.kernel) {
+      b.kernel = std::move(kernel);
+      b.what = what;
+    }
+    return;
   }
   borrows.push_back({stream, sequence, writes, std::move(kernel), what});
 }

@@ -110,6 +110,7 @@ struct ModuleObj : Object {
   /// Shared with the device's cache and every module of the same source.
   std::shared_ptr<const Program> program;
   std::vector<uint64_t> kernelHandles;
+  std::string buildInfo; ///< for xpu_module_build_info
 };
 
 struct KernelObj : Object {

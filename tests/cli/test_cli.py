@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""The xpujit command-line tool: devices, check, and run with results
-verified against a NumPy reference. Usage: test_cli.py XPUJIT EXAMPLES_DIR"""
+"""The xpujit command-line tool: devices, check, run with results verified
+against a NumPy reference, and compile for targets without a device.
+Usage: test_cli.py XPUJIT EXAMPLES_DIR"""
 import json
 import os
 import subprocess
@@ -13,8 +14,9 @@ XPUJIT, EXAMPLES = sys.argv[1], sys.argv[2]
 failures = []
 
 
-def run(*args, expect=0):
-    p = subprocess.run([XPUJIT, *args], capture_output=True, text=True)
+def run(*args, expect=0, env=None):
+    p = subprocess.run([XPUJIT, *args], capture_output=True, text=True,
+                       env=None if env is None else {**os.environ, **env})
     if p.returncode != expect:
         failures.append(f"{' '.join(args)}: exit {p.returncode}, wanted {expect}\n"
                         f"{p.stdout}{p.stderr}")
@@ -64,6 +66,62 @@ with tempfile.TemporaryDirectory() as tmp:
           "the read-only input changed")
     check("fnv1a=" in p.stdout, f"run prints no checksum:\n{p.stdout}")
 
+# devices: a machine without the HIP runtime has no HIP devices, and says why.
+p = run("devices", env={"ROCM_PATH": "/nonexistent"})
+check("hip: no devices (libamdhip64 not found" in p.stdout or " hip " in p.stdout,
+      f"devices gives no reason for the missing HIP devices:\n{p.stdout}")
+
+# compile: code for a target without a device.
+MATH = ("xpu.kernel @m(%o: !xpu.buffer<f32>) {\n"
+        "  %i = xpu.global_id x\n"
+        "  %v = xpu.load %o[%i] : !xpu.buffer<f32>\n"
+        "  %s = math.sin %v : f32\n"
+        "  xpu.store %s, %o[%i] : !xpu.buffer<f32>\n"
+        "  xpu.return\n}\n")
+with tempfile.TemporaryDirectory() as tmp:
+    saxpy = os.path.join(EXAMPLES, "saxpy.mlir")
+    for chip in ("gfx90a", "gfx942", "gfx1100"):
+        out = os.path.join(tmp, f"saxpy-{chip}.hsaco")
+        run("compile", saxpy, "--target=amdgcn", f"--chip={chip}", "-o", out)
+        with open(out, "rb") as f:
+            head = f.read(64)
+        # ELF, 64-bit, OS/ABI AMDGPU HSA (64), ABI version 3 (code object v5),
+        # a shared object for EM_AMDGPU (224).
+        check(head[:4] == b"\x7fELF" and head[4] == 2 and head[7] == 64 and
+              head[8] == 3 and head[16] == 3 and head[18] == 224,
+              f"{chip}: not an AMDGPU code object v5: {head[:20]!r}")
+    out = os.path.join(tmp, "saxpy.sm_90")
+    run("compile", saxpy, "--target=nvptx", "--chip=sm_90", "-o", out)
+    with open(out, "rb") as f:
+        code = f.read()
+    check(code[:4] == b"\x7fELF" or b".target sm_90" in code,
+          "compile --target nvptx wrote neither a cubin nor PTX for sm_90")
+    out = os.path.join(tmp, "saxpy.o")
+    run("compile", saxpy, "--target", "cpu", "-o", out)
+    with open(out, "rb") as f:
+        check(f.read(4) == b"\x7fELF", "compile --target cpu wrote no ELF object")
+    math = os.path.join(tmp, "math.mlir")
+    with open(math, "w") as f:
+        f.write(MATH)
+    run("compile", math, "--target=amdgcn", "--chip=gfx942", "-o",
+        os.path.join(tmp, "math.hsaco"))
+    # Without the AMD device libraries a kernel that needs them is refused
+    # with what was looked for, and nothing is written.
+    refused = os.path.join(tmp, "refused.hsaco")
+    p = run("compile", math, "--target=amdgcn", "--chip=gfx942", "-o", refused,
+            expect=1, env={"ROCM_PATH": "/nonexistent"})
+    check(f"{math}:4:8: error: XPU-CAP001:" in p.stderr and
+          "/nonexistent/amdgcn/bitcode/ocml.bc" in p.stderr,
+          f"compile without device libraries: {p.stderr}")
+    check(not os.path.exists(refused), "a refused compile wrote its output")
+    p = run("compile", saxpy, "--target=amdgcn", "--chip=gfx9000", "-o", refused,
+            expect=1)
+    check("unknown AMD GPU architecture 'gfx9000'" in p.stderr, p.stderr)
+    p = run("compile", saxpy, "--target=spirv", "-o", refused, expect=1)
+    check("XPU_ERROR_UNSUPPORTED" in p.stderr, p.stderr)
+    p = run("compile", saxpy, "--target=amdgcn", expect=2)
+    check("usage: xpujit compile" in p.stderr, p.stderr)
+
 # Usage errors are exit code 2 with a message.
 p = run("run", os.path.join(EXAMPLES, "saxpy.mlir"), "--kernel", "saxpy",
         "--grid", "1", "--block", "1", "--arg", "buf:f99[4]", expect=2)
@@ -72,7 +130,7 @@ p = run("run", os.path.join(EXAMPLES, "saxpy.mlir"), "--kernel", "nope",
         "--grid", "1", "--block", "1", expect=1)
 check("no kernel named 'nope'" in p.stderr, p.stderr)
 run("bogus", expect=2)
-for cmd in ("devices", "check", "run"):
+for cmd in ("devices", "check", "run", "compile"):
     p = run(cmd, "--help")
     check("usage: xpujit" in p.stdout, f"{cmd} --help: {p.stdout}")
 

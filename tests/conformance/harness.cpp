@@ -29,8 +29,11 @@ Module::Module(const std::string &text, xpu_device dev) {
   xpu_status st = xpu_module_create(target().ctx, dev ? dev : target().dev,
                                     text.data(), text.size(), nullptr, &handle,
                                     &diags);
-  INFO("diagnostics: " << xpu_diagnostics_text(diags));
-  INFO("status: " << xpu_status_name(st) << ": " << xpu_last_error_message());
+  // INFO is evaluated on failure: copy the strings before the release.
+  std::string said = xpu_diagnostics_text(diags);
+  std::string status = std::string(xpu_status_name(st)) + ": " + xpu_last_error_message();
+  INFO("diagnostics: " << said);
+  INFO("status: " << status);
   xpu_diagnostics_release(diags);
   REQUIRE(st == XPU_SUCCESS);
 }

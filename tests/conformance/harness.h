@@ -27,8 +27,8 @@ Target &target();
 #define XPU_OK(expr)                                                           \
   do {                                                                         \
     xpu_status st_ = (expr);                                                   \
-    INFO(#expr << " -> " << xpu_status_name(st_) << ": "                       \
-               << xpu_last_error_message());                                   \
+    INFO(#expr << " -> " << std::string(xpu_status_name(st_)) << ": "          \
+               << std::string(xpu_last_error_message()));                      \
     REQUIRE(st_ == XPU_SUCCESS);                                               \
   } while (0)
 

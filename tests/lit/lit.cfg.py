@@ -11,3 +11,5 @@ config.substitutions.append(("FileCheck", config.filecheck))
 config.substitutions.append(("xpujit", config.xpujit))
 config.substitutions.append(("not ", config.not_tool + " "))
 config.substitutions.append(("count", "/usr/lib/llvm-22/bin/count"))
+for tool in ("llvm-readelf", "llvm-objdump"):
+    config.substitutions.append((tool, config.llvm_tools_dir + "/" + tool))

@@ -58,6 +58,7 @@ std::string formatElement(xpu_type type, const uint8_t *bytes, uint64_t i);
 int runDevices(int argc, char **argv);
 int runCheck(int argc, char **argv);
 int runRun(int argc, char **argv);
+int runCompile(int argc, char **argv);
 int runCache(int argc, char **argv);
 
 } // namespace cli

@@ -1,4 +1,4 @@
-// xpujit: list devices, check kernel files, and run kernels from the shell.
+// xpujit: list devices, check, compile and run kernels from the shell.
 #include "cli.h"
 
 #include <cstdio>
@@ -65,6 +65,7 @@ static void usage(FILE *to) {
                "  devices          list the devices every backend found\n"
                "  check FILE       parse, verify and admit kernels; print diagnostics\n"
                "  run FILE ...     compile a kernel and run it on a device\n"
+               "  compile FILE ... generate a target's code without a device\n"
                "  cache COMMAND    inspect, verify or clear the kernel cache\n"
                "  version          print the library version\n"
                "\n"
@@ -94,6 +95,8 @@ int main(int argc, char **argv) {
     return cli::runCheck(argc - 1, argv + 1);
   if (cmd == "run")
     return cli::runRun(argc - 1, argv + 1);
+  if (cmd == "compile")
+    return cli::runCompile(argc - 1, argv + 1);
   if (cmd == "cache")
     return cli::runCache(argc - 1, argv + 1);
   std::fprintf(stderr, "xpujit: unknown command '%s'\n\n", cmd.c_str());

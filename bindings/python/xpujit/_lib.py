@@ -70,7 +70,8 @@ class Diagnostic(Structure):
 
 class ModuleOptions(Structure):
     _fields_ = [("struct_size", c_uint32), ("flags", c_uint32),
-                ("source_name", c_char_p), ("target", c_char_p)]
+                ("source_name", c_char_p), ("target", c_char_p),
+                ("wave_width", c_uint32)]
 
 
 class ParamInfo(Structure):

@@ -123,10 +123,15 @@ public:
     return packetField(b, loc, 4 + 2 * unsigned(d), b.getI16Type());
   }
   Value gridSize(OpBuilder &b, Location loc, Dim d) override {
-    // The packet counts work-items; workgroups = ceil(items / size).
+    // The packet counts work-items; workgroups = ceil(items / size), in
+    // index width so the rounding cannot overflow (ceildivui has no LLVM
+    // lowering of its own).
     Value items = packetField(b, loc, 12 + 4 * unsigned(d), b.getI32Type());
     Value size = workgroupSize(b, loc, d);
-    return arith::CeilDivUIOp::create(b, loc, items, size);
+    Value one = arith::ConstantIndexOp::create(b, loc, 1);
+    Value rounded = arith::AddIOp::create(
+        b, loc, items, arith::SubIOp::create(b, loc, size, one));
+    return arith::DivUIOp::create(b, loc, rounded, size);
   }
   Value laneId(OpBuilder &b, Location loc) override {
     Type i32 = b.getI32Type();

@@ -45,6 +45,12 @@ struct MathToLibCallsPass : xpu::impl::MathToLibCallsBase<MathToLibCallsPass> {
                     math::CosOp, math::TanOp, math::TanhOp, math::SinhOp,
                     math::CoshOp, math::AsinOp, math::AcosOp, math::AtanOp,
                     math::Atan2Op, math::PowFOp, math::ErfOp, math::CbrtOp>();
+    // AMDGPU has f32 exp and log of library accuracy as LLVM intrinsics, and
+    // MLIR's ocml table leaves them to those.
+    if (target == "rocdl")
+      ct.addDynamicallyLegalOp<math::ExpOp, math::LogOp>([](Operation *op) {
+        return getElementTypeOrSelf(op->getResult(0).getType()).isF32();
+      });
     if (failed(applyPartialConversion(getOperation(), ct, std::move(patterns))))
       signalPassFailure();
   }

@@ -142,8 +142,20 @@ struct KernelLowering : XPUPattern<KernelOp> {
         fn->setAttr(name, a);
     if (target == Target::nvvm)
       fn->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(), rw.getUnitAttr());
-    if (target == Target::rocdl)
+    if (target == Target::rocdl) {
       fn->setAttr(ROCDL::ROCDLDialect::getKernelFuncAttrName(), rw.getUnitAttr());
+      // MLIR's default bound is 256 work-items; AMD hardware allows 1024, and
+      // a launch above the bound the code was compiled for is undefined.
+      std::string flat = "1,1024";
+      if (auto wg = op.getWorkgroupSize()) {
+        SmallVector<int32_t> dims(wg->begin(), wg->end());
+        dims.resize(3, 1);
+        fn->setAttr("rocdl.reqd_work_group_size", rw.getDenseI32ArrayAttr(dims));
+        int64_t n = int64_t(dims[0]) * dims[1] * dims[2];
+        flat = std::to_string(n) + "," + std::to_string(n);
+      }
+      fn->setAttr("rocdl.flat_work_group_size", rw.getStringAttr(flat));
+    }
     if (auto wg = op.getWorkgroupSize(); wg && target == Target::nvvm) {
       SmallVector<int32_t> dims(wg->begin(), wg->end());
       fn->setAttr("nvvm.reqntid", rw.getDenseI32ArrayAttr(dims));

@@ -69,7 +69,11 @@ def LowerExecutionModel : Pass<"xpu-lower-execution-model", "mlir::ModuleOp"> {
   let description = [{
     Coordinates, wave width and lane id, and on the CPU also workgroup
     barriers and workgroup-shared scratch. NVVM and ROCDL read special
-    registers (`nvvm.read.ptx.sreg.tid.x`, `rocdl.workitem.id.x`). The CPU
+    registers (`nvvm.read.ptx.sreg.tid.x`, `rocdl.workitem.id.x`); on AMD
+    the workgroup and grid sizes come from the HSA dispatch packet, which
+    code object v5 still provides and which needs no device library
+    (`workgroup_size_x` at byte 4, `grid_size_x` in work-items at byte 12).
+    The wave width is the option's, taken from the target. The CPU
     has none: every kernel and device function gains trailing parameters
     (the launch record and the invocation's thread id), coordinates are
     computed from them, shared scratch is a slice of the launch's shared
@@ -122,13 +126,16 @@ def MathToLibCalls : Pass<"xpu-math-to-libcalls", "mlir::ModuleOp"> {
   let description = [{
     NVPTX and AMDGPU have no instruction for exp, log, sin, pow and the
     like; they come from libdevice (`__nv_expf`) or the AMD device libraries
-    (`__ocml_exp_f32`). Only those functions are rewritten to calls, so a
-    kernel that uses just sqrt, fabs or fma needs no library:
+    (`__ocml_sin_f32`). Only those functions are rewritten to calls, so a
+    kernel that uses just sqrt, fabs or fma needs no library; on AMDGPU f32
+    exp and log stay LLVM intrinsics, which the back end expands:
 
     ```mlir
     %e = math.exp %x : f32
     // nvvm:
     %e = llvm.call @__nv_expf(%x) : (f32) -> f32
+    // rocdl: unchanged (llvm.intr.exp later); math.sin becomes
+    %s = llvm.call @__ocml_sin_f32(%x) : (f32) -> f32
     ```
   }];
   let options = [

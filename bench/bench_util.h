@@ -1,0 +1,103 @@
+// Shared helpers of the benchmarks: a device by name, medians, and the
+// header every result file starts with (machine, device, date, command).
+#pragma once
+
+#include "xpu_c.h"
+
+#include <sys/utsname.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace bench {
+
+inline void die(const char *what) {
+  std::fprintf(stderr, "%s: %s: %s\n", what, xpu_status_name(xpu_last_error_status()),
+               xpu_last_error_message());
+  std::exit(1);
+}
+#define BENCH_OK(call)                                                         \
+  do {                                                                         \
+    if ((call) != XPU_SUCCESS)                                                 \
+      ::bench::die(#call);                                                     \
+  } while (0)
+
+/// "cuda:0", "cpu", "vulkan:1", or "" for the default device.
+inline xpu_device findDevice(xpu_context ctx, const std::string &spec) {
+  if (spec.empty()) {
+    xpu_device d;
+    BENCH_OK(xpu_device_default(ctx, &d));
+    return d;
+  }
+  std::string backend = spec.substr(0, spec.find(':'));
+  long want = spec.find(':') == std::string::npos
+                  ? 0
+                  : std::strtol(spec.c_str() + spec.find(':') + 1, nullptr, 10);
+  uint32_t n = 0;
+  BENCH_OK(xpu_device_count(ctx, &n));
+  long seen = 0;
+  for (uint32_t i = 0; i < n; ++i) {
+    xpu_device d;
+    xpu_device_info info = {sizeof info};
+    BENCH_OK(xpu_device_get(ctx, i, &d));
+    BENCH_OK(xpu_device_info_get(d, &info));
+    if (backend == xpu_backend_name(info.backend) && seen++ == want)
+      return d;
+  }
+  std::fprintf(stderr, "no device '%s'\n", spec.c_str());
+  std::exit(2);
+}
+
+inline double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+inline std::string commandLine(int argc, char **argv) {
+  std::string s;
+  for (int i = 0; i < argc; ++i)
+    s += (i ? " " : "") + std::string(argv[i]);
+  return s;
+}
+
+/// The lines every result file starts with.
+inline std::string header(const char *title, xpu_device dev, int argc, char **argv) {
+  char date[32];
+  std::time_t t = std::time(nullptr);
+  std::strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", std::gmtime(&t));
+  utsname u{};
+  uname(&u);
+  xpu_device_info info = {sizeof info};
+  xpu_device_info_get(dev, &info);
+  std::string cpu;
+  std::ifstream in("/proc/cpuinfo");
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("model name", 0) == 0) {
+      cpu = line.substr(line.find(':') + 2);
+      break;
+    }
+  char buf[2048];
+  std::snprintf(buf, sizeof buf,
+                "# %s\n\n- date: %s\n- host: %s %s, %s\n- device: %s (%s, %s%s%s)\n"
+                "- library: xpujit %s\n- command: `%s`\n\n",
+                title, date, u.sysname, u.release, cpu.c_str(), info.name,
+                xpu_backend_name(info.backend), info.arch, info.driver[0] ? ", " : "",
+                info.driver, xpu_version_string(), commandLine(argc, argv).c_str());
+  return buf;
+}
+
+inline void write(const std::string &path, const std::string &text) {
+  std::fputs(text.c_str(), stdout);
+  if (path.empty())
+    return;
+  std::ofstream out(path);
+  out << text;
+}
+
+} // namespace bench

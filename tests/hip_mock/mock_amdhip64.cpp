@@ -1,0 +1,203 @@
+// A stand-in for libamdhip64 with one fake AMD device, for testing xpujit's
+// side of the HIP runtime API on machines without an AMD GPU. Memory is
+// host memory; kernels do not run: a launch is only recorded (mockLastLaunch)
+// so a test can check what xpujit passed. Device properties are written at
+// the hipDeviceProp_tR0600 offsets of HIP 6 (name 0, uuid 256, gcnArchName
+// 1160). A kernel named "mock_fault" makes the next stream synchronization
+// fail as a memory fault does, and every later call with it.
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace {
+
+constexpr int kSuccess = 0, kInvalidValue = 1, kNoDevice = 100, kInvalidImage = 200,
+              kNotFound = 500, kIllegalAddress = 700;
+
+int sticky = 0; // a fault poisons everything after it, as in HIP
+
+struct Function {
+  std::string name;
+};
+struct Module {
+  std::vector<uint8_t> image;
+  std::vector<Function *> functions;
+};
+
+struct Launch {
+  std::string name;
+  unsigned grid[3], block[3];
+  std::vector<std::vector<uint8_t>> params; ///< the first 8 bytes of each
+} last;
+int launches = 0;
+
+const char *arch() {
+  const char *a = std::getenv("MOCK_HIP_ARCH");
+  return a && *a ? a : "gfx942:sramecc+:xnack-";
+}
+bool wave32() { return std::strncmp(arch(), "gfx1", 4) == 0; }
+
+/// The size of an image: xpujit passes code objects (ELF) only; the section
+/// header table is the last thing lld writes.
+size_t elfSize(const uint8_t *p) {
+  uint64_t shoff;
+  uint16_t shentsize, shnum;
+  std::memcpy(&shoff, p + 0x28, 8);
+  std::memcpy(&shentsize, p + 0x3a, 2);
+  std::memcpy(&shnum, p + 0x3c, 2);
+  return size_t(shoff + uint64_t(shentsize) * shnum);
+}
+
+} // namespace
+
+extern "C" {
+
+int hipInit(unsigned) { return std::getenv("MOCK_HIP_NO_DEVICE") ? kNoDevice : kSuccess; }
+int hipDriverGetVersion(int *v) { *v = 60342134; return kSuccess; }
+int hipRuntimeGetVersion(int *v) { *v = 60342134; return kSuccess; }
+const char *hipGetErrorName(int e) {
+  switch (e) {
+  case kSuccess: return "hipSuccess";
+  case kInvalidValue: return "hipErrorInvalidValue";
+  case kNoDevice: return "hipErrorNoDevice";
+  case kInvalidImage: return "hipErrorInvalidImage";
+  case kNotFound: return "hipErrorNotFound";
+  case kIllegalAddress: return "hipErrorIllegalAddress";
+  }
+  return "hipErrorUnknown";
+}
+const char *hipGetErrorString(int e) {
+  return e == kIllegalAddress ? "an illegal memory access was encountered" : "mock error";
+}
+int hipGetDeviceCount(int *n) { *n = 1; return sticky ? sticky : kSuccess; }
+int hipSetDevice(int d) { return d == 0 ? kSuccess : kInvalidValue; }
+int hipDeviceGetName(char *name, int len, int) {
+  std::strncpy(name, "Mock AMD Instinct", size_t(len));
+  return kSuccess;
+}
+int hipDeviceGetAttribute(int *v, int attr, int) {
+  switch (attr) {
+  case 26: *v = 1024; return kSuccess;         // MaxBlockDimX
+  case 29: *v = 2147483647; return kSuccess;   // MaxGridDimX
+  case 30: case 31: *v = 65536; return kSuccess;
+  case 56: *v = 1024; return kSuccess;         // MaxThreadsPerBlock
+  case 63: *v = 304; return kSuccess;          // MultiprocessorCount
+  case 74: *v = 65536; return kSuccess;        // MaxSharedMemoryPerBlock
+  case 87: *v = wave32() ? 32 : 64; return kSuccess; // WarpSize
+  }
+  return kInvalidValue;
+}
+int hipGetDevicePropertiesR0600(void *props, int) {
+  char *p = static_cast<char *>(props);
+  std::memset(p, 0, 1472);
+  std::strcpy(p, "Mock AMD Instinct");
+  for (int i = 0; i < 16; ++i)
+    p[256 + i] = char(0xa0 + i);
+  std::strcpy(p + 1160, arch());
+  return kSuccess;
+}
+int hipDeviceTotalMem(size_t *bytes, int) { *bytes = size_t(192) << 30; return kSuccess; }
+
+int hipMalloc(void **p, size_t n) { *p = std::calloc(1, n ? n : 1); return sticky; }
+int hipFree(void *p) { std::free(p); return kSuccess; }
+int hipHostMalloc(void **p, size_t n, unsigned) { *p = std::calloc(1, n); return kSuccess; }
+int hipHostFree(void *p) { std::free(p); return kSuccess; }
+int hipHostGetDevicePointer(void **d, void *h, unsigned) { *d = h; return kSuccess; }
+int hipMemcpyHtoD(void *d, const void *s, size_t n) {
+  if (!sticky)
+    std::memcpy(d, s, n);
+  return sticky;
+}
+int hipMemcpyDtoH(void *d, void *s, size_t n) {
+  if (!sticky)
+    std::memcpy(d, s, n);
+  return sticky;
+}
+int hipMemcpyHtoDAsync(void *d, const void *s, size_t n, void *) { return hipMemcpyHtoD(d, s, n); }
+int hipMemcpyDtoHAsync(void *d, void *s, size_t n, void *) { return hipMemcpyDtoH(d, s, n); }
+
+int hipStreamCreateWithFlags(void **s, unsigned) { *s = new int(0); return sticky; }
+int hipStreamDestroy(void *s) { delete static_cast<int *>(s); return kSuccess; }
+int hipStreamSynchronize(void *s) {
+  int &pending = *static_cast<int *>(s);
+  if (pending)
+    sticky = kIllegalAddress;
+  pending = 0;
+  return sticky;
+}
+int hipStreamWaitEvent(void *, void *, unsigned) { return sticky; }
+int hipEventCreateWithFlags(void **e, unsigned) { *e = new int(0); return sticky; }
+int hipEventDestroy(void *e) { delete static_cast<int *>(e); return kSuccess; }
+int hipEventRecord(void *, void *) { return sticky; }
+int hipEventSynchronize(void *) { return sticky; }
+int hipEventQuery(void *) { return sticky; }
+int hipEventElapsedTime(float *ms, void *, void *) {
+  *ms = 0;
+  return sticky;
+}
+
+int hipModuleLoadData(void **out, const void *image) {
+  auto *p = static_cast<const uint8_t *>(image);
+  // An AMDGPU code object v5: ELF64, OS/ABI AMDGPU_HSA, ABI version 3,
+  // a shared object for EM_AMDGPU.
+  uint16_t type, machine;
+  std::memcpy(&type, p + 16, 2);
+  std::memcpy(&machine, p + 18, 2);
+  if (std::memcmp(p, "\x7f" "ELF", 4) || p[4] != 2 || p[7] != 64 || p[8] != 3 ||
+      type != 3 || machine != 224)
+    return kInvalidImage;
+  auto *m = new Module;
+  m->image.assign(p, p + elfSize(p));
+  *out = m;
+  return sticky;
+}
+int hipModuleUnload(void *m) {
+  auto *mod = static_cast<Module *>(m);
+  for (Function *f : mod->functions)
+    delete f;
+  delete mod;
+  return kSuccess;
+}
+int hipModuleGetFunction(void **f, void *m, const char *name) {
+  auto *mod = static_cast<Module *>(m);
+  std::string symbol = std::string(name) + ".kd";
+  std::string bytes(mod->image.begin(), mod->image.end());
+  if (bytes.find(symbol + '\0') == std::string::npos)
+    return kNotFound;
+  mod->functions.push_back(new Function{name});
+  *f = mod->functions.back();
+  return kSuccess;
+}
+int hipModuleLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                          unsigned by, unsigned bz, unsigned, void *stream, void **params,
+                          void **) {
+  if (sticky)
+    return sticky;
+  auto *fn = static_cast<Function *>(f);
+  last = {fn->name, {gx, gy, gz}, {bx, by, bz}, {}};
+  for (int i = 0; params && params[i] && i < 16; ++i) {
+    auto *b = static_cast<const uint8_t *>(params[i]);
+    last.params.emplace_back(b, b + 8);
+  }
+  ++launches;
+  if (fn->name == "mock_fault")
+    *static_cast<int *>(stream) = 1;
+  return kSuccess;
+}
+
+/// For tests: the last launch, its parameters' first 8 bytes each (up to
+/// the first null entry or 16).
+int mockLastLaunch(char *name, size_t nameLen, unsigned grid[3], unsigned block[3],
+                   uint8_t (*params)[8], int maxParams) {
+  std::strncpy(name, last.name.c_str(), nameLen);
+  std::memcpy(grid, last.grid, sizeof last.grid);
+  std::memcpy(block, last.block, sizeof last.block);
+  int n = 0;
+  for (; n < maxParams && n < int(last.params.size()); ++n)
+    std::memcpy(params[n], last.params[n].data(), 8);
+  return launches;
+}
+
+} // extern "C"

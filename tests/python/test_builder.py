@@ -1,12 +1,14 @@
 """The Python builder: kernels built by calls print exactly as their text
 (both normalized by xpujit.format_module) and run with the same results on
 fresh random data; misuse raises an exception with a message."""
+import re
+
 import numpy as np
 import pytest
 
 import xpujit
 from xpujit import buffer, vector
-from conftest import EXAMPLES, compile_or_skip
+from conftest import EXAMPLES, ROOT, compile_or_skip
 
 
 def build_saxpy(b):
@@ -271,7 +273,7 @@ def test_operators_pick_the_operation_by_type():
                    b.divu(n, 2), b.shru(n, 1), b.minu(n, 9), n < 1, n >= 2]
         assert [r.type for r in results[-2:]] == ["i1", "i1"]
         vec = b.broadcast(f, 4)
-        assert vec.type == "vector<4xf32>" and (vec + vec).type == "vector<4xf32>"
+        assert vec.type == vector(4, np.float32) == (vec + vec).type == "vector<4xf32>"
         assert b.extract(b.insert(f, vec, 3), 3).type == "f32"
         assert o.info.kind == "buffer" and o.info.element == "i32"
     text = b.text
@@ -404,3 +406,30 @@ def test_the_text_prints_at_every_step():
     seen.append(b.text)
     assert all(t.startswith('"builtin.module"') for t in seen[1:-1])
     assert seen[-1] == xpujit.format_module(seen[-1])
+
+
+def test_operation_tables_match_the_header():
+    # The Python names map to the C enums' numbers as xpu_c.h defines them.
+    from xpujit import builder as bld
+    header = (ROOT / "include" / "xpu_c.h").read_text()
+
+    def enum(prefix, skip=("FORCE32",)):
+        found = {}
+        for name, number in re.findall(rf"\bXPU_{prefix}_(\w+) = (\d+)", header):
+            if not name.endswith(skip):
+                found[name.lower()] = int(number)
+        return found
+
+    assert enum("BINARY") == bld.BINARY
+    assert enum("UNARY") == bld.UNARY
+    assert enum("COMPARE") == bld.COMPARE
+    assert enum("COORD") == bld.COORDINATES
+    assert enum("ATOMIC") == bld.ATOMICS
+    assert enum("SCOPE") == bld.SCOPES
+    assert enum("ORDER") == bld.ORDERS
+    reductions = enum("REDUCE")
+    orders = {k: reductions.pop(k) for k in ("sequential", "tree", "unspecified")}
+    assert reductions == bld.REDUCTIONS and orders == bld.REDUCE_ORDERS
+    casts = dict((op, int(n)) for n, op in
+                 re.findall(r"XPU_CAST_\w+ = (\d+),\s*/\* arith\.(\w+)", header))
+    assert casts == bld.CASTS

@@ -371,6 +371,18 @@ XPU_API xpu_status xpu_module_check(xpu_context context, const char *text,
                                     size_t length,
                                     const xpu_module_options *options,
                                     xpu_diagnostics *diagnostics);
+/* Parses and verifies MLIR text and prints it back in the library's own
+ * form: the form xpu_builder_print() uses, with parameters under their
+ * source names and every other value numbered. Two texts of the same IR
+ * format to the same string, so a host can compare a built kernel with its
+ * text. `*out` is valid until the next xpu_module_format call on this
+ * thread. `options` (source_name only) and `diagnostics` are as for
+ * xpu_module_check; nothing is admitted or compiled. */
+XPU_API xpu_status xpu_module_format(xpu_context context, const char *text,
+                                     size_t length,
+                                     const xpu_module_options *options,
+                                     const char **out,
+                                     xpu_diagnostics *diagnostics);
 
 /* Compiles MLIR text for a target without a device, as xpu_module_create
  * would for a device of that target, and returns the generated code:
@@ -510,6 +522,395 @@ XPU_API xpu_arg xpu_arg_f64(double value);
 XPU_API xpu_status xpu_launch(xpu_kernel kernel, xpu_stream stream,
                               const uint32_t grid[3], const uint32_t block[3],
                               const xpu_arg *args, size_t arg_count);
+
+/*===========================================================================*
+ * Builder: kernels made by calls instead of text
+ *
+ * A builder makes the IR that MLIR text would, one operation per call, and
+ * finishes into a module through the same path as xpu_module_create (the
+ * built IR is printed and compiled as text, so admission, capability gates,
+ * diagnostics and the kernel cache treat both alike).
+ *
+ *   xpu_builder b;  xpu_value y, x, a, n, i, ...;
+ *   xpu_builder_create(ctx, &b);
+ *   xpu_builder_kernel_begin(b, "saxpy", NULL);
+ *   xpu_builder_param(b, "y", "!xpu.buffer<f32>", &y);
+ *   xpu_builder_param(b, "x", "!xpu.buffer<f32, ro>", &x);
+ *   xpu_builder_param(b, "a", "f32", &a);
+ *   xpu_builder_param(b, "n", "i32", &n);
+ *   xpu_builder_coordinate(b, XPU_COORD_GLOBAL_ID, 0, &i);
+ *   ...                           (cast n to index, compare, if_begin, ...)
+ *   xpu_builder_return(b, NULL, 0);
+ *   xpu_builder_finish(b, dev, NULL, &module, NULL);
+ *
+ * Types are written as in the text: "i32", "f32", "index",
+ * "vector<4xf32>", "!xpu.buffer<f32, ro>", "!xpu.buffer<256xf32, shared>".
+ * Integer, float and vector values take the same calls; the operation that
+ * the text would name (arith.addi or arith.addf, ...) follows from the
+ * operand type.
+ *
+ * Values (xpu_value) are handles owned by the builder: valid until it is
+ * released, usable only in the block that made them and the blocks nested
+ * in it (as in the text). Structure is begun and ended by calls (kernel or
+ * function, if/else, for, while); the calls that end a block take the
+ * values it yields and hand out the values the construct produces.
+ *
+ * Every misuse is an error status with a message, and the builder is left
+ * as it was: a NULL or foreign value (another builder's, or a released
+ * one's) is XPU_ERROR_INVALID_HANDLE; a type that does not fit, a value
+ * used outside its block, a call in the wrong place (an else outside an
+ * if, a return inside a loop), an unended block at finish, or any call
+ * after finishing is XPU_ERROR_INVALID_ARGUMENT.
+ *
+ * A builder is not thread-safe: use it from one thread at a time.
+ *===========================================================================*/
+
+typedef struct xpu_builder_s *xpu_builder;
+typedef struct xpu_value_s *xpu_value;
+
+/* A builder of one module (kernels and device functions). Owned by the
+ * context and released with it. */
+XPU_API xpu_status xpu_builder_create(xpu_context context, xpu_builder *out);
+/* Invalidates the builder and all its values. */
+XPU_API void xpu_builder_release(xpu_builder builder);
+
+/* Attributes of a kernel, as its `attributes {...}` in the text.
+ * Initialize with XPU_KERNEL_ATTRIBUTES_INIT: every field then writes
+ * nothing. */
+typedef struct xpu_kernel_attributes {
+  uint32_t struct_size;   /* sizeof(xpu_kernel_attributes) */
+  const char *profile;    /* "portable", "deterministic-v1"; NULL: none */
+  /* The launch shape the kernel fixes, as 1 to 3 extents: the extents
+   * before the first 0 ({256, 0, 0} is array<i64: 256>, {256, 1, 1} is
+   * array<i64: 256, 1, 1>). All 0: none. */
+  uint32_t workgroup_size[3];
+  uint32_t grid_size[3];
+  uint32_t fastmath;            /* nonzero: the `fastmath` attribute */
+  const char *const *effects;   /* declared device effects; may be NULL */
+  size_t effect_count;
+  const char *device;           /* the `device` attribute; NULL: none */
+} xpu_kernel_attributes;
+#define XPU_KERNEL_ATTRIBUTES_INIT                                             \
+  {sizeof(xpu_kernel_attributes), NULL, {0, 0, 0}, {0, 0, 0}, 0, NULL, 0, NULL}
+
+/* Begins `xpu.kernel @name`, appended to the module; its body is where the
+ * following calls add operations. `attributes` may be NULL. Another kernel
+ * or function must not be open. */
+XPU_API xpu_status xpu_builder_kernel_begin(
+    xpu_builder builder, const char *name,
+    const xpu_kernel_attributes *attributes);
+/* Begins `xpu.func @name`, a device helper. Its result types are those of
+ * the values its xpu_builder_return gives. */
+XPU_API xpu_status xpu_builder_func_begin(xpu_builder builder,
+                                          const char *name);
+/* Appends a parameter of type `type` to the open kernel or function.
+ * `name` (letters, digits, `_`, `$`, `.`; not starting with a digit) is the
+ * parameter's source name, as `%name` in the text; NULL or "" leaves it
+ * unnamed. `*out` is the parameter's value. */
+XPU_API xpu_status xpu_builder_param(xpu_builder builder, const char *name,
+                                     const char *type, xpu_value *out);
+/* Emits `xpu.return` with `values` (`count` of them; kernels return none)
+ * and ends the open kernel or function. Every if, for and while in it must
+ * have ended. */
+XPU_API xpu_status xpu_builder_return(xpu_builder builder,
+                                      const xpu_value *values, size_t count);
+
+/* arith.constant of an integer or index type, or a vector of them (a
+ * splat). `value` must fit the type, read as signed or as unsigned; i1
+ * takes 0 or 1. */
+XPU_API xpu_status xpu_builder_constant_int(xpu_builder builder,
+                                            const char *type, int64_t value,
+                                            xpu_value *out);
+/* arith.constant of a float type or a vector of floats (a splat), rounded
+ * to the type. */
+XPU_API xpu_status xpu_builder_constant_float(xpu_builder builder,
+                                              const char *type, double value,
+                                              xpu_value *out);
+
+/* Two operands of one type; the result has it too. The operation for
+ * integers (and index) / for floats; a dash: the operand kind is refused. */
+typedef enum xpu_binary_op {
+  XPU_BINARY_ADD = 0,   /* arith.addi   / arith.addf */
+  XPU_BINARY_SUB = 1,   /* arith.subi   / arith.subf */
+  XPU_BINARY_MUL = 2,   /* arith.muli   / arith.mulf */
+  XPU_BINARY_DIV = 3,   /* arith.divsi  / arith.divf */
+  XPU_BINARY_DIVU = 4,  /* arith.divui  / - */
+  XPU_BINARY_REM = 5,   /* arith.remsi  / arith.remf */
+  XPU_BINARY_REMU = 6,  /* arith.remui  / - */
+  XPU_BINARY_MIN = 7,   /* arith.minsi  / arith.minimumf */
+  XPU_BINARY_MINU = 8,  /* arith.minui  / - */
+  XPU_BINARY_MAX = 9,   /* arith.maxsi  / arith.maximumf */
+  XPU_BINARY_MAXU = 10, /* arith.maxui  / - */
+  XPU_BINARY_AND = 11,  /* arith.andi   / - */
+  XPU_BINARY_OR = 12,   /* arith.ori    / - */
+  XPU_BINARY_XOR = 13,  /* arith.xori   / - */
+  XPU_BINARY_SHL = 14,  /* arith.shli   / - */
+  XPU_BINARY_SHR = 15,  /* arith.shrsi  / - */
+  XPU_BINARY_SHRU = 16, /* arith.shrui  / - */
+  XPU_BINARY_POW = 17,  /* -            / math.powf */
+  XPU_BINARY_OP_FORCE32 = 0x7FFFFFFF
+} xpu_binary_op;
+
+XPU_API xpu_status xpu_builder_binary(xpu_builder builder, xpu_binary_op op,
+                                      xpu_value lhs, xpu_value rhs,
+                                      xpu_value *out);
+
+/* One operand; the result has its type. */
+typedef enum xpu_unary_op {
+  XPU_UNARY_NEG = 0,    /* arith.negf (floats only) */
+  XPU_UNARY_ABS = 1,    /* math.absi  / math.absf */
+  XPU_UNARY_SQRT = 2,   /* math.sqrt, and below: floats only */
+  XPU_UNARY_RSQRT = 3,  /* math.rsqrt */
+  XPU_UNARY_EXP = 4,    /* math.exp */
+  XPU_UNARY_EXP2 = 5,   /* math.exp2 */
+  XPU_UNARY_LOG = 6,    /* math.log */
+  XPU_UNARY_LOG2 = 7,   /* math.log2 */
+  XPU_UNARY_SIN = 8,    /* math.sin */
+  XPU_UNARY_COS = 9,    /* math.cos */
+  XPU_UNARY_TAN = 10,   /* math.tan */
+  XPU_UNARY_TANH = 11,  /* math.tanh */
+  XPU_UNARY_FLOOR = 12, /* math.floor */
+  XPU_UNARY_CEIL = 13,  /* math.ceil */
+  XPU_UNARY_ROUND = 14, /* math.round (half away from zero) */
+  XPU_UNARY_TRUNC = 15, /* math.trunc */
+  XPU_UNARY_OP_FORCE32 = 0x7FFFFFFF
+} xpu_unary_op;
+
+XPU_API xpu_status xpu_builder_unary(xpu_builder builder, xpu_unary_op op,
+                                     xpu_value operand, xpu_value *out);
+/* math.fma: a * b + c rounded once (floats; all three of one type). */
+XPU_API xpu_status xpu_builder_fma(xpu_builder builder, xpu_value a,
+                                   xpu_value b, xpu_value c, xpu_value *out);
+
+/* Comparison predicates: arith.cmpi for integers and index (signed, then
+ * unsigned), arith.cmpf for floats (ordered, then unordered: true also
+ * when an operand is NaN). NE on floats is `une` (true for NaN), as in C. */
+typedef enum xpu_compare {
+  XPU_COMPARE_EQ = 0,  /* eq  / oeq */
+  XPU_COMPARE_NE = 1,  /* ne  / une */
+  XPU_COMPARE_LT = 2,  /* slt / olt */
+  XPU_COMPARE_LE = 3,  /* sle / ole */
+  XPU_COMPARE_GT = 4,  /* sgt / ogt */
+  XPU_COMPARE_GE = 5,  /* sge / oge */
+  XPU_COMPARE_ULT = 6, /* ult / ult */
+  XPU_COMPARE_ULE = 7, /* ule / ule */
+  XPU_COMPARE_UGT = 8, /* ugt / ugt */
+  XPU_COMPARE_UGE = 9, /* uge / uge */
+  XPU_COMPARE_ORD = 10, /* -  / ord (neither is NaN) */
+  XPU_COMPARE_UNO = 11, /* -  / uno (either is NaN) */
+  XPU_COMPARE_FORCE32 = 0x7FFFFFFF
+} xpu_compare;
+
+/* The result is i1, or a vector of i1 for vector operands. */
+XPU_API xpu_status xpu_builder_compare(xpu_builder builder,
+                                       xpu_compare predicate, xpu_value lhs,
+                                       xpu_value rhs, xpu_value *out);
+/* arith.select: `condition` (i1, or a vector of i1 lane by lane) picks
+ * `if_true` or `if_false`, which have one type. */
+XPU_API xpu_status xpu_builder_select(xpu_builder builder, xpu_value condition,
+                                      xpu_value if_true, xpu_value if_false,
+                                      xpu_value *out);
+
+/* Conversions, each one arith operation. */
+typedef enum xpu_cast {
+  XPU_CAST_INDEX = 0,            /* arith.index_cast (integers sign-extend) */
+  XPU_CAST_INDEX_UNSIGNED = 1,   /* arith.index_castui (zero-extend) */
+  XPU_CAST_SIGN_EXTEND = 2,      /* arith.extsi */
+  XPU_CAST_ZERO_EXTEND = 3,      /* arith.extui */
+  XPU_CAST_TRUNCATE = 4,         /* arith.trunci */
+  XPU_CAST_SIGNED_TO_FLOAT = 5,  /* arith.sitofp */
+  XPU_CAST_UNSIGNED_TO_FLOAT = 6, /* arith.uitofp */
+  XPU_CAST_FLOAT_TO_SIGNED = 7,  /* arith.fptosi */
+  XPU_CAST_FLOAT_TO_UNSIGNED = 8, /* arith.fptoui */
+  XPU_CAST_FLOAT_EXTEND = 9,     /* arith.extf */
+  XPU_CAST_FLOAT_TRUNCATE = 10,  /* arith.truncf */
+  XPU_CAST_BITCAST = 11,         /* arith.bitcast (same width) */
+  XPU_CAST_FORCE32 = 0x7FFFFFFF
+} xpu_cast;
+
+XPU_API xpu_status xpu_builder_cast(xpu_builder builder, xpu_cast cast,
+                                    xpu_value value, const char *type,
+                                    xpu_value *out);
+
+/* vector.broadcast: a vector of `lanes` copies of a scalar. */
+XPU_API xpu_status xpu_builder_broadcast(xpu_builder builder, xpu_value scalar,
+                                         uint32_t lanes, xpu_value *out);
+/* vector.extract: lane `lane` of a vector. */
+XPU_API xpu_status xpu_builder_extract(xpu_builder builder, xpu_value vector,
+                                       uint32_t lane, xpu_value *out);
+/* vector.insert: `vector` with lane `lane` replaced by `scalar`. */
+XPU_API xpu_status xpu_builder_insert(xpu_builder builder, xpu_value scalar,
+                                      xpu_value vector, uint32_t lane,
+                                      xpu_value *out);
+
+/* Coordinates of the invocation (index values). */
+typedef enum xpu_coordinate {
+  XPU_COORD_THREAD_ID = 0,      /* xpu.thread_id: inside the workgroup */
+  XPU_COORD_WORKGROUP_ID = 1,   /* xpu.workgroup_id: inside the grid */
+  XPU_COORD_GLOBAL_ID = 2,      /* xpu.global_id */
+  XPU_COORD_WORKGROUP_SIZE = 3, /* xpu.workgroup_size */
+  XPU_COORD_GRID_SIZE = 4,      /* xpu.grid_size */
+  XPU_COORD_GLOBAL_SIZE = 5,    /* xpu.global_size */
+  XPU_COORD_WAVE_WIDTH = 6,     /* xpu.wave_width (no axis) */
+  XPU_COORD_LANE_ID = 7,        /* xpu.lane_id (no axis) */
+  XPU_COORD_FORCE32 = 0x7FFFFFFF
+} xpu_coordinate;
+
+/* `axis` is 0, 1 or 2 (x, y, z); it must be 0 for the wave width and the
+ * lane id. */
+XPU_API xpu_status xpu_builder_coordinate(xpu_builder builder,
+                                          xpu_coordinate which, uint32_t axis,
+                                          xpu_value *out);
+
+/* xpu.load: element `index` (an index value) of `buffer`, or with `lanes`
+ * 2 to 4 a vector of the elements from `index` on (0 or 1: a scalar). */
+XPU_API xpu_status xpu_builder_load(xpu_builder builder, xpu_value buffer,
+                                    xpu_value index, uint32_t lanes,
+                                    xpu_value *out);
+/* xpu.store: `value` (the element type, or a vector of 2 to 4 of it) to
+ * `buffer` at `index`. The buffer must not be read-only. */
+XPU_API xpu_status xpu_builder_store(xpu_builder builder, xpu_value value,
+                                     xpu_value buffer, xpu_value index);
+/* xpu.buffer_size: the buffer's length in elements (index). */
+XPU_API xpu_status xpu_builder_buffer_size(xpu_builder builder,
+                                           xpu_value buffer, xpu_value *out);
+/* xpu.alloc: workgroup-shared or private scratch of a statically sized
+ * buffer type ("!xpu.buffer<256xf32, shared>"). */
+XPU_API xpu_status xpu_builder_alloc(xpu_builder builder, const char *type,
+                                     xpu_value *out);
+/* xpu.barrier: every invocation of the workgroup waits for the others. */
+XPU_API xpu_status xpu_builder_barrier(xpu_builder builder);
+
+/* Atomic read-modify-write operations (the dialect's numbering). */
+typedef enum xpu_atomic_op {
+  XPU_ATOMIC_ADD = 0, XPU_ATOMIC_SUB = 1,
+  XPU_ATOMIC_SMIN = 2, XPU_ATOMIC_SMAX = 3,
+  XPU_ATOMIC_UMIN = 4, XPU_ATOMIC_UMAX = 5,
+  XPU_ATOMIC_AND = 6, XPU_ATOMIC_OR = 7, XPU_ATOMIC_XOR = 8,
+  XPU_ATOMIC_XCHG = 9,
+  XPU_ATOMIC_FADD = 10, /* floats */
+  XPU_ATOMIC_OP_FORCE32 = 0x7FFFFFFF
+} xpu_atomic_op;
+
+typedef enum xpu_memory_order {
+  XPU_ORDER_RELAXED = 0, XPU_ORDER_ACQUIRE = 1, XPU_ORDER_RELEASE = 2,
+  XPU_ORDER_ACQ_REL = 3, XPU_ORDER_SEQ_CST = 4,
+  XPU_MEMORY_ORDER_FORCE32 = 0x7FFFFFFF
+} xpu_memory_order;
+
+/* Vulkan's scope set (the superset of CUDA's and HIP's). */
+typedef enum xpu_scope {
+  XPU_SCOPE_INVOCATION = 0, XPU_SCOPE_SUBGROUP = 1, XPU_SCOPE_WORKGROUP = 2,
+  XPU_SCOPE_QUEUE_FAMILY = 3, XPU_SCOPE_DEVICE = 4,
+  XPU_SCOPE_FORCE32 = 0x7FFFFFFF
+} xpu_scope;
+
+/* xpu.atomic_rmw: applies `op` with `value` to element `index` of
+ * `buffer` atomically; `*out` is the element's previous value. */
+XPU_API xpu_status xpu_builder_atomic(xpu_builder builder, xpu_atomic_op op,
+                                      xpu_value value, xpu_value buffer,
+                                      xpu_value index, xpu_memory_order order,
+                                      xpu_scope scope, xpu_value *out);
+
+/* Workgroup reductions (the dialect's numbering). */
+typedef enum xpu_reduce_op {
+  XPU_REDUCE_ADD = 0, XPU_REDUCE_MUL = 1,
+  XPU_REDUCE_SMIN = 2, XPU_REDUCE_SMAX = 3,
+  XPU_REDUCE_UMIN = 4, XPU_REDUCE_UMAX = 5,
+  XPU_REDUCE_AND = 6, XPU_REDUCE_OR = 7, XPU_REDUCE_XOR = 8,
+  XPU_REDUCE_FMIN = 9, XPU_REDUCE_FMAX = 10,
+  XPU_REDUCE_OP_FORCE32 = 0x7FFFFFFF
+} xpu_reduce_op;
+
+/* How operands are combined: sequential (left to right in invocation
+ * order: the same result everywhere), tree, or left to the target. */
+typedef enum xpu_reduce_order {
+  XPU_REDUCE_SEQUENTIAL = 0, XPU_REDUCE_TREE = 1, XPU_REDUCE_UNSPECIFIED = 2,
+  XPU_REDUCE_ORDER_FORCE32 = 0x7FFFFFFF
+} xpu_reduce_order;
+
+/* xpu.reduce: combines `value` over the workgroup; every invocation gets
+ * the result. */
+XPU_API xpu_status xpu_builder_reduce(xpu_builder builder, xpu_reduce_op op,
+                                      xpu_value value, xpu_reduce_order order,
+                                      xpu_value *out);
+
+/* xpu.call of the device function `callee`, which must have been built
+ * and ended in this builder. `args` must match its parameters;
+ * `result_count` must equal its number of results, which `results`
+ * receives (may be NULL when it has none). */
+XPU_API xpu_status xpu_builder_call(xpu_builder builder, const char *callee,
+                                    const xpu_value *args, size_t arg_count,
+                                    xpu_value *results, size_t result_count);
+
+/* scf.if. xpu_builder_if_begin opens the then-block. xpu_builder_else
+ * ends it, yielding `yields`, and opens the else-block. xpu_builder_if_end
+ * ends the open block with `yields` (the same types as the then-block's)
+ * and writes the if's `count` results to `results` (may be NULL when count
+ * is 0). An if that yields values needs an else. */
+XPU_API xpu_status xpu_builder_if_begin(xpu_builder builder,
+                                        xpu_value condition);
+XPU_API xpu_status xpu_builder_else(xpu_builder builder,
+                                    const xpu_value *yields, size_t count);
+XPU_API xpu_status xpu_builder_if_end(xpu_builder builder,
+                                      const xpu_value *yields, size_t count,
+                                      xpu_value *results);
+
+/* scf.for from `lower` to `upper` (exclusive) by `step`, all three of one
+ * integer or index type, carrying `count` values that start as `inits`.
+ * Opens the body: `*induction` is the loop variable and `iter_args`
+ * (`count` entries) the carried values this iteration. xpu_builder_for_end
+ * ends the body with the next iteration's values (`count`, the types of
+ * `inits`) and writes the loop's results (the last values) to `results`. */
+XPU_API xpu_status xpu_builder_for_begin(xpu_builder builder, xpu_value lower,
+                                         xpu_value upper, xpu_value step,
+                                         const xpu_value *inits, size_t count,
+                                         xpu_value *induction,
+                                         xpu_value *iter_args);
+XPU_API xpu_status xpu_builder_for_end(xpu_builder builder,
+                                       const xpu_value *yields, size_t count,
+                                       xpu_value *results);
+
+/* scf.while carrying `count` values that start as `inits`.
+ * xpu_builder_while_begin opens the condition block, whose arguments
+ * (`args`, `count` entries) are the carried values. xpu_builder_while_do
+ * ends it with scf.condition: the loop goes on while `condition` (i1)
+ * holds, passing `passed` (`passed_count` values) to the body, which it
+ * opens with them as `args`; when it stops, `passed` become the loop's
+ * results. xpu_builder_while_end ends the body with the next carried
+ * values (the types of `inits`) and writes the results (`result_count`,
+ * which must equal `passed_count`) to `results`. */
+XPU_API xpu_status xpu_builder_while_begin(xpu_builder builder,
+                                           const xpu_value *inits,
+                                           size_t count, xpu_value *args);
+XPU_API xpu_status xpu_builder_while_do(xpu_builder builder,
+                                        xpu_value condition,
+                                        const xpu_value *passed,
+                                        size_t passed_count, xpu_value *args);
+XPU_API xpu_status xpu_builder_while_end(xpu_builder builder,
+                                         const xpu_value *yields, size_t count,
+                                         xpu_value *results,
+                                         size_t result_count);
+
+/* The value's type as text ("f32", "vector<4xi32>", "!xpu.buffer<f32, ro>").
+ * Owned by the builder; valid until it is released. */
+XPU_API xpu_status xpu_builder_value_type(xpu_builder builder, xpu_value value,
+                                          const char **out);
+/* The module built so far, as text. Complete IR prints in the library's
+ * form (see xpu_module_format); IR with open blocks prints in MLIR's
+ * generic form. Owned by the builder; valid until its next call. */
+XPU_API xpu_status xpu_builder_print(xpu_builder builder, const char **out);
+/* Ends building and compiles the module for `device`: exactly
+ * xpu_module_create on the text xpu_builder_print gives, with `options`
+ * (source_name NULL: "<builder>") and `diagnostics` as there. Every kernel
+ * and function must have ended. Once the IR is complete the builder is
+ * finished, whether or not the compilation succeeds: later calls that
+ * build or finish fail; xpu_builder_print and xpu_builder_value_type still
+ * work (compile the text with xpu_module_create for another device). */
+XPU_API xpu_status xpu_builder_finish(xpu_builder builder, xpu_device device,
+                                      const xpu_module_options *options,
+                                      xpu_module *out,
+                                      xpu_diagnostics *diagnostics);
 
 /*===========================================================================*
  * Kernel cache

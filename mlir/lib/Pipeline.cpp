@@ -165,6 +165,13 @@ OwningOpRef<ModuleOp> parseKernelSource(MLIRContext &ctx, StringRef text,
   return module;
 }
 
+std::string printKernelSource(ModuleOp module) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  module.print(os, OpPrintingFlags().enableDebugInfo(false));
+  return text;
+}
+
 void assignCheckSites(ModuleOp module) {
   int64_t next = 0;
   Builder b(module.getContext());

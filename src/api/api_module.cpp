@@ -177,6 +177,38 @@ XPU_API xpu_status xpu_module_check(xpu_context context, const char *text,
   return finish(st);
 }
 
+XPU_API xpu_status xpu_module_format(xpu_context context, const char *text,
+                                     size_t length,
+                                     const xpu_module_options *options,
+                                     const char **out,
+                                     xpu_diagnostics *diagnostics) {
+  if (diagnostics)
+    *diagnostics = nullptr;
+  std::shared_ptr<ContextObj> ctx;
+  if (Status st = resolve(context, ctx); !st.isOk())
+    return finish(st);
+  if (!text || !out)
+    return finish(invalidArgument("xpu_module_format: `text` or `out` is NULL"));
+  if (Status st = checkOptionsSize(options); !st.isOk())
+    return finish(st);
+  CompileRequest request;
+  request.text = std::string_view(text, length);
+  if (XPU_OPTION(options, source_name) && options->source_name)
+    request.sourceName = options->source_name;
+  static thread_local std::string formatted;
+  std::string result;
+  std::vector<Diagnostic> diags;
+  Status st = formatModule(request, result, diags);
+  if (diagnostics)
+    *diagnostics = toHandle<xpu_diagnostics>(
+        HandleTable::get().add(Kind::diagnostics, makeDiagnostics(std::move(diags))));
+  if (!st.isOk())
+    return finish(st);
+  formatted = std::move(result);
+  *out = formatted.c_str();
+  return XPU_SUCCESS;
+}
+
 XPU_API xpu_status xpu_compile_for_target(xpu_context context, const char *text,
                                           size_t length,
                                           const xpu_module_options *options,

@@ -131,6 +131,17 @@ Status checkModule(const CompileRequest &request, DiagnosticList &diags) {
                          /*remarks=*/true);
 }
 
+Status formatModule(const CompileRequest &request, std::string &out,
+                    DiagnosticList &diags) {
+  Session s(request, diags);
+  s.collector.setDefaultCode("XPU-PARSE");
+  auto module = parseKernelSource(s.ctx, request.text, request.sourceName);
+  if (!module)
+    return stageFailure(XPU_ERROR_PARSE, diags, "the kernel source did not parse");
+  out = printKernelSource(*module);
+  return {};
+}
+
 Status compileForTarget(const CompileRequest &request, const TargetDesc &target,
                         Blob &out, std::vector<abi::KernelInfo> &kernels,
                         DiagnosticList &diags) {

@@ -76,6 +76,11 @@ Status compileForTarget(const CompileRequest &request, const TargetDesc &target,
                         Blob &out, std::vector<abi::KernelInfo> &kernels,
                         DiagnosticList &diags);
 
+/// Parse and verify only, then print in the library's form
+/// (xpu::printKernelSource): the normal form of xpu_module_format.
+Status formatModule(const CompileRequest &request, std::string &out,
+                    DiagnosticList &diags);
+
 /// "file:line:col: error: CODE: message"
 std::string formatDiagnostic(const Diagnostic &d);
 

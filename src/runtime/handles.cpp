@@ -32,6 +32,7 @@ const char *kindName(Kind kind) {
   case Kind::module: return "module";
   case Kind::kernel: return "kernel";
   case Kind::diagnostics: return "diagnostics";
+  case Kind::builder: return "builder";
   }
   return "object";
 }

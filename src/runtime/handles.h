@@ -27,6 +27,7 @@ enum class Kind : uint8_t {
   module,
   kernel,
   diagnostics,
+  builder,
 };
 
 const char *kindName(Kind kind);

@@ -6,6 +6,7 @@
 #include "runtime/backend.h"
 #include "runtime/compiler.h"
 #include "runtime/handles.h"
+#include "runtime/kernel_builder.h"
 #include "xpu/Diagnostic.h"
 
 #include <atomic>
@@ -127,6 +128,14 @@ struct DiagnosticsObj : Object {
   std::string json, text; ///< rendered once, on creation
 };
 
+/// A kernel builder; owned by its context. One call at a time.
+struct BuilderObj : Object {
+  uint64_t context = 0; ///< the context's handle, for xpu_builder_finish
+  std::mutex mu;
+  KernelBuilder builder;
+  std::string printed; ///< the text of the last xpu_builder_print
+};
+
 template <> constexpr Kind kindOf<ContextObj>() { return Kind::context; }
 template <> constexpr Kind kindOf<DeviceObj>() { return Kind::device; }
 template <> constexpr Kind kindOf<BufferObj>() { return Kind::buffer; }
@@ -135,6 +144,7 @@ template <> constexpr Kind kindOf<EventObj>() { return Kind::event; }
 template <> constexpr Kind kindOf<ModuleObj>() { return Kind::module; }
 template <> constexpr Kind kindOf<KernelObj>() { return Kind::kernel; }
 template <> constexpr Kind kindOf<DiagnosticsObj>() { return Kind::diagnostics; }
+template <> constexpr Kind kindOf<BuilderObj>() { return Kind::builder; }
 
 /// Registers `obj` under a new handle owned by `device`'s context.
 template <typename T>

@@ -4,5 +4,6 @@
 int main(void) {
   xpu_context_options c = XPU_CONTEXT_OPTIONS_INIT;
   xpu_module_options m = XPU_MODULE_OPTIONS_INIT;
-  return (int)(c.struct_size == 0 || m.struct_size == 0);
+  xpu_kernel_attributes k = XPU_KERNEL_ATTRIBUTES_INIT;
+  return (int)(c.struct_size == 0 || m.struct_size == 0 || k.struct_size == 0);
 }

@@ -55,6 +55,11 @@ mlir::OwningOpRef<mlir::ModuleOp> parseKernelSource(mlir::MLIRContext &ctx,
                                                      llvm::StringRef text,
                                                      llvm::StringRef sourceName);
 
+/// The library's text form of a module: custom assembly without locations,
+/// parameters under their source names. The builder prints with it and
+/// xpu_module_format normalizes text to it, so equal IR prints equal text.
+std::string printKernelSource(mlir::ModuleOp module);
+
 /// Numbers the runtime-checked accesses (`xpu.site`), in walk order.
 void assignCheckSites(mlir::ModuleOp module);
 

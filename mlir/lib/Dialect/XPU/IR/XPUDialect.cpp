@@ -121,22 +121,74 @@ static ParseResult parseFunctionLike(OpAsmParser &parser,
       OpT::getResAttrsAttrName(result.name));
 }
 
+/// The parameters' source names (set by the parser or the builder) become
+/// their SSA names, so a printed kernel reads like its source and parses
+/// back to the same names.
+static void nameParameters(FunctionOpInterface fn, Region &region,
+                           OpAsmSetValueNameFn setName) {
+  if (region.empty())
+    return;
+  for (BlockArgument arg : region.front().getArguments())
+    if (auto name = fn.getArgAttrOfType<StringAttr>(arg.getArgNumber(), "xpu.name"))
+      setName(arg, name.getValue());
+}
+
+/// The argument attributes without `xpu.name`, which the SSA names carry.
+static ArrayAttr argAttrsWithoutNames(FunctionOpInterface fn) {
+  ArrayAttr all = fn.getArgAttrsAttr();
+  if (!all)
+    return nullptr;
+  SmallVector<Attribute> kept;
+  bool any = false;
+  for (Attribute a : all) {
+    NamedAttrList attrs(cast<DictionaryAttr>(a));
+    attrs.erase("xpu.name");
+    any |= !attrs.empty();
+    kept.push_back(attrs.getDictionary(fn.getContext()));
+  }
+  return any ? ArrayAttr::get(fn.getContext(), kept) : nullptr;
+}
+
 template <typename OpT>
 static void printFunctionLike(OpAsmPrinter &p, OpT op) {
-  function_interface_impl::printFunctionOp(
-      p, op, /*isVariadic=*/false, op.getFunctionTypeAttrName(),
-      op.getArgAttrsAttrName(), op.getResAttrsAttrName());
+  // function_interface_impl::printFunctionOp, with argument names elided.
+  p << ' ';
+  StringRef visibility = SymbolTable::getVisibilityAttrName();
+  if (auto v = op->template getAttrOfType<StringAttr>(visibility))
+    p << v.getValue() << ' ';
+  p.printSymbolName(op.getSymName());
+  call_interface_impl::printFunctionSignature(
+      p, op.getArgumentTypes(), argAttrsWithoutNames(op), /*isVariadic=*/false,
+      op.getResultTypes(), op.getResAttrsAttr(), &op.getBody(),
+      /*printEmptyResult=*/false);
+  function_interface_impl::printFunctionAttributes(
+      p, op,
+      {visibility, op.getFunctionTypeAttrName(), op.getArgAttrsAttrName(),
+       op.getResAttrsAttrName()});
+  if (!op.getBody().empty()) {
+    p << ' ';
+    p.printRegion(op.getBody(), /*printEntryBlockArgs=*/false,
+                  /*printBlockTerminators=*/true);
+  }
 }
 
 ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
   return parseFunctionLike<KernelOp>(parser, result);
 }
 void KernelOp::print(OpAsmPrinter &p) { printFunctionLike(p, *this); }
+void KernelOp::getAsmBlockArgumentNames(Region &region,
+                                        OpAsmSetValueNameFn setName) {
+  nameParameters(*this, region, setName);
+}
 
 ParseResult FuncOp::parse(OpAsmParser &parser, OperationState &result) {
   return parseFunctionLike<FuncOp>(parser, result);
 }
 void FuncOp::print(OpAsmPrinter &p) { printFunctionLike(p, *this); }
+void FuncOp::getAsmBlockArgumentNames(Region &region,
+                                      OpAsmSetValueNameFn setName) {
+  nameParameters(*this, region, setName);
+}
 
 static LogicalResult verifyShapeAttr(Operation *op, StringRef name,
                                      std::optional<ArrayRef<int64_t>> shape) {

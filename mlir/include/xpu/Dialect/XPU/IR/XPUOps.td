@@ -21,8 +21,10 @@ def XPU_AnyBuffer : Type<CPred<"::llvm::isa<::xpu::BufferType>($_self)">,
 // Kernels and device functions
 //===----------------------------------------------------------------------===//
 
+// Both print their parameters under their source names (`xpu.name`).
 def XPU_KernelOp : XPU_Op<"kernel", [
-    FunctionOpInterface, IsolatedFromAbove, AutomaticAllocationScope]> {
+    FunctionOpInterface, IsolatedFromAbove, AutomaticAllocationScope,
+    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmBlockArgumentNames"]>]> {
   let summary = "a data-parallel kernel entry point";
   let description = [{
     A kernel runs once per invocation of a launch's grid. It returns nothing;
@@ -83,7 +85,8 @@ def XPU_KernelOp : XPU_Op<"kernel", [
 }
 
 def XPU_FuncOp : XPU_Op<"func", [
-    FunctionOpInterface, IsolatedFromAbove, AutomaticAllocationScope]> {
+    FunctionOpInterface, IsolatedFromAbove, AutomaticAllocationScope,
+    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmBlockArgumentNames"]>]> {
   let summary = "a device helper function callable from kernels";
   let description = [{
     ```mlir

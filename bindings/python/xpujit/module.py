@@ -1,0 +1,277 @@
+"""Modules and kernels: compiling IR text, kernel parameter lists, and
+launching with arguments converted by each parameter's declared type."""
+import ctypes
+import dataclasses
+import sys
+
+import numpy as np
+
+from . import _lib, types
+from ._lib import lib
+from .errors import (ArgumentMismatchError, XpuError, check, error,
+                     take_diagnostics)
+from .memory import Buffer
+
+NO_RUNTIME_CHECKS = 1  # XPU_MODULE_NO_RUNTIME_CHECKS
+
+
+def module_options(source_name, runtime_checks):
+    """The xpu_module_options for these settings."""
+    opts = _lib.ModuleOptions()
+    opts.struct_size = ctypes.sizeof(opts)
+    opts.flags = 0 if runtime_checks else NO_RUNTIME_CHECKS
+    opts.source_name = _lib.text(source_name)
+    return opts
+
+
+def located(err, text, source_name):
+    """Adds the source line of the first located error to the message, so
+    a failure in built or generated IR shows the IR it is about."""
+    lines = text.splitlines()
+    for d in err.diagnostics:
+        if d.severity == "error" and d.file == source_name and 0 < d.line <= len(lines):
+            caret = " " * (max(d.column, 1) - 1) + "^"
+            err.message += f"\n{d.line:5} | {lines[d.line - 1]}\n      | {caret}"
+            err.args = (err.message,)
+            break
+    return err
+
+
+def compile(source, device=None, *, source_name=None, runtime_checks=True):
+    """Compiles kernel IR for `device` and loads it; returns a Module.
+
+    `source` is MLIR text (the xpu dialect with arith, math, scf, vector)
+    or a Builder. `device` None means the default device, which kernels of
+    the deterministic-v1 profile refuse (they need an explicit device).
+    `source_name` names the source in diagnostics ("<input>" for text,
+    "<builder>" for a builder). `runtime_checks=False` drops the bounds
+    checks of portable kernels (unsafe). Raises ParseError, RefusedError or
+    CompileError carrying the compiler's diagnostics."""
+    from .builder import Builder
+    from .device import default_device
+    if isinstance(source, Builder):
+        return source.finish(device, source_name=source_name,
+                             runtime_checks=runtime_checks)
+    from .device import context
+    name = source_name or "<input>"
+    data = source.encode()
+    mod, diags = _lib.handle(), _lib.handle()
+    status = lib.xpu_module_create(
+        context().handle, device.handle if device else None, data, len(data),
+        ctypes.byref(module_options(name, runtime_checks)), ctypes.byref(mod),
+        ctypes.byref(diags))
+    message = _lib.string(lib.xpu_last_error_message()) if status else ""
+    found = take_diagnostics(diags)
+    if status:
+        raise located(error(status, message, found), source, name)
+    return Module(device or default_device(), mod, found, source)
+
+
+def format_module(text, *, source_name=None):
+    """Parses and verifies MLIR text and returns it in the library's own
+    printed form, as Builder.text prints: two texts of the same IR give the
+    same string. Raises ParseError with diagnostics."""
+    from .device import context
+    data = text.encode()
+    out, diags = ctypes.c_char_p(), _lib.handle()
+    name = source_name or "<input>"
+    status = lib.xpu_module_format(context().handle, data, len(data),
+                                   ctypes.byref(module_options(name, True)),
+                                   ctypes.byref(out), ctypes.byref(diags))
+    message = _lib.string(lib.xpu_last_error_message()) if status else ""
+    found = take_diagnostics(diags)
+    if status:
+        raise located(error(status, message, found), text, name)
+    return _lib.string(out.value)
+
+
+class Module:
+    """Compiled kernels loaded on a device. `kernels` maps names to Kernel;
+    `diagnostics` holds what the compiler said (warnings); `source` is the
+    IR text it was compiled from."""
+
+    def __init__(self, device, handle, diagnostics, source):
+        self.device = device
+        self.handle = handle
+        self.diagnostics = diagnostics
+        self.source = source
+        n = ctypes.c_uint32()
+        check(lib.xpu_module_kernel_count(handle, ctypes.byref(n)))
+        self.kernels = {}
+        for i in range(n.value):
+            k = _lib.handle()
+            check(lib.xpu_module_kernel_at(handle, i, ctypes.byref(k)))
+            kernel = Kernel(self, k)
+            self.kernels[kernel.name] = kernel
+
+    def kernel(self, name):
+        """The kernel called `name` (NotFoundError naming those there are)."""
+        if name not in self.kernels:
+            raise error(6, f"no kernel named {name!r} in the module (it has: "
+                           f"{', '.join(self.kernels) or 'none'})")
+        return self.kernels[name]
+
+    def __repr__(self):
+        return f"<xpujit.Module [{', '.join(self.kernels)}] on {self.device.spec}>"
+
+    def __del__(self):
+        if getattr(self, "handle", None) and lib is not None:
+            lib.xpu_module_release(self.handle)
+
+
+@dataclasses.dataclass(frozen=True)
+class Param:
+    """A kernel parameter: name, kind ("scalar" or "buffer"), type (the
+    scalar or element type: "f32", "i32", ...), lanes (vector width of a
+    scalar parameter, else 1) and access ("rw" or "ro", for buffers)."""
+    name: str
+    kind: str
+    type: str
+    lanes: int
+    access: str
+
+    @property
+    def dtype(self):
+        """The NumPy dtype of the scalar or of the buffer's elements."""
+        return types.dtype_of(self.type)
+
+    def __str__(self):
+        t = self.type if self.lanes == 1 else f"vector<{self.lanes}x{self.type}>"
+        if self.kind == "buffer":
+            t = f"buffer of {t}" + (", read-only" if self.access == "ro" else "")
+        return f"{self.name}: {t}"
+
+
+def bf16_bits(v):
+    """The bf16 nearest to `v` (ties to even), as its 16 bits."""
+    f = np.float32(v)
+    if np.isnan(f):
+        return np.uint16(0x7FC0)
+    bits = int(f.view(np.uint32))
+    return np.uint16((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16)
+
+
+def _extent(v, what):
+    v = (v,) if np.isscalar(v) else tuple(v)
+    if not 1 <= len(v) <= 3:
+        raise ValueError(f"{what} needs 1 to 3 extents, got {v}")
+    return (ctypes.c_uint32 * 3)(*(int(x) for x in v + (1,) * (3 - len(v))))
+
+
+class Kernel:
+    """A kernel of a module: its name, parameter list, and launch()."""
+
+    def __init__(self, module, handle):
+        self.module = module
+        self.handle = handle
+        self.name = _lib.string(lib.xpu_kernel_name(handle))
+        n = ctypes.c_uint32()
+        check(lib.xpu_kernel_param_count(handle, ctypes.byref(n)))
+        self.params = []
+        raw = _lib.ParamInfo()
+        for i in range(n.value):
+            check(lib.xpu_kernel_param(handle, i, ctypes.byref(raw)))
+            self.params.append(Param(
+                _lib.string(raw.name), "buffer" if raw.kind == 1 else "scalar",
+                types.name_of(raw.type), raw.lanes, "ro" if raw.access == 1 else "rw"))
+
+    def __repr__(self):
+        return f"<xpujit.Kernel {self.name}({', '.join(map(str, self.params))})>"
+
+    def _mismatch(self, i, why):
+        return ArgumentMismatchError(
+            f"kernel '{self.name}' argument {i} ({self.params[i]}): {why}", 14)
+
+    def launch(self, grid, block, args=(), stream=None):
+        """Runs the kernel over `grid` workgroups of `block` invocations each
+        (ints or tuples of 1 to 3 extents) on `stream` (None: the device's
+        default stream).
+
+        `args` match the parameters in order. A scalar parameter takes a
+        Python or NumPy number, converted to its declared type (an integer
+        must fit it, read as signed or unsigned; a float is rounded; a
+        vector parameter takes a sequence of lanes). A buffer parameter
+        takes a Buffer, or a NumPy array of the element type: the array is
+        copied in, and copied back out unless the parameter is read-only,
+        in which case launch() synchronizes the stream before returning.
+        Otherwise the launch is asynchronous: errors found while it runs
+        are raised by the next synchronize()."""
+        args = tuple(args)
+        if len(args) != len(self.params):
+            raise ArgumentMismatchError(
+                f"kernel '{self.name}' takes {len(self.params)} arguments "
+                f"({', '.join(map(str, self.params))}), got {len(args)}", 14)
+        stream = stream or self.module.device.default_stream
+        c_args = (_lib.Arg * max(1, len(args)))()
+        lent, copies = [], []
+        try:
+            for i, (p, a) in enumerate(zip(self.params, args)):
+                if p.kind == "buffer":
+                    buf = self._buffer(i, p, a, copies)
+                    c_args[i].kind = 1
+                    c_args[i].v.buffer = buf.handle
+                    lent.append(buf)
+                else:
+                    self._scalar(i, p, a, c_args[i])
+            check(lib.xpu_launch(self.handle, stream.handle, _extent(grid, "grid"),
+                                 _extent(block, "block"), c_args, len(args)))
+            stream._borrow(self, *lent)
+            if copies:
+                stream.synchronize()
+                for p, array, buf in copies:
+                    if p.access != "ro":
+                        array[...] = buf.download().reshape(array.shape)
+        finally:
+            for _, _, buf in copies:
+                try:
+                    buf.free()
+                except XpuError:
+                    pass  # still borrowed after a failed sync: the stream keeps it
+
+    def _buffer(self, i, p, a, copies):
+        if isinstance(a, Buffer):
+            if a.device is not self.module.device:
+                raise self._mismatch(i, f"the buffer is on {a.device.spec}, the kernel "
+                                        f"on {self.module.device.spec}")
+            if a.dtype is not None and not types.accepts(p.type, a.dtype):
+                raise self._mismatch(i, f"a buffer of {a.dtype}")
+            return a
+        if isinstance(a, np.ndarray):
+            if not types.accepts(p.type, a.dtype):
+                raise self._mismatch(i, f"an array of {a.dtype} (pass {p.dtype})")
+            buf = Buffer.from_array(self.module.device, np.ascontiguousarray(a))
+            copies.append((p, a, buf))
+            return buf
+        raise self._mismatch(i, f"{type(a).__name__} is neither a Buffer nor a NumPy array")
+
+    def _scalar(self, i, p, a, arg):
+        arg.kind, arg.type, arg.lanes = 0, types.TYPE_NUMBER[p.type], p.lanes
+        if p.lanes > 1:
+            lanes = list(a) if np.ndim(a) == 1 else None
+            if lanes is None or len(lanes) != p.lanes:
+                raise self._mismatch(i, f"needs a sequence of {p.lanes} values, got {a!r}")
+        else:
+            lanes = [a]
+        data = b"".join(self._encode(i, p, v) for v in lanes)
+        ctypes.memmove(arg.v.bytes, data, len(data))
+
+    def _encode(self, i, p, v):
+        """One value in the parameter's type, as the host holds it."""
+        is_bool = isinstance(v, (bool, np.bool_))
+        is_int = isinstance(v, (int, np.integer)) or is_bool
+        if p.type == "i1":
+            if not is_int or int(v) not in (0, 1):
+                raise self._mismatch(i, f"{v!r} is not a bool")
+            return np.uint8(int(v)).tobytes()
+        if p.type.startswith("i"):
+            if not is_int:
+                raise self._mismatch(i, f"{v!r} is not an integer")
+            bits = int(p.type[1:])
+            if not -(1 << (bits - 1)) <= int(v) < (1 << bits):
+                raise self._mismatch(i, f"{int(v)} does not fit {p.type}")
+            return (int(v) & ((1 << bits) - 1)).to_bytes(bits // 8, sys.byteorder)
+        if is_bool or not isinstance(v, (int, float, np.integer, np.floating)):
+            raise self._mismatch(i, f"{v!r} is not a number")
+        if p.type == "bf16":
+            return bf16_bits(v).tobytes()
+        return np.array(v, dtype=p.dtype).tobytes()

@@ -352,6 +352,34 @@ private:
   bool explicitDevice;
 };
 
+/// Scalars a launch passes by value under portable: a width that is the
+/// same on every target (so not `index`) and a slot in the kernel ABI.
+bool isLaunchScalar(Type t) {
+  return isAdmittedScalar(t) || t.isF16() || t.isBF16() || t.isF32() || t.isF64();
+}
+
+/// portable: parameters are buffers, launch scalars or 1-D vectors of them.
+std::optional<Refusal> checkPortableParams(KernelOp kernel) {
+  auto fn = cast<FunctionOpInterface>(kernel.getOperation());
+  for (auto [i, type] : llvm::enumerate(fn.getArgumentTypes())) {
+    Type elem = type;
+    if (auto v = dyn_cast<VectorType>(type))
+      elem = v.getRank() == 1 && !v.isScalable() ? v.getElementType() : Type();
+    if (isa<BufferType>(type) || (elem && isLaunchScalar(elem)))
+      continue;
+    std::string typeText;
+    llvm::raw_string_ostream(typeText) << type;
+    std::string reason = "parameter " + paramName(fn, i) + " has type '" + typeText +
+                         "', which a launch cannot pass; ";
+    reason += elem && elem.isIndex()
+                  ? "the width of 'index' belongs to the target: use i32 or i64"
+                  : "use a buffer, an integer of 1, 8, 16, 32 or 64 bits, "
+                    "f16, bf16, f32, f64, or a 1-D vector of them";
+    return Refusal{paramLoc(fn, i), 1, reason};
+  }
+  return std::nullopt;
+}
+
 /// portable: every access not proven in bounds is checked at run time.
 void markUnprovenAccesses(FunctionOpInterface fn) {
   BoundsProver prover(fn);
@@ -369,11 +397,12 @@ struct AdmitPass : xpu::impl::AdmitBase<AdmitPass> {
     ModuleOp module = getOperation();
     bool refused = false;
     for (KernelOp kernel : module.getOps<KernelOp>()) {
-      if (kernel.getProfileName() != kProfileDeterministic)
-        continue;
-      if (auto r = DeterministicChecker(kernel, explicitDevice).check()) {
-        emitError(r->loc) << codeName(r->code) << ": kernel '"
-                          << kernel.getSymName() << "': " << r->reason;
+      bool deterministic = kernel.getProfileName() == kProfileDeterministic;
+      auto r = deterministic ? DeterministicChecker(kernel, explicitDevice).check()
+                             : checkPortableParams(kernel);
+      if (r) {
+        emitError(r->loc) << (deterministic ? codeName(r->code) : "XPU-PT001")
+                          << ": kernel '" << kernel.getSymName() << "': " << r->reason;
         refused = true;
       }
     }

@@ -10,6 +10,10 @@ mkdir -p "$OUT"
 exec > >(tee "$OUT/run.log") 2>&1
 run=.device/run
 rm -rf "$run" && mkdir -p "$run" && tar -C "$run" -xzf .device/bundle.tgz
+# Results gather here and come back as one archive: the device tool returns
+# at most 8 files from $OUT.
+res="$run/results"
+mkdir -p "$res"
 export LD_LIBRARY_PATH="$root/$run/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export XPU_CACHE_DIR="$root/$run/cache"
 bin="$run/bin"
@@ -45,7 +49,8 @@ if "$bin/xpujit" devices | grep -q "  vulkan  "; then
   check env XPU_TEST_BACKEND=vulkan "$bin/conformance" '-tce=*device fault*'
   check env XPU_TEST_BACKEND=vulkan "$bin/conformance" '-tce=*device fault*'
   check env XPU_TEST_BACKEND=vulkan "$bin/vulkan_tests"
-  check "$bin/xpu-bench-stream" --device vulkan:0 --log2n 27 --iterations 100 | tee "$OUT/stream-xpu-vulkan.jsonl"
+  check "$bin/xpu-bench-stream" --device vulkan:0 --log2n 27 --iterations 100 | tee "$res/stream-xpu-vulkan.jsonl"
+  check "$bin/xpu-bench-launch" --device vulkan:0 --against cuda:0 --out "$res/launch-vulkan.md"
 else
   echo "no vulkan device: $("$bin/xpujit" devices | grep 'vulkan: no devices')"
 fi
@@ -56,15 +61,23 @@ check "$bin/dlopen_smoke" "$run/lib/libxpujit.so"
 check "$bin/xpujit" run examples/saxpy.mlir --kernel saxpy --grid 4096 --block 256 \
   --arg 'buf:f32[1048576]=rand' --arg 'buf:f32[1048576]=iota' --arg f32:2 --arg u32:1048576
 
+step "Python package (ctypes over the bundled library)"
+export XPU_LIBRARY="$root/$run/lib/libxpujit.so"
+if python3 -c "import numpy, pytest" 2>/dev/null; then
+  check python3 -m pytest -q -p no:cacheprovider tests/python
+else
+  for d in cuda:0 vulkan:0; do check env PYTHONPATH=bindings/python python3 examples/saxpy.py $d; done
+fi
+
 step "benchmarks"
-check "$bin/xpu-bench-launch" --device cuda:0 --out "$OUT/launch-cuda.md"
-check "$bin/xpu-bench-compile" --device cuda:0 --out "$OUT/compile-cuda.md"
-check "$bin/xpu-bench-cache" --device cuda:0 --out "$OUT/cache-cuda.md"
-check "$bin/xpu-bench-stream" --device cuda:0 --log2n 27 --iterations 100 | tee "$OUT/stream-xpu-cuda.jsonl"
+check "$bin/xpu-bench-launch" --device cuda:0 --out "$res/launch-cuda.md"
+check "$bin/xpu-bench-compile" --device cuda:0 --out "$res/compile-cuda.md"
+check "$bin/xpu-bench-cache" --device cuda:0 --out "$res/cache-cuda.md"
+check "$bin/xpu-bench-stream" --device cuda:0 --log2n 27 --iterations 100 | tee "$res/stream-xpu-cuda.jsonl"
 if command -v nvcc >/dev/null; then
   nvcc --version | tail -2
   check nvcc -O3 -arch=sm_90 -o "$run/stream_nvcc" bench/babelstream/stream_nvcc.cu
-  check "$run/stream_nvcc" --log2n 27 --iterations 100 | tee "$OUT/stream-nvcc.jsonl"
+  check "$run/stream_nvcc" --log2n 27 --iterations 100 | tee "$res/stream-nvcc.jsonl"
 fi
 
 step "summary"
@@ -74,15 +87,16 @@ step "summary"
   echo "Command: \`bash tests/device/h200.sh\` (bundle from scripts/device-bundle.sh)."
   echo "Checks: conformance on cuda (cold and cached), vulkan (cold and cached, when"
   echo "the NVIDIA Vulkan driver is found) and cpu, the device-fault case,"
-  echo "C programs and the tool; overall status $status."
+  echo "C programs, the tool and the Python package; overall status $status."
   echo
-  [ -f "$OUT/stream-nvcc.jsonl" ] && python3 bench/babelstream/compare.py \
-    "$OUT/stream-nvcc.jsonl" "$OUT/stream-xpu-cuda.jsonl" $(ls "$OUT"/stream-xpu-vulkan.jsonl 2>/dev/null)
-  for f in launch-cuda compile-cuda cache-cuda; do
-    [ -f "$OUT/$f.md" ] && { echo; sed 's/^# /## /' "$OUT/$f.md"; }
+  [ -f "$res/stream-nvcc.jsonl" ] && python3 bench/babelstream/compare.py \
+    "$res/stream-nvcc.jsonl" "$res/stream-xpu-cuda.jsonl" $(ls "$res"/stream-xpu-vulkan.jsonl 2>/dev/null)
+  for f in launch-cuda launch-vulkan compile-cuda cache-cuda; do
+    [ -f "$res/$f.md" ] && { echo; sed 's/^# /## /' "$res/$f.md"; }
   done
 } > "$OUT/summary.md"
 cat "$OUT/summary.md"
+tar -C "$run" -czf "$OUT/results.tgz" results
 
 step "done: status $status"
 exit $status

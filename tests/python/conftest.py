@@ -1,6 +1,7 @@
 """pytest set-up for the Python package: import it from the source tree
 when it is not installed, and give tests the devices to run on -- the CPU
-always, Vulkan (lavapipe in CI) when the library finds a Vulkan device."""
+always, and each GPU backend (Vulkan: lavapipe in CI) where the library
+finds a device."""
 import os
 import pathlib
 import sys
@@ -25,7 +26,7 @@ def _backend_device(backend):
     return found[0]
 
 
-@pytest.fixture(params=["cpu", "vulkan"])
+@pytest.fixture(params=["cpu", "vulkan", "cuda", "hip"])
 def device(request):
     """Each backend's first device; a backend without one is skipped with
     the library's reason."""

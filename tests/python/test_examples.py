@@ -3,6 +3,7 @@
 bundled without XPU_LIBRARY."""
 import importlib.util
 import os
+import pathlib
 import shutil
 import subprocess
 import sys
@@ -21,7 +22,11 @@ def run_example(env, *args):
 
 
 def test_saxpy_example(device):
-    assert "match NumPy" in run_example(os.environ.copy(), device.spec)
+    # The script imports the package this test imported, installed or not.
+    package_parent = str(pathlib.Path(xpujit.__file__).resolve().parents[1])
+    path = [package_parent] + [p for p in [os.environ.get("PYTHONPATH")] if p]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(path))
+    assert "match NumPy" in run_example(env, device.spec)
 
 
 def test_pip_install_bundles_the_library(tmp_path):

@@ -109,5 +109,18 @@ int main(int argc, char **argv) {
   doctest::Context runner(argc, argv);
   int rc = runner.run();
   xpu_context_release(target().ctx);
+  xpu_cache_stats stats = {sizeof stats};
+  if (xpu_cache_stats_get(&stats) == XPU_SUCCESS)
+    std::printf("conformance: kernel cache %s: %llu from memory, %llu from disk, "
+                "%llu compiled%s%s\n",
+                stats.location, (unsigned long long)stats.memory_hits,
+                (unsigned long long)stats.disk_hits, (unsigned long long)stats.compiles,
+                *stats.note ? "; " : "", stats.note);
+  // The ".cached" run must really have been served by the disk cache.
+  if (rc == 0 && std::getenv("XPU_TEST_EXPECT_CACHED") &&
+      (stats.compiles != 0 || stats.disk_hits == 0)) {
+    std::printf("FAILED: expected every module from the disk cache\n");
+    rc = 1;
+  }
   return rc;
 }

@@ -3,12 +3,37 @@
 
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
+#include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdio>
 
 namespace xpu::codegen {
+
+rt::Status createMachine(const rt::TargetDesc &target, std::optional<llvm::Reloc::Model> reloc,
+                         std::unique_ptr<llvm::TargetMachine> &out) {
+  std::string error;
+  llvm::Triple triple(target.triple);
+  const llvm::Target *t = llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!t)
+    return {XPU_ERROR_COMPILE, "no LLVM target for " + target.triple + " in this build: " + error};
+  llvm::TargetOptions options;
+  options.AllowFPOpFusion = llvm::FPOpFusion::Standard;
+  out.reset(t->createTargetMachine(triple, target.chip, target.features, options, reloc,
+                                   std::nullopt, llvm::CodeGenOptLevel::Aggressive));
+  if (!out)
+    return {XPU_ERROR_COMPILE, "cannot create a target machine for " + target.triple + " " +
+                                   target.chip};
+  return {};
+}
+
+std::string printModule(const llvm::Module &m) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  m.print(os, nullptr);
+  return s;
+}
 
 void optimize(llvm::Module &m, llvm::TargetMachine &tm) {
   llvm::LoopAnalysisManager lam;

@@ -1,13 +1,15 @@
-// What every backend that generates code through LLVM shares: the O3
-// pipeline for a target machine, and emitting objects or assembly.
+// What every backend that generates code through LLVM shares: the target
+// machine, the O3 pipeline for it, and emitting objects or assembly.
 #pragma once
 
+#include "runtime/backend.h"
 #include "runtime/status.h"
 
 #include "llvm/Target/TargetMachine.h"
 
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,6 +18,15 @@ class Module;
 }
 
 namespace xpu::codegen {
+
+/// A target machine for `target` (its LLVM target initialized already) at
+/// the highest optimization level. Floating-point contraction only where the
+/// IR permits it: in fast-math kernels.
+rt::Status createMachine(const rt::TargetDesc &target, std::optional<llvm::Reloc::Model> reloc,
+                         std::unique_ptr<llvm::TargetMachine> &out);
+
+/// `m` as LLVM IR text, for XPU_DUMP_DIR.
+std::string printModule(const llvm::Module &m);
 
 /// Runs LLVM's full O3 pipeline, tuned for `tm`, over `m`.
 void optimize(llvm::Module &m, llvm::TargetMachine &tm);

@@ -8,9 +8,7 @@
 
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "llvm/IR/Module.h"
-#include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/TargetSelect.h"
-#include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
 
@@ -50,28 +48,7 @@ const rt::TargetDesc &hostTarget() {
 
 static Status createHostMachine(std::unique_ptr<llvm::TargetMachine> &out) {
   initNativeTarget();
-  const rt::TargetDesc &t = hostTarget();
-  std::string error;
-  llvm::Triple triple(t.triple);
-  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
-  if (!target)
-    return {XPU_ERROR_COMPILE, "no LLVM target for the host: " + error};
-  llvm::TargetOptions options;
-  // Contraction only where the IR permits it (fast-math kernels).
-  options.AllowFPOpFusion = llvm::FPOpFusion::Standard;
-  out.reset(target->createTargetMachine(triple, t.chip, t.features, options,
-                                        llvm::Reloc::PIC_, std::nullopt,
-                                        llvm::CodeGenOptLevel::Aggressive));
-  if (!out)
-    return {XPU_ERROR_COMPILE, "cannot create a target machine for " + t.triple};
-  return {};
-}
-
-static std::string printModule(const llvm::Module &m) {
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  m.print(os, nullptr);
-  return s;
+  return codegen::createMachine(hostTarget(), llvm::Reloc::PIC_, out);
 }
 
 Status compileForHost(mlir::ModuleOp module, rt::Blob &out) {
@@ -94,10 +71,10 @@ Status compileForHost(mlir::ModuleOp module, rt::Blob &out) {
       f.addFnAttr("target-cpu", tm->getTargetCPU());
       f.addFnAttr("target-features", tm->getTargetFeatureString());
     }
-  rt::dumpStage("cpu.ll", printModule(*m));
+  rt::dumpStage("cpu.ll", codegen::printModule(*m));
 
   codegen::optimize(*m, *tm);
-  rt::dumpStage("cpu-optimized.ll", printModule(*m));
+  rt::dumpStage("cpu-optimized.ll", codegen::printModule(*m));
 
   XPU_RETURN_IF_ERROR(
       codegen::emit(*m, *tm, llvm::CodeGenFileType::ObjectFile, out.code));

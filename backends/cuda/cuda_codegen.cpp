@@ -8,9 +8,7 @@
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Linker/Linker.h"
-#include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 
 #include <spawn.h>
@@ -152,24 +150,14 @@ Status compileForNVPTX(mlir::ModuleOp module, const rt::TargetDesc &target,
     LLVMInitializeNVPTXTargetMC();
     LLVMInitializeNVPTXAsmPrinter();
   });
-  std::string error;
-  llvm::Triple triple(target.triple);
-  const llvm::Target *llvmTarget = llvm::TargetRegistry::lookupTarget(triple, error);
-  if (!llvmTarget)
-    return {XPU_ERROR_COMPILE, "no NVPTX target in this build: " + error};
-  llvm::TargetOptions options;
-  options.AllowFPOpFusion = llvm::FPOpFusion::Standard;
-  std::unique_ptr<llvm::TargetMachine> tm(llvmTarget->createTargetMachine(
-      triple, target.chip, target.features, options, std::nullopt, std::nullopt,
-      llvm::CodeGenOptLevel::Aggressive));
-  if (!tm)
-    return {XPU_ERROR_COMPILE, "cannot create an NVPTX target machine for " + target.chip};
+  std::unique_ptr<llvm::TargetMachine> tm;
+  XPU_RETURN_IF_ERROR(codegen::createMachine(target, std::nullopt, tm));
 
   llvm::LLVMContext llvmCtx;
   std::unique_ptr<llvm::Module> m = translateToLLVMIR(module, llvmCtx);
   if (!m)
     return {XPU_ERROR_COMPILE, "translation to LLVM IR failed"};
-  m->setTargetTriple(triple);
+  m->setTargetTriple(tm->getTargetTriple());
   m->setDataLayout(tm->createDataLayout());
   XPU_RETURN_IF_ERROR(linkLibdevice(*m));
   codegen::optimize(*m, *tm);

@@ -4,6 +4,7 @@
 // cleanly with XPU_ERROR_DEVICE_LOST, and a new xpu context gets a new one.
 #include "cuda_codegen.h"
 #include "cuda_driver.h"
+#include "../common/driver_launch.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Config/llvm-config.h"
@@ -286,28 +287,15 @@ public:
   }
   Status launch(const rt::LaunchRequest &r) override {
     XPU_RETURN_IF_ERROR(device.enter());
-    // The driver copies the parameters at the call: pointers into the
-    // caller's argument block are enough.
-    constexpr size_t kMaxParams = 64;
-    const std::vector<abi::Slot> &slots = *r.slots;
-    if (slots.size() + 1 > kMaxParams)
-      return {XPU_ERROR_UNSUPPORTED, "kernel '" + r.info->name +
-                                         "' has too many flattened parameters"};
-    void *params[kMaxParams];
-    for (size_t i = 0; i < slots.size(); ++i)
-      params[i] = const_cast<uint8_t *>(r.args + slots[i].offset);
-    uint64_t status = r.status;
-    params[slots.size()] = &status;
+    driver::KernelParams params;
+    XPU_RETURN_IF_ERROR(params.fill(r));
     auto *kernel = static_cast<const CudaKernel *>(r.kernel);
     CUresult res = device.drv.cuLaunchKernel(kernel->function, r.grid[0], r.grid[1],
                                              r.grid[2], r.block[0], r.block[1],
-                                             r.block[2], 0, stream, params, nullptr);
+                                             r.block[2], 0, stream, params.data(), nullptr);
     if (res != CUDA_SUCCESS)
       return device.check(res, "cuLaunchKernel of '" + r.info->name + "'");
-    std::lock_guard<std::mutex> g(mu);
-    if (inFlight.size() < 8 &&
-        std::find(inFlight.begin(), inFlight.end(), r.info->name) == inFlight.end())
-      inFlight.push_back(r.info->name);
+    inFlight.add(r.info->name);
     return {};
   }
   Status record(rt::BackendEvent &event) override {
@@ -325,27 +313,17 @@ public:
   Status synchronize() override {
     XPU_RETURN_IF_ERROR(device.enter());
     CUresult r = device.drv.cuStreamSynchronize(stream);
-    std::vector<std::string> kernels;
-    {
-      std::lock_guard<std::mutex> g(mu);
-      kernels.swap(inFlight);
-    }
+    std::string running = inFlight.take();
     if (r == CUDA_SUCCESS)
       return {};
-    std::string who;
-    for (const std::string &k : kernels)
-      who += (who.empty() ? "kernel '" : ", '") + k + "'";
-    Status st = failure(device.drv, r,
-                        "device fault on " + device.label() +
-                            (who.empty() ? "" : " while running " + who));
+    Status st = failure(device.drv, r, "device fault on " + device.label() + running);
     return isStickyError(r) ? device.lose(st) : st;
   }
 
 private:
   CudaDevice &device;
   CUstream stream;
-  std::mutex mu;
-  std::vector<std::string> inFlight;
+  driver::InFlightKernels inFlight;
 };
 
 Status CudaDevice::createQueue(std::unique_ptr<rt::Queue> &out) {

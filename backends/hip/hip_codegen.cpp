@@ -9,8 +9,6 @@
 #include "xpu/Pipeline.h"
 
 #include "llvm/IR/Module.h"
-#include "llvm/MC/TargetRegistry.h"
-#include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/TargetParser.h"
 
@@ -31,13 +29,6 @@ constexpr const char *kTriple = "amdgcn-amd-amdhsa";
 /// Code object v5: what ROCm 5.x and later load; LLVM 22 defaults to v6.
 constexpr unsigned kCodeObjectVersion = 500;
 
-std::string printModule(const llvm::Module &m) {
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  m.print(os, nullptr);
-  return s;
-}
-
 Status createMachine(const rt::TargetDesc &target,
                      std::unique_ptr<llvm::TargetMachine> &out) {
   static std::once_flag once;
@@ -47,20 +38,7 @@ Status createMachine(const rt::TargetDesc &target,
     LLVMInitializeAMDGPUTargetMC();
     LLVMInitializeAMDGPUAsmPrinter();
   });
-  std::string error;
-  llvm::Triple triple(target.triple);
-  const llvm::Target *t = llvm::TargetRegistry::lookupTarget(triple, error);
-  if (!t)
-    return {XPU_ERROR_COMPILE, "no AMDGPU target in this build: " + error};
-  llvm::TargetOptions options;
-  // Contraction only where the IR permits it (fast-math kernels).
-  options.AllowFPOpFusion = llvm::FPOpFusion::Standard;
-  out.reset(t->createTargetMachine(triple, target.chip, target.features, options,
-                                   llvm::Reloc::PIC_, std::nullopt,
-                                   llvm::CodeGenOptLevel::Aggressive));
-  if (!out)
-    return {XPU_ERROR_COMPILE, "cannot create an AMDGPU target machine for " + target.chip};
-  return {};
+  return codegen::createMachine(target, llvm::Reloc::PIC_, out);
 }
 
 } // namespace
@@ -120,10 +98,10 @@ Status compileForAMDGPU(mlir::ModuleOp module, const rt::TargetDesc &target,
   std::string libraries;
   XPU_RETURN_IF_ERROR(linkDeviceLibraries(*m, target, libraries));
   if (rt::dumping())
-    rt::dumpStage("amdgcn.ll", printModule(*m));
+    rt::dumpStage("amdgcn.ll", codegen::printModule(*m));
   codegen::optimize(*m, *tm);
   if (rt::dumping()) {
-    rt::dumpStage("amdgcn-optimized.ll", printModule(*m));
+    rt::dumpStage("amdgcn-optimized.ll", codegen::printModule(*m));
     std::vector<uint8_t> assembly;
     XPU_RETURN_IF_ERROR(codegen::emit(*m, *tm, llvm::CodeGenFileType::AssemblyFile, assembly));
     rt::dumpStage("amdgcn.s", assembly.data(), assembly.size());

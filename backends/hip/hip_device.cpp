@@ -6,6 +6,7 @@
 #include "hip_code_object.h"
 #include "hip_codegen.h"
 #include "hip_runtime.h"
+#include "../common/driver_launch.h"
 
 #include "mlir/IR/BuiltinOps.h"
 
@@ -272,29 +273,15 @@ public:
   }
   Status launch(const rt::LaunchRequest &r) override {
     XPU_RETURN_IF_ERROR(device.enter());
-    // The runtime copies each parameter at the call, by the size and offset
-    // the code object's metadata gives: pointers into the caller's argument
-    // block are enough.
-    constexpr size_t kMaxParams = 64;
-    const std::vector<abi::Slot> &slots = *r.slots;
-    if (slots.size() + 1 > kMaxParams)
-      return {XPU_ERROR_UNSUPPORTED, "kernel '" + r.info->name +
-                                         "' has too many flattened parameters"};
-    void *params[kMaxParams] = {};
-    for (size_t i = 0; i < slots.size(); ++i)
-      params[i] = const_cast<uint8_t *>(r.args + slots[i].offset);
-    uint64_t status = r.status;
-    params[slots.size()] = &status;
+    driver::KernelParams params;
+    XPU_RETURN_IF_ERROR(params.fill(r));
     auto *kernel = static_cast<const HipKernel *>(r.kernel);
     hipError_t e = device.hip.hipModuleLaunchKernel(
         kernel->function, r.grid[0], r.grid[1], r.grid[2], r.block[0], r.block[1],
-        r.block[2], 0, stream, params, nullptr);
+        r.block[2], 0, stream, params.data(), nullptr);
     if (e != hipSuccess)
       return device.check(e, "hipModuleLaunchKernel of '" + r.info->name + "'");
-    std::lock_guard<std::mutex> g(mu);
-    if (inFlight.size() < 8 &&
-        std::find(inFlight.begin(), inFlight.end(), r.info->name) == inFlight.end())
-      inFlight.push_back(r.info->name);
+    inFlight.add(r.info->name);
     return {};
   }
   Status record(rt::BackendEvent &event) override {
@@ -312,27 +299,17 @@ public:
   Status synchronize() override {
     XPU_RETURN_IF_ERROR(device.enter());
     hipError_t e = device.hip.hipStreamSynchronize(stream);
-    std::vector<std::string> kernels;
-    {
-      std::lock_guard<std::mutex> g(mu);
-      kernels.swap(inFlight);
-    }
+    std::string running = inFlight.take();
     if (e == hipSuccess)
       return {};
-    std::string who;
-    for (const std::string &k : kernels)
-      who += (who.empty() ? "kernel '" : ", '") + k + "'";
-    Status st = failure(device.hip, e,
-                        "device fault on " + device.label() +
-                            (who.empty() ? "" : " while running " + who));
+    Status st = failure(device.hip, e, "device fault on " + device.label() + running);
     return isStickyError(e) ? device.lose(st) : st;
   }
 
 private:
   HipDevice &device;
   hipStream_t stream;
-  std::mutex mu;
-  std::vector<std::string> inFlight;
+  driver::InFlightKernels inFlight;
 };
 
 Status HipDevice::createQueue(std::unique_ptr<rt::Queue> &out) {

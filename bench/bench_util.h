@@ -53,6 +53,24 @@ inline xpu_device findDevice(xpu_context ctx, const std::string &spec) {
   std::exit(2);
 }
 
+/// Kernel `i`: saxpy under its own name, so that each has its own key.
+inline std::string saxpyText(int i) {
+  return "xpu.kernel @saxpy" + std::to_string(i) +
+         "(%y: !xpu.buffer<f32>, %x: !xpu.buffer<f32, ro>, %a: f32, %n: i32) {\n"
+         "  %i = xpu.global_id x\n"
+         "  %n_idx = arith.index_castui %n : i32 to index\n"
+         "  %in = arith.cmpi ult, %i, %n_idx : index\n"
+         "  scf.if %in {\n"
+         "    %xi = xpu.load %x[%i] : !xpu.buffer<f32, ro>\n"
+         "    %yi = xpu.load %y[%i] : !xpu.buffer<f32>\n"
+         "    %ax = arith.mulf %a, %xi : f32\n"
+         "    %r = arith.addf %ax, %yi : f32\n"
+         "    xpu.store %r, %y[%i] : !xpu.buffer<f32>\n"
+         "  }\n"
+         "  xpu.return\n"
+         "}\n";
+}
+
 inline double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   size_t n = v.size();
@@ -66,6 +84,14 @@ inline std::string commandLine(int argc, char **argv) {
   return s;
 }
 
+inline std::string cpuModel() {
+  std::ifstream in("/proc/cpuinfo");
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("model name", 0) == 0)
+      return line.substr(line.find(':') + 2);
+  return "unknown CPU";
+}
+
 /// The lines every result file starts with.
 inline std::string header(const char *title, xpu_device dev, int argc, char **argv) {
   char date[32];
@@ -75,13 +101,7 @@ inline std::string header(const char *title, xpu_device dev, int argc, char **ar
   uname(&u);
   xpu_device_info info = {sizeof info};
   xpu_device_info_get(dev, &info);
-  std::string cpu;
-  std::ifstream in("/proc/cpuinfo");
-  for (std::string line; std::getline(in, line);)
-    if (line.rfind("model name", 0) == 0) {
-      cpu = line.substr(line.find(':') + 2);
-      break;
-    }
+  std::string cpu = cpuModel();
   char buf[2048];
   std::snprintf(buf, sizeof buf,
                 "# %s\n\n- date: %s\n- host: %s %s, %s\n- device: %s (%s, %s%s%s)\n"

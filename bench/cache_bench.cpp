@@ -6,7 +6,7 @@
 //
 //   xpu-bench-cache [--device SPEC] [--kernels N] [--processes N]
 //                   [--cache-dir DIR] [--out FILE]
-#include "xpu_c.h"
+#include "bench_util.h"
 
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -28,63 +28,15 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-/// Kernel `i`: saxpy under its own name, so that each has its own key.
-std::string kernelText(int i) {
-  return "xpu.kernel @saxpy" + std::to_string(i) +
-         "(%y: !xpu.buffer<f32>, %x: !xpu.buffer<f32, ro>, %a: f32, %n: i32) {\n"
-         "  %i = xpu.global_id x\n"
-         "  %n_idx = arith.index_castui %n : i32 to index\n"
-         "  %in = arith.cmpi ult, %i, %n_idx : index\n"
-         "  scf.if %in {\n"
-         "    %xi = xpu.load %x[%i] : !xpu.buffer<f32, ro>\n"
-         "    %yi = xpu.load %y[%i] : !xpu.buffer<f32>\n"
-         "    %ax = arith.mulf %a, %xi : f32\n"
-         "    %r = arith.addf %ax, %yi : f32\n"
-         "    xpu.store %r, %y[%i] : !xpu.buffer<f32>\n"
-         "  }\n"
-         "  xpu.return\n"
-         "}\n";
-}
-
-[[noreturn]] void fail(const char *what) {
-  std::fprintf(stderr, "xpu-bench-cache: %s: %s\n", what, xpu_last_error_message());
-  std::exit(1);
-}
-
-xpu_device findDevice(xpu_context ctx, const std::string &spec) {
-  xpu_device d = nullptr;
-  if (spec.empty()) {
-    if (xpu_device_default(ctx, &d))
-      fail("no default device");
-    return d;
-  }
-  uint32_t n = 0;
-  xpu_device_count(ctx, &n);
-  std::string backend = spec.substr(0, spec.find(':'));
-  long want = spec.find(':') == std::string::npos
-                  ? 0
-                  : std::strtol(spec.c_str() + spec.find(':') + 1, nullptr, 10);
-  long seen = 0;
-  for (uint32_t i = 0; i < n; ++i) {
-    xpu_device_info info = {sizeof info};
-    if (xpu_device_get(ctx, i, &d) || xpu_device_info_get(d, &info))
-      fail("cannot read a device");
-    if (backend == xpu_backend_name(info.backend) && seen++ == want)
-      return d;
-  }
-  std::fprintf(stderr, "xpu-bench-cache: no device '%s'\n", spec.c_str());
-  std::exit(1);
-}
-
 /// Microseconds for one create + kernel lookup of kernel `i`.
 double timeCreate(xpu_context ctx, xpu_device dev, int i, bool release = true) {
-  std::string text = kernelText(i), name = "saxpy" + std::to_string(i);
+  std::string text = bench::saxpyText(i), name = "saxpy" + std::to_string(i);
   xpu_module m;
   xpu_kernel k;
   auto t0 = Clock::now();
   if (xpu_module_create(ctx, dev, text.data(), text.size(), nullptr, &m, nullptr) ||
       xpu_module_kernel(m, name.c_str(), &k))
-    fail("xpu_module_create");
+    bench::die("xpu_module_create");
   double us = std::chrono::duration<double, std::micro>(Clock::now() - t0).count();
   if (release)
     xpu_module_release(m);
@@ -96,8 +48,8 @@ int child(const std::string &device, int first, int count) {
   auto t0 = Clock::now();
   xpu_context ctx;
   if (xpu_context_create(nullptr, &ctx))
-    fail("xpu_context_create");
-  xpu_device dev = findDevice(ctx, device);
+    bench::die("xpu_context_create");
+  xpu_device dev = bench::findDevice(ctx, device);
   std::printf("context %.3f\n",
               std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
   for (int i = first; i < first + count; ++i)
@@ -111,7 +63,7 @@ std::vector<std::string> runChild(const std::vector<std::string> &args,
                                   const char *cacheMode) {
   int fds[2];
   if (pipe(fds) != 0)
-    fail("pipe");
+    bench::die("pipe");
   std::fflush(nullptr);
   pid_t pid = fork();
   if (pid == 0) {
@@ -164,14 +116,6 @@ std::string fmt(double us) {
   return buf;
 }
 
-std::string cpuModel() {
-  std::ifstream in("/proc/cpuinfo");
-  for (std::string line; std::getline(in, line);)
-    if (line.rfind("model name", 0) == 0)
-      return line.substr(line.find(':') + 2);
-  return "unknown CPU";
-}
-
 } // namespace
 
 int main(int argc, char **argv) {
@@ -220,8 +164,8 @@ int main(int argc, char **argv) {
 
   xpu_context ctx;
   if (xpu_context_create(nullptr, &ctx))
-    fail("xpu_context_create");
-  xpu_device dev = findDevice(ctx, device);
+    bench::die("xpu_context_create");
+  xpu_device dev = bench::findDevice(ctx, device);
   xpu_device_info info = {sizeof info};
   xpu_device_info_get(dev, &info);
   std::string spec = device.empty() ? xpu_backend_name(info.backend) : device;
@@ -282,7 +226,7 @@ int main(int argc, char **argv) {
         "(`xpu_module_kernel`), for a saxpy kernel.\n\n"
      << "| | |\n|---|---|\n"
      << "| date | " << date << " |\n"
-     << "| machine | " << cpuModel() << ", " << sysconf(_SC_NPROCESSORS_ONLN)
+     << "| machine | " << bench::cpuModel() << ", " << sysconf(_SC_NPROCESSORS_ONLN)
      << " CPUs, " << un.sysname << " " << un.release << " |\n"
      << "| device | " << info.name << " (" << xpu_backend_name(info.backend) << ", "
      << info.arch << (info.driver[0] ? ", " : "") << info.driver << ") |\n"

@@ -14,23 +14,6 @@
 
 namespace {
 
-std::string saxpy(int i) {
-  return "xpu.kernel @saxpy" + std::to_string(i) +
-         "(%y: !xpu.buffer<f32>, %x: !xpu.buffer<f32, ro>, %a: f32, %n: i32) {\n"
-         "  %i = xpu.global_id x\n"
-         "  %n_idx = arith.index_castui %n : i32 to index\n"
-         "  %in = arith.cmpi ult, %i, %n_idx : index\n"
-         "  scf.if %in {\n"
-         "    %xi = xpu.load %x[%i] : !xpu.buffer<f32, ro>\n"
-         "    %yi = xpu.load %y[%i] : !xpu.buffer<f32>\n"
-         "    %ax = arith.mulf %a, %xi : f32\n"
-         "    %r = arith.addf %ax, %yi : f32\n"
-         "    xpu.store %r, %y[%i] : !xpu.buffer<f32>\n"
-         "  }\n"
-         "  xpu.return\n"
-         "}\n";
-}
-
 /// "front end 1.2 ms; llvm 3.4 ms" -> {front end: 1.2, llvm: 3.4}
 std::map<std::string, double> stages(const std::string &info) {
   std::map<std::string, double> out;
@@ -71,7 +54,7 @@ int main(int argc, char **argv) {
   std::string firstInfo, toolchain;
   double first = 0;
   for (int r = 0; r <= runs; ++r) {
-    std::string text = saxpy(r);
+    std::string text = bench::saxpyText(r);
     auto t0 = std::chrono::steady_clock::now();
     xpu_module mod;
     xpu_kernel k;

@@ -3,6 +3,7 @@
 // the same results on fresh random data. Misuse of the builder is an error
 // status with a message, never a crash, and changes nothing.
 #include "harness.h"
+#include "kernels.h"
 
 #include <cmath>
 #include <numeric>
@@ -94,57 +95,6 @@ struct Built {
     return k;
   }
 };
-
-// The text forms: saxpy and the tree reduction are the kernels of
-// test_compute.cpp and test_sync.cpp.
-const char *kSaxpy = R"(
-    xpu.kernel @saxpy(%y: !xpu.buffer<f32>, %x: !xpu.buffer<f32, ro>, %a: f32, %n: i32) {
-      %i = xpu.global_id x
-      %n_idx = arith.index_castui %n : i32 to index
-      %in = arith.cmpi ult, %i, %n_idx : index
-      scf.if %in {
-        %xi = xpu.load %x[%i] : !xpu.buffer<f32, ro>
-        %yi = xpu.load %y[%i] : !xpu.buffer<f32>
-        %ax = arith.mulf %a, %xi : f32
-        %r = arith.addf %ax, %yi : f32
-        xpu.store %r, %y[%i] : !xpu.buffer<f32>
-      }
-      xpu.return
-    })";
-
-const char *kBlockSum = R"(
-    xpu.kernel @block_sum(%out: !xpu.buffer<i32>, %in: !xpu.buffer<i32, ro>)
-        attributes {workgroup_size = array<i64: 256, 1, 1>} {
-      %t = xpu.thread_id x
-      %g = xpu.global_id x
-      %wg = xpu.workgroup_id x
-      %s = xpu.alloc : !xpu.buffer<256xi32, shared>
-      %v = xpu.load %in[%g] : !xpu.buffer<i32, ro>
-      xpu.store %v, %s[%t] : !xpu.buffer<256xi32, shared>
-      xpu.barrier
-      %c0 = arith.constant 0 : index
-      %c1 = arith.constant 1 : index
-      %c8 = arith.constant 8 : index
-      %c128 = arith.constant 128 : index
-      scf.for %k = %c0 to %c8 step %c1 {
-        %stride = arith.shrui %c128, %k : index
-        %active = arith.cmpi ult, %t, %stride : index
-        scf.if %active {
-          %o = arith.addi %t, %stride : index
-          %a = xpu.load %s[%t] : !xpu.buffer<256xi32, shared>
-          %b = xpu.load %s[%o] : !xpu.buffer<256xi32, shared>
-          %sum = arith.addi %a, %b : i32
-          xpu.store %sum, %s[%t] : !xpu.buffer<256xi32, shared>
-        }
-        xpu.barrier
-      }
-      %first = arith.cmpi eq, %t, %c0 : index
-      scf.if %first {
-        %r = xpu.load %s[%c0] : !xpu.buffer<256xi32, shared>
-        xpu.store %r, %out[%wg] : !xpu.buffer<i32>
-      }
-      xpu.return
-    })";
 
 // A 5-point stencil on the interior of a w x h grid, through a device
 // function; boundary elements are left as they were.

@@ -1,6 +1,7 @@
 // Conformance: arithmetic kernels on fresh random data, checked element by
 // element against a host reference (integers bit for bit).
 #include "harness.h"
+#include "kernels.h"
 
 #include <cmath>
 #include <cstdint>
@@ -8,20 +9,7 @@
 using namespace conf;
 
 TEST_CASE("saxpy on random data") {
-  Module m(R"(
-    xpu.kernel @saxpy(%y: !xpu.buffer<f32>, %x: !xpu.buffer<f32, ro>, %a: f32, %n: i32) {
-      %i = xpu.global_id x
-      %n_idx = arith.index_castui %n : i32 to index
-      %in = arith.cmpi ult, %i, %n_idx : index
-      scf.if %in {
-        %xi = xpu.load %x[%i] : !xpu.buffer<f32, ro>
-        %yi = xpu.load %y[%i] : !xpu.buffer<f32>
-        %ax = arith.mulf %a, %xi : f32
-        %r = arith.addf %ax, %yi : f32
-        xpu.store %r, %y[%i] : !xpu.buffer<f32>
-      }
-      xpu.return
-    })");
+  Module m(kSaxpy);
   // A size that is not a multiple of the workgroup, so the guard matters.
   const uint32_t n = 100003;
   auto x = randomFloats(n), y = randomFloats(n);

@@ -1,6 +1,7 @@
 // NVIDIA code generation without a GPU: kernels lower to PTX for sm_90 and,
 // where a ptxas is installed, assemble to a cubin.
 #include "../../backends/cuda/cuda_codegen.h"
+#include "../conformance/kernels.h"
 #include "runtime/dump.h"
 #include "unit.h"
 
@@ -22,20 +23,7 @@ std::string compile(const std::string &text, xpu::rt::Blob &blob) {
 
 TEST_CASE("saxpy lowers to PTX and, with ptxas, to an sm_90 cubin") {
   xpu::rt::Blob blob;
-  std::string code = compile(R"(
-    xpu.kernel @saxpy(%y: !xpu.buffer<f32>, %x: !xpu.buffer<f32, ro>, %a: f32, %n: i32) {
-      %i = xpu.global_id x
-      %n_idx = arith.index_castui %n : i32 to index
-      %in = arith.cmpi ult, %i, %n_idx : index
-      scf.if %in {
-        %xi = xpu.load %x[%i] : !xpu.buffer<f32, ro>
-        %yi = xpu.load %y[%i] : !xpu.buffer<f32>
-        %ax = arith.mulf %a, %xi : f32
-        %r = arith.addf %ax, %yi : f32
-        xpu.store %r, %y[%i] : !xpu.buffer<f32>
-      }
-      xpu.return
-    })", blob);
+  std::string code = compile(conf::kSaxpy, blob);
   if (xpu::cuda::ptxas().path.empty()) {
     CHECK(blob.format == "ptx");
     CHECK(code.find(".entry saxpy") != std::string::npos);

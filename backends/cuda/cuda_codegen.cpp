@@ -3,6 +3,7 @@
 #include "../common/llvm_codegen.h"
 
 #include "runtime/dump.h"
+#include "runtime/kernel_cache.h"
 #include "xpu/Pipeline.h"
 
 #include "llvm/Bitcode/BitcodeReader.h"
@@ -37,6 +38,8 @@ std::string cudaRoot() {
   const char *env = std::getenv("CUDA_PATH");
   return env && *env ? env : "/usr/local/cuda";
 }
+
+std::string libdevicePath() { return cudaRoot() + "/nvvm/libdevice/libdevice.10.bc"; }
 
 /// Runs `argv`, capturing its output; returns the exit status (-1: could not
 /// start it).
@@ -78,7 +81,7 @@ Status linkLibdevice(llvm::Module &m) {
     needed |= f.isDeclaration() && f.getName().starts_with("__nv_");
   if (!needed)
     return {};
-  std::string path = cudaRoot() + "/nvvm/libdevice/libdevice.10.bc";
+  std::string path = libdevicePath();
   auto buffer = llvm::MemoryBuffer::getFile(path);
   if (!buffer)
     return {XPU_ERROR_COMPILE, "math functions need libdevice, not found at " + path};
@@ -94,17 +97,31 @@ Status linkLibdevice(llvm::Module &m) {
   return {};
 }
 
+/// Where ptxas is looked for, in order.
+std::vector<std::string> ptxasCandidates() {
+  std::vector<std::string> candidates;
+  if (const char *env = std::getenv("XPU_PTXAS"); env && *env)
+    candidates.push_back(env);
+  candidates.push_back(cudaRoot() + "/bin/ptxas");
+  candidates.push_back("/usr/local/cuda/bin/ptxas");
+  return candidates;
+}
+
 } // namespace
+
+std::string nvptxToolchainIdentity() {
+  // Every candidate, not only the one that runs: which one runs may change
+  // without the first one changing.
+  std::string id = "LLVM " LLVM_VERSION_STRING " NVPTX";
+  for (const std::string &c : ptxasCandidates())
+    id += "; ptxas " + rt::fileIdentity(c);
+  return id + "; libdevice " + rt::fileIdentity(libdevicePath());
+}
 
 const Ptxas &ptxas() {
   static Ptxas p = [] {
     Ptxas found;
-    std::vector<std::string> candidates;
-    if (const char *env = std::getenv("XPU_PTXAS"); env && *env)
-      candidates.push_back(env);
-    candidates.push_back(cudaRoot() + "/bin/ptxas");
-    candidates.push_back("/usr/local/cuda/bin/ptxas");
-    for (const std::string &c : candidates) {
+    for (const std::string &c : ptxasCandidates()) {
       if (access(c.c_str(), X_OK) != 0)
         continue;
       std::string out;

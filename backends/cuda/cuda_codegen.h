@@ -18,6 +18,10 @@ struct Ptxas {
 };
 const Ptxas &ptxas();
 
+/// The toolchain as cache keys name it: LLVM, and the identity of each
+/// ptxas candidate and of libdevice, without running anything.
+std::string nvptxToolchainIdentity();
+
 /// The target for a device of compute capability major.minor.
 rt::TargetDesc nvptxTarget(int major, int minor);
 

@@ -119,12 +119,7 @@ public:
   Status load(const rt::Blob &blob, const std::vector<abi::KernelInfo> &kernels,
               std::unique_ptr<rt::LoadedModule> &out) override;
   std::vector<cap::Fact> probeCapabilities() override;
-  std::string toolchainIdentity() const override {
-    const Ptxas &p = ptxas();
-    return "LLVM " LLVM_VERSION_STRING " NVPTX; " +
-           (p.path.empty() ? "driver PTX JIT (" + id.driver + ")"
-                           : "ptxas " + p.version);
-  }
+  std::string toolchainIdentity() const override { return nvptxToolchainIdentity(); }
 
   Status describe();
 

@@ -2,14 +2,13 @@
 #include "hip_device_libs.h"
 
 #include "capability/target_facts.h"
+#include "runtime/kernel_cache.h"
 
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Linker/Linker.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/xxhash.h"
 #include "llvm/TargetParser/TargetParser.h"
 
 #include <cstdio>
@@ -111,17 +110,9 @@ const std::string &deviceLibraryIdentity() {
     const cap::AmdDeviceLibraries &libs = cap::amdDeviceLibraries();
     if (libs.dir.empty())
       return std::string("AMD device libraries: none found");
-    std::string s = "AMD device libraries " + libs.dir;
-    for (const char *file : {"ocml.bc", "ockl.bc"}) {
-      auto buffer = llvm::MemoryBuffer::getFile(libs.dir + "/" + file);
-      if (!buffer)
-        continue;
-      char hash[24];
-      std::snprintf(hash, sizeof hash, "%016llx",
-                    (unsigned long long)llvm::xxh3_64bits(
-                        llvm::arrayRefFromStringRef((*buffer)->getBuffer())));
-      s += std::string("; ") + file + " " + hash;
-    }
+    std::string s = "AMD device libraries";
+    for (const char *file : {"ocml.bc", "ockl.bc"})
+      s += "; " + rt::fileIdentity(libs.dir + "/" + file);
     return s;
   }();
   return id;

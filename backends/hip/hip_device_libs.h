@@ -21,8 +21,8 @@ namespace xpu::hip {
 rt::Status linkDeviceLibraries(llvm::Module &m, const rt::TargetDesc &target,
                                std::string &linked);
 
-/// The device libraries as cache keys need them: their directory and a
-/// hash of ocml.bc and ockl.bc, or "none found".
+/// The device libraries as cache keys need them: the identity (path, size,
+/// times) of ocml.bc and ockl.bc, or "none found".
 const std::string &deviceLibraryIdentity();
 
 } // namespace xpu::hip

@@ -7,6 +7,7 @@
 
 #include <elf.h>
 #include <link.h>
+#include <sys/stat.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -115,6 +116,17 @@ cache::Environment keyEnvironment(const Device &device) {
   env.device = "backend=" + std::to_string(int(d.backend)) + ";name=" + d.name +
                ";vendor=" + d.vendor + ";arch=" + d.arch + ";driver=" + d.driver;
   return env;
+}
+
+std::string fileIdentity(const std::string &path) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0)
+    return path + " (absent)";
+  char buf[128];
+  std::snprintf(buf, sizeof buf, " (%lld bytes, mtime %lld.%09ld, ctime %lld.%09ld)",
+                (long long)st.st_size, (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec,
+                (long long)st.st_ctim.tv_sec, st.st_ctim.tv_nsec);
+  return path + buf;
 }
 
 } // namespace xpu::rt

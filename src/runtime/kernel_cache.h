@@ -17,4 +17,9 @@ cache::Cache &kernelCache();
 /// number, so identical devices share entries).
 cache::Environment keyEnvironment(const Device &device);
 
+/// A toolchain file as keys name it: path, size, and modification and
+/// change times (replacing a file gives it a new change time), or that it
+/// is absent. One stat: naming a tool in a key never runs or reads it.
+std::string fileIdentity(const std::string &path);
+
 } // namespace xpu::rt

@@ -7,6 +7,15 @@
 
 #include <doctest/doctest.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <thread>
+
 namespace {
 std::string compile(const std::string &text, xpu::rt::Blob &blob) {
   unit::Compiler c;
@@ -49,4 +58,35 @@ TEST_CASE("math functions link libdevice; barriers and shared memory lower") {
       xpu.return
     })", blob);
   CHECK(!blob.code.empty());
+}
+
+TEST_CASE("the toolchain identity in cache keys changes when a ptxas is replaced") {
+  // A stand-in file: naming a tool in a key stats it and never runs it.
+  char dir[] = "/tmp/xpujit-unit-ptxas-XXXXXX";
+  REQUIRE(mkdtemp(dir));
+  std::string fake = std::string(dir) + "/ptxas";
+  auto write = [&](const char *text) {
+    std::ofstream(fake, std::ios::trunc) << text;
+  };
+  write("one");
+  const char *saved = std::getenv("XPU_PTXAS");
+  std::string savedValue = saved ? saved : "";
+  setenv("XPU_PTXAS", fake.c_str(), 1);
+  std::string before = xpu::cuda::nvptxToolchainIdentity();
+  CHECK(before.find("ptxas " + fake + " (3 bytes") != std::string::npos);
+  // Same size, same modification time: only the change time tells.
+  struct stat st;
+  REQUIRE(stat(fake.c_str(), &st) == 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  write("two");
+  struct timespec times[2] = {st.st_atim, st.st_mtim};
+  REQUIRE(utimensat(AT_FDCWD, fake.c_str(), times, 0) == 0);
+  CHECK(xpu::cuda::nvptxToolchainIdentity() != before);
+  unlink(fake.c_str());
+  CHECK(xpu::cuda::nvptxToolchainIdentity().find(fake + " (absent)") != std::string::npos);
+  rmdir(dir);
+  if (saved)
+    setenv("XPU_PTXAS", savedValue.c_str(), 1);
+  else
+    unsetenv("XPU_PTXAS");
 }

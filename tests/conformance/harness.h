@@ -91,4 +91,11 @@ inline uint32_t ulpDistance(float a, float b) {
   return ia > ib ? uint32_t(ia - ib) : uint32_t(ib - ia);
 }
 
+/// How far the backend under test may round sqrt from the correct result.
+/// Vulkan relaxes it: GLSL.std.450 Sqrt is "inherited from 1.0 /
+/// inversesqrt()" (Vulkan spec, Precision and Operation of SPIR-V
+/// Instructions: inversesqrt 2 ULP, division 2.5 ULP). Elsewhere sqrt is
+/// correctly rounded.
+inline uint32_t sqrtMaxUlp() { return target().backend == XPU_BACKEND_VULKAN ? 5 : 0; }
+
 } // namespace conf

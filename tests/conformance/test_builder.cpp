@@ -408,9 +408,7 @@ TEST_CASE("builder: if with results, select, and a refusal located in the built 
   Buffer bin = Buffer::from(in_), bout(256 * 4);
   run(mod.kernel("pick"), {4}, {64}, {xpu_arg_buffer(bout.handle), xpu_arg_buffer(bin.handle)});
   auto got = bout.read<float>();
-  // Vulkan's sqrt is within a few ULP, not correctly rounded (see the sqrt
-  // case in test_compute.cpp); everywhere else it is exact.
-  uint32_t maxUlp = target().backend == XPU_BACKEND_VULKAN ? 5 : 0;
+  uint32_t maxUlp = sqrtMaxUlp();
   for (int j = 0; j < 256; ++j) {
     float rr = in_[j] < 0 ? -in_[j] : std::sqrt(in_[j]);
     INFO("element " << j << ": " << got[j] << " vs " << rr);

@@ -297,11 +297,7 @@ TEST_CASE("math functions and upstream gpu.func kernels") {
   run(m.kernel("expsqrt"), {n / 32}, {32},
       {xpu_arg_buffer(bout.handle), xpu_arg_buffer(bin.handle)});
   auto out = bout.read<float>();
-  // Vulkan relaxes sqrt: GLSL.std.450 Sqrt is not correctly rounded there but
-  // "inherited from 1.0 / inversesqrt()" (Vulkan spec, Precision and
-  // Operation of SPIR-V Instructions: inversesqrt 2 ULP, division 2.5 ULP),
-  // so only there a few ULP are allowed. Elsewhere sqrt is correctly rounded.
-  uint32_t maxUlp = target().backend == XPU_BACKEND_VULKAN ? 5 : 0;
+  uint32_t maxUlp = sqrtMaxUlp();
   for (uint32_t i = 0; i < n; ++i) {
     float want = std::sqrt(std::fabs(in[i]));
     INFO("element " << i << ": " << out[i] << " vs " << want);

@@ -2,6 +2,7 @@
 #include "cuda_codegen.h"
 #include "../common/llvm_codegen.h"
 
+#include "capability/target_facts.h"
 #include "runtime/dump.h"
 #include "runtime/kernel_cache.h"
 #include "xpu/Pipeline.h"
@@ -33,13 +34,6 @@ namespace xpu::cuda {
 using rt::Status;
 
 namespace {
-
-std::string cudaRoot() {
-  const char *env = std::getenv("CUDA_PATH");
-  return env && *env ? env : "/usr/local/cuda";
-}
-
-std::string libdevicePath() { return cudaRoot() + "/nvvm/libdevice/libdevice.10.bc"; }
 
 /// Runs `argv`, capturing its output; returns the exit status (-1: could not
 /// start it).
@@ -81,7 +75,7 @@ Status linkLibdevice(llvm::Module &m) {
     needed |= f.isDeclaration() && f.getName().starts_with("__nv_");
   if (!needed)
     return {};
-  std::string path = libdevicePath();
+  std::string path = cap::libdevicePath();
   auto buffer = llvm::MemoryBuffer::getFile(path);
   if (!buffer)
     return {XPU_ERROR_COMPILE, "math functions need libdevice, not found at " + path};
@@ -102,7 +96,7 @@ std::vector<std::string> ptxasCandidates() {
   std::vector<std::string> candidates;
   if (const char *env = std::getenv("XPU_PTXAS"); env && *env)
     candidates.push_back(env);
-  candidates.push_back(cudaRoot() + "/bin/ptxas");
+  candidates.push_back(cap::cudaToolkitRoot() + "/bin/ptxas");
   candidates.push_back("/usr/local/cuda/bin/ptxas");
   return candidates;
 }
@@ -115,7 +109,7 @@ std::string nvptxToolchainIdentity() {
   std::string id = "LLVM " LLVM_VERSION_STRING " NVPTX";
   for (const std::string &c : ptxasCandidates())
     id += "; ptxas " + rt::fileIdentity(c);
-  return id + "; libdevice " + rt::fileIdentity(libdevicePath());
+  return id + "; libdevice " + rt::fileIdentity(cap::libdevicePath());
 }
 
 const Ptxas &ptxas() {

@@ -176,13 +176,14 @@ const std::vector<std::pair<TargetKind, Policy>> &policies() {
 // Host toolchain probes
 //===----------------------------------------------------------------------===//
 
-namespace {
-/// The CUDA toolkit directory: CUDA_PATH, else /usr/local/cuda.
-std::string cudaRoot() {
+std::string cudaToolkitRoot() {
   const char *env = std::getenv("CUDA_PATH");
   return env && *env ? env : "/usr/local/cuda";
 }
 
+std::string libdevicePath() { return cudaToolkitRoot() + "/nvvm/libdevice/libdevice.10.bc"; }
+
+namespace {
 bool readable(const std::string &path) { return ::access(path.c_str(), R_OK) == 0; }
 
 /// The directories `pattern` names, sorted (a pattern without wildcards
@@ -230,7 +231,7 @@ std::optional<Fact> hostToolchainFact(TargetKind target, Capability c) {
   if (c != C::mathLibrary)
     return std::nullopt;
   if (target == TargetKind::nvptx) {
-    std::string path = cudaRoot() + "/nvvm/libdevice/libdevice.10.bc";
+    std::string path = libdevicePath();
     if (readable(path))
       return Fact{c, Kind::hostToolchain, Available{}, "found " + path};
     return Fact{c, Kind::hostToolchain,

@@ -31,6 +31,11 @@ struct AmdDeviceLibraries {
 };
 const AmdDeviceLibraries &amdDeviceLibraries();
 
+/// The CUDA toolkit directory: CUDA_PATH, else /usr/local/cuda.
+std::string cudaToolkitRoot();
+/// libdevice, the NVIDIA math library the CUDA backend links, in the toolkit.
+std::string libdevicePath();
+
 /// Host-toolchain facts (probed once per process): e.g. libdevice for NVPTX
 /// math functions. Returns nothing for capabilities no probe answers.
 std::optional<Fact> hostToolchainFact(TargetKind target, Capability c);

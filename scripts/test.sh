@@ -8,4 +8,11 @@ build="${XPU_BUILD_DIR:-$root/build}"
 "$root/scripts/install-deps.sh"
 "$root/scripts/build.sh"
 cd "$build"
-ctest --output-on-failure -j "$(nproc)" "$@"
+status=0
+ctest --output-on-failure -j "$(nproc)" "$@" || status=$?
+# CTest lists skipped tests without their output: print why each skipped.
+if grep -qh '^SKIP: ' Testing/Temporary/LastTest*.log 2>/dev/null; then
+  echo "Why tests skipped:"
+  grep -h '^SKIP: ' Testing/Temporary/LastTest*.log | sort -u | sed 's/^/  /'
+fi
+exit $status

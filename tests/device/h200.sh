@@ -54,7 +54,9 @@ if grep -q "  vulkan  " <<<"$devices"; then
   check "$bin/xpu-bench-stream" --device vulkan:0 --log2n 27 --iterations 100 | tee "$res/stream-xpu-vulkan.jsonl"
   check "$bin/xpu-bench-launch" --device vulkan:0 --against cuda:0 --out "$res/launch-vulkan.md"
 else
-  echo "no vulkan device"
+  # The script is meant to test Vulkan on the NVIDIA driver: no device is a failure.
+  echo "FAILED: no vulkan device (VK_DRIVER_FILES=${VK_DRIVER_FILES:-unset}; carry the loader packages in .gl/)"
+  status=1
 fi
 
 step "C programs on the default device"
@@ -82,6 +84,15 @@ if command -v nvcc >/dev/null; then
   check "$run/stream_nvcc" --log2n 27 --iterations 100 | tee "$res/stream-nvcc.jsonl"
 fi
 
+# Each topic's checks and benchmarks live in tests/device/parts/NAME.sh, run in
+# name order with step, check, $bin, $res and $run available.
+for part in tests/device/parts/*.sh; do
+  [ -f "$part" ] || continue
+  step "part $(basename "$part" .sh)"
+  # shellcheck source=/dev/null
+  source "$part"
+done
+
 step "summary"
 {
   echo "# xpujit on the H200 ($(date -u +%Y-%m-%d))"
@@ -93,8 +104,8 @@ step "summary"
   echo
   [ -f "$res/stream-nvcc.jsonl" ] && python3 bench/babelstream/compare.py \
     "$res/stream-nvcc.jsonl" "$res/stream-xpu-cuda.jsonl" $(ls "$res"/stream-xpu-vulkan.jsonl 2>/dev/null)
-  for f in launch-cuda launch-vulkan compile-cuda cache-cuda; do
-    [ -f "$res/$f.md" ] && { echo; sed 's/^# /## /' "$res/$f.md"; }
+  for f in "$res"/*.md; do
+    [ -f "$f" ] && { echo; sed 's/^# /## /' "$f"; }
   done
 } > "$OUT/summary.md"
 cat "$OUT/summary.md"

@@ -789,6 +789,10 @@ typedef enum xpu_atomic_op {
   XPU_ATOMIC_AND = 6, XPU_ATOMIC_OR = 7, XPU_ATOMIC_XOR = 8,
   XPU_ATOMIC_XCHG = 9,
   XPU_ATOMIC_FADD = 10, /* floats */
+  /* Compare-exchange: only through xpu_builder_atomic_cmpxchg. */
+  XPU_ATOMIC_CMPXCHG = 11,
+  /* Floats, as arith.minimumf / maximumf (a NaN wins, -0 < +0). */
+  XPU_ATOMIC_FMIN = 12, XPU_ATOMIC_FMAX = 13,
   XPU_ATOMIC_OP_FORCE32 = 0x7FFFFFFF
 } xpu_atomic_op;
 
@@ -811,6 +815,17 @@ XPU_API xpu_status xpu_builder_atomic(xpu_builder builder, xpu_atomic_op op,
                                       xpu_value value, xpu_value buffer,
                                       xpu_value index, xpu_memory_order order,
                                       xpu_scope scope, xpu_value *out);
+
+/* xpu.atomic_rmw cmpxchg: stores `desired` in element `index` of `buffer`
+ * if the element equals `expected` bit for bit; `*out` is the element found
+ * (the exchange happened when it equals `expected`). Integers and floats of
+ * 32 and 64 bits; a failed exchange orders like a load (acquire at most). */
+XPU_API xpu_status xpu_builder_atomic_cmpxchg(xpu_builder builder,
+                                              xpu_value expected,
+                                              xpu_value desired,
+                                              xpu_value buffer, xpu_value index,
+                                              xpu_memory_order order,
+                                              xpu_scope scope, xpu_value *out);
 
 /* Workgroup reductions (the dialect's numbering). */
 typedef enum xpu_reduce_op {

@@ -345,6 +345,7 @@ LogicalResult lowerToSPIRV(ModuleOp module, const SPIRVOptions &options) {
   LowerWaveOpsOptions wave;
   wave.target = "spirv";
   pm.addPass(createLowerWaveOps(wave));
+  pm.addPass(createSPIRVFloatAtomics());
   ConvertXPUToSPIRVOptions convert;
   convert.indexBits = options.indexBits;
   convert.maxPushConstantBytes = options.maxPushConstantBytes;

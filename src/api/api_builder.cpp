@@ -292,6 +292,15 @@ XPU_API xpu_status xpu_builder_atomic(xpu_builder builder, xpu_atomic_op op,
   });
 }
 
+XPU_API xpu_status xpu_builder_atomic_cmpxchg(xpu_builder builder, xpu_value expected,
+                                              xpu_value desired, xpu_value buffer,
+                                              xpu_value index, xpu_memory_order order,
+                                              xpu_scope scope, xpu_value *out) {
+  return makeOne(builder, out, "xpu_builder_atomic_cmpxchg", [&](KernelBuilder &k, ValueId &v) {
+    return k.atomicCmpxchg(id(expected), id(desired), id(buffer), id(index), order, scope, v);
+  });
+}
+
 XPU_API xpu_status xpu_builder_reduce(xpu_builder builder, xpu_reduce_op op,
                                       xpu_value value, xpu_reduce_order order,
                                       xpu_value *out) {

@@ -809,9 +809,12 @@ Status KernelBuilder::atomic(xpu_atomic_op op, ValueId value, ValueId buffer,
   Impl &m = *impl_;
   const char *call = "xpu_builder_atomic";
   XPU_RETURN_IF_ERROR(m.ready(call));
-  if (uint32_t(op) > XPU_ATOMIC_FADD || uint32_t(order) > XPU_ORDER_SEQ_CST ||
+  if (uint32_t(op) > XPU_ATOMIC_FMAX || uint32_t(order) > XPU_ORDER_SEQ_CST ||
       uint32_t(scope) > XPU_SCOPE_DEVICE)
     return m.fail(call, "unknown operation, order or scope");
+  if (op == XPU_ATOMIC_CMPXCHG)
+    return m.fail(call, "a compare-exchange needs the value it expects: use "
+                        "xpu_builder_atomic_cmpxchg");
   Value v, buf, idx;
   XPU_RETURN_IF_ERROR(m.get(value, call, "value", v));
   XPU_RETURN_IF_ERROR(access(m, call, buffer, &index, buf, idx));
@@ -821,6 +824,27 @@ Status KernelBuilder::atomic(xpu_atomic_op op, ValueId value, ValueId buffer,
                             " but the buffer holds " + text(elem));
   return m.emitted(AtomicRMWOp::create(m.here(), m.loc, elem, AtomicKind(op), v,
                                        buf, idx, MemoryOrder(order), Scope(scope)),
+                   call, out);
+}
+
+Status KernelBuilder::atomicCmpxchg(ValueId expected, ValueId desired, ValueId buffer,
+                                    ValueId index, xpu_memory_order order, xpu_scope scope,
+                                    ValueId &out) {
+  Impl &m = *impl_;
+  const char *call = "xpu_builder_atomic_cmpxchg";
+  XPU_RETURN_IF_ERROR(m.ready(call));
+  if (uint32_t(order) > XPU_ORDER_SEQ_CST || uint32_t(scope) > XPU_SCOPE_DEVICE)
+    return m.fail(call, "unknown order or scope");
+  Value e, d, buf, idx;
+  XPU_RETURN_IF_ERROR(m.get(expected, call, "expected", e));
+  XPU_RETURN_IF_ERROR(m.get(desired, call, "desired", d));
+  XPU_RETURN_IF_ERROR(access(m, call, buffer, &index, buf, idx));
+  Type elem = cast<BufferType>(buf.getType()).getElementType();
+  if (e.getType() != elem || d.getType() != elem)
+    return m.fail(call, "expected and desired are " + text(e.getType()) + " and " +
+                            text(d.getType()) + " but the buffer holds " + text(elem));
+  return m.emitted(AtomicRMWOp::create(m.here(), m.loc, elem, AtomicKind::cmpxchg, d, buf, idx,
+                                       e, MemoryOrder(order), Scope(scope)),
                    call, out);
 }
 

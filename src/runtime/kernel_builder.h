@@ -57,6 +57,8 @@ public:
   Status barrier();
   Status atomic(xpu_atomic_op op, ValueId value, ValueId buffer, ValueId index,
                 xpu_memory_order order, xpu_scope scope, ValueId &out);
+  Status atomicCmpxchg(ValueId expected, ValueId desired, ValueId buffer, ValueId index,
+                       xpu_memory_order order, xpu_scope scope, ValueId &out);
   Status reduce(xpu_reduce_op op, ValueId value, xpu_reduce_order order,
                 ValueId &out);
   Status call(const char *callee, const ValueIds &args, size_t resultCount,

@@ -1,10 +1,11 @@
-// Code generation of the kernel-surface ops without a GPU: every wave
-// kernel of the conformance suite compiles for NVIDIA (sm_90 with
+// Code generation of the kernel-surface ops without a GPU: every wave and
+// atomic kernel of the conformance suite compiles for NVIDIA (sm_90 with
 // redux.sync, sm_75 without; assembled to a cubin by ptxas where one is
 // installed) and for AMD (gfx942 wave64, gfx1100 wave32 and wave64) to a
 // code object whose kernels have the architecture's wave size.
 #include "../../backends/cuda/cuda_codegen.h"
 #include "../../backends/hip/hip_code_object.h"
+#include "../conformance/atomic_kernels.h"
 #include "../conformance/wave_kernels.h"
 #include "runtime/compiler.h"
 #include "runtime/targets.h"
@@ -14,6 +15,13 @@
 using namespace xpu;
 
 namespace {
+
+std::vector<std::string> surfaceKernels() {
+  std::vector<std::string> all = conf::wave::allKernels();
+  for (std::string &k : conf::atomics::allKernels())
+    all.push_back(std::move(k));
+  return all;
+}
 
 rt::Status compileFor(const std::string &text, const char *target, const char *chip,
                       unsigned wave, rt::Blob &blob, std::vector<abi::KernelInfo> &kernels,
@@ -32,12 +40,12 @@ rt::Status compileFor(const std::string &text, const char *target, const char *c
 
 } // namespace
 
-TEST_CASE("wave kernels compile for NVIDIA: PTX that ptxas assembles for sm_90 and sm_75") {
+TEST_CASE("wave and atomic kernels compile for NVIDIA: PTX that ptxas assembles for sm_90 and sm_75") {
   bool assembles = !cuda::ptxas().path.empty();
   if (!assembles)
     MESSAGE("no ptxas: checking the PTX only (" << cuda::ptxas().why << ")");
   for (const char *chip : {"sm_90", "sm_75"}) {
-    for (const std::string &text : conf::wave::allKernels()) {
+    for (const std::string &text : surfaceKernels()) {
       INFO(chip << "\n" << text);
       rt::Blob blob;
       std::vector<abi::KernelInfo> kernels;
@@ -48,23 +56,24 @@ TEST_CASE("wave kernels compile for NVIDIA: PTX that ptxas assembles for sm_90 a
       CHECK(blob.format == (assembles ? "cubin" : "ptx"));
       if (!assembles) {
         std::string ptx(blob.code.begin(), blob.code.end());
-        bool crossLane = ptx.find("shfl.sync") != std::string::npos ||
-                         ptx.find("vote.sync") != std::string::npos ||
-                         ptx.find("redux.sync") != std::string::npos;
-        CHECK(crossLane);
+        bool surface = ptx.find("shfl.sync") != std::string::npos ||
+                       ptx.find("vote.sync") != std::string::npos ||
+                       ptx.find("redux.sync") != std::string::npos ||
+                       ptx.find("atom.") != std::string::npos;
+        CHECK(surface);
       }
     }
   }
 }
 
-TEST_CASE("wave kernels compile for AMD wave64 and wave32 with the architecture's wave size") {
+TEST_CASE("wave and atomic kernels compile for AMD wave64 and wave32 with the architecture's wave size") {
   struct Target {
     const char *chip;
     unsigned wave;
   } targets[] = {{"gfx942", 0}, {"gfx1100", 0}, {"gfx1100", 64}};
   for (const Target &t : targets) {
     unsigned want = t.wave ? t.wave : std::string(t.chip) == "gfx942" ? 64 : 32;
-    for (const std::string &text : conf::wave::allKernels()) {
+    for (const std::string &text : surfaceKernels()) {
       INFO(t.chip << " wave " << want << "\n" << text);
       rt::Blob blob;
       std::vector<abi::KernelInfo> kernels;

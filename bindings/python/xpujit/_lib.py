@@ -178,6 +178,7 @@ _SIGNATURES = {
     "xpu_builder_barrier": (_status, [_v]),
     "xpu_builder_atomic": (_status, [_v, c_int, _v, _v, _v, c_int, c_int, _pv]),
     "xpu_builder_reduce": (_status, [_v, c_int, _v, c_int, _pv]),
+    "xpu_builder_atomic_cmpxchg": (_status, [_v, _v, _v, _v, _v, c_int, c_int, _pv]),
     "xpu_builder_call": (_status, [_v, c_char_p, _pv, c_size_t, _pv, c_size_t]),
     "xpu_builder_if_begin": (_status, [_v, _v]),
     "xpu_builder_else": (_status, [_v, _pv, c_size_t]),

@@ -46,7 +46,9 @@ COORDINATES = {"thread_id": 0, "workgroup_id": 1, "global_id": 2,
                "wave_width": 6, "lane_id": 7}
 AXES = {"x": 0, "y": 1, "z": 2, 0: 0, 1: 1, 2: 2}
 ATOMICS = {"add": 0, "sub": 1, "smin": 2, "smax": 3, "umin": 4, "umax": 5,
-           "and": 6, "or": 7, "xor": 8, "xchg": 9, "fadd": 10}
+           "and": 6, "or": 7, "xor": 8, "xchg": 9, "fadd": 10,
+           # cmpxchg goes through atomic_cmpxchg (it needs the expected value).
+           "cmpxchg": 11, "fmin": 12, "fmax": 13}
 ORDERS = {"relaxed": 0, "acquire": 1, "release": 2, "acq_rel": 3, "seq_cst": 4}
 SCOPES = {"invocation": 0, "subgroup": 1, "workgroup": 2, "queue_family": 3,
           "device": 4}
@@ -548,12 +550,24 @@ class Builder:
 
     def atomic(self, op, value, buffer, index, order="seq_cst", scope="device"):
         """xpu.atomic_rmw `op` (add sub smin smax umin umax and or xor xchg
-        fadd) of `value` on element `index`; returns the previous value.
+        fadd fmin fmax) of `value` on element `index`; returns the previous value.
         `order`: relaxed acquire release acq_rel seq_cst; `scope`:
         invocation subgroup workgroup queue_family device."""
         buffer = self._value(buffer)
         return self._make(lib.xpu_builder_atomic, _pick(ATOMICS, op, "atomic operation"),
                           self._value(value, buffer.info.element).handle, buffer.handle,
+                          self._value(index, "index").handle,
+                          _pick(ORDERS, order, "memory order"), _pick(SCOPES, scope, "scope"))
+
+    def atomic_cmpxchg(self, expected, desired, buffer, index, order="seq_cst",
+                       scope="device"):
+        """xpu.atomic_rmw cmpxchg: stores `desired` at `index` if the element
+        equals `expected` bit for bit; returns the element it found (the
+        exchange happened when that equals `expected`)."""
+        buffer = self._value(buffer)
+        elem = buffer.info.element
+        return self._make(lib.xpu_builder_atomic_cmpxchg, self._value(expected, elem).handle,
+                          self._value(desired, elem).handle, buffer.handle,
                           self._value(index, "index").handle,
                           _pick(ORDERS, order, "memory order"), _pick(SCOPES, scope, "scope"))
 

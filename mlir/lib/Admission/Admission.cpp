@@ -290,7 +290,7 @@ private:
                            "' has no fixed total order; use seq_cst"};
       // Only an order-independent combination is deterministic, and only
       // when nobody looks at the value it replaced.
-      if (atomic.getKind() == AtomicKind::xchg)
+      if (atomic.getKind() == AtomicKind::xchg || atomic.getKind() == AtomicKind::cmpxchg)
         return Refusal{op->getLoc(), 9,
                        "an atomic exchange's final value depends on which "
                        "invocation goes last"};

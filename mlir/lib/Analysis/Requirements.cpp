@@ -173,11 +173,11 @@ public:
       else if (e.isInteger(64))
         need(Capability::atomicI64, loc);
       else if (e.isF32())
-        need(atomic.getKind() == AtomicKind::xchg ? Capability::atomicI32
-                                                  : Capability::atomicF32Add, loc);
+        need(atomic.getKind() == AtomicKind::fadd ? Capability::atomicF32Add
+                                                  : Capability::atomicI32, loc);
       else if (e.isF64())
-        need(atomic.getKind() == AtomicKind::xchg ? Capability::atomicI64
-                                                  : Capability::atomicF64Add, loc);
+        need(atomic.getKind() == AtomicKind::fadd ? Capability::atomicF64Add
+                                                  : Capability::atomicI64, loc);
       if (atomic.getScope() == Scope::device || atomic.getScope() == Scope::queue_family)
         need(Capability::atomicDeviceScope, loc);
     }

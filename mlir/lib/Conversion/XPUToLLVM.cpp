@@ -398,13 +398,43 @@ struct AtomicLowering : XPUPattern<AtomicRMWOp> {
     case AtomicKind::xor_: bin = B::_xor; break;
     case AtomicKind::xchg: bin = B::xchg; break;
     case AtomicKind::fadd: bin = B::fadd; break;
+    case AtomicKind::fmin: bin = B::fminimum; break;
+    case AtomicKind::fmax: bin = B::fmaximum; break;
+    case AtomicKind::cmpxchg: bin = B::xchg; break;
     }
     Type elem = cast<BufferType>(op.getBuffer().getType()).getElementType();
     Value addr = elementAddress(rw, op.getLoc(), adaptor.getBuffer(), adaptor.getIndex(), elem);
+    if (op.getKind() == AtomicKind::cmpxchg) {
+      rw.replaceOp(op, compareExchange(rw, op.getLoc(), op, addr, adaptor.getExpected(),
+                                       adaptor.getValue(), elem));
+      return success();
+    }
     rw.replaceOpWithNewOp<LLVM::AtomicRMWOp>(
         op, bin, addr, adaptor.getValue(), ordering(op.getOrder()),
         syncScope(op.getScope(), target), elementBytes(elem));
     return success();
+  }
+
+  /// cmpxchg on the element's bits (LLVM compare-exchanges integers only);
+  /// a failure orders like a load of the same order.
+  Value compareExchange(OpBuilder &b, Location loc, AtomicRMWOp op, Value addr,
+                        Value expected, Value desired, Type elem) const {
+    Type bits = b.getIntegerType(elem.getIntOrFloatBitWidth());
+    bool isFloat = isa<FloatType>(elem);
+    if (isFloat) {
+      expected = LLVM::BitcastOp::create(b, loc, bits, expected);
+      desired = LLVM::BitcastOp::create(b, loc, bits, desired);
+    }
+    LLVM::AtomicOrdering success = ordering(op.getOrder());
+    LLVM::AtomicOrdering failure =
+        success == LLVM::AtomicOrdering::acq_rel   ? LLVM::AtomicOrdering::acquire
+        : success == LLVM::AtomicOrdering::release ? LLVM::AtomicOrdering::monotonic
+                                                   : success;
+    auto cx = LLVM::AtomicCmpXchgOp::create(b, loc, addr, expected, desired, success, failure,
+                                            syncScope(op.getScope(), target),
+                                            elementBytes(elem));
+    Value old = LLVM::ExtractValueOp::create(b, loc, cx, ArrayRef<int64_t>{0});
+    return isFloat ? Value(LLVM::BitcastOp::create(b, loc, elem, old)) : old;
   }
 };
 

@@ -159,6 +159,36 @@ def LowerWaveOps : Pass<"xpu-lower-wave-ops", "mlir::ModuleOp"> {
                            "::mlir::spirv::SPIRVDialect"];
 }
 
+def SPIRVFloatAtomics : Pass<"xpu-spirv-float-atomics", "mlir::ModuleOp"> {
+  let summary = "Float compare-exchange and min/max atomics as integer loops for SPIR-V";
+  let description = [{
+    SPIR-V compare-exchanges integers only, and MLIR's SPIR-V dialect has no
+    float min/max atomic. On a global buffer both become integer atomics on
+    the buffer's bits (`xpu.bits_view`, lowered to a second variable on the
+    same binding); `fmin` / `fmax` a compare-exchange loop that starts from
+    the operand's own bits as its guess:
+
+    ```mlir
+    %old = xpu.atomic_rmw fmin %v, %buf[%i] relaxed device : !xpu.buffer<f32>
+    // becomes
+    %bits = xpu.bits_view %buf : !xpu.buffer<f32> -> !xpu.buffer<i32>
+    %guess = arith.bitcast %v : f32 to i32
+    %found = scf.while (%e = %guess) : (i32) -> i32 {
+      %m = exact min of (bitcast %e), %v : f32
+      %seen = xpu.atomic_rmw cmpxchg (bitcast %m), %bits[%i] expected %e relaxed device
+      scf.condition(%seen != %e) %seen : i32
+    } do { ... }
+    %old = arith.bitcast %found : i32 to f32
+    ```
+    Min and max are computed exactly (floats compared as integers that order
+    like them: MLIR's own SPIR-V lowering of `arith.minimumf` leaves the
+    order of -0 and +0 to the driver). Shared buffers are left alone (the
+    Vulkan backend refuses those); a private one's min/max is a plain read,
+    exact min/max and write.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
+}
+
 def PrepareLowering : Pass<"xpu-prepare-lowering", "mlir::ModuleOp"> {
   let summary = "Make the status word, run-time checks and fast-math explicit";
   let description = [{

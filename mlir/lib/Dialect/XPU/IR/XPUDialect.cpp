@@ -449,10 +449,17 @@ LogicalResult AtomicRMWOp::verify() {
     return emitOpError() << "value and result must be the element type " << elem;
   if (buffer.getAccess() == Access::ro)
     return emitOpError("atomically updates a read-only buffer");
-  bool isFloatKind = getKind() == AtomicKind::fadd;
-  if (isFloatKind != isa<FloatType>(elem) && getKind() != AtomicKind::xchg)
-    return emitOpError() << "'" << stringifyAtomicKind(getKind())
+  AtomicKind kind = getKind();
+  bool isFloatKind = kind == AtomicKind::fadd || kind == AtomicKind::fmin ||
+                     kind == AtomicKind::fmax;
+  bool anyKind = kind == AtomicKind::xchg || kind == AtomicKind::cmpxchg;
+  if (isFloatKind != isa<FloatType>(elem) && !anyKind)
+    return emitOpError() << "'" << stringifyAtomicKind(kind)
                          << "' does not apply to " << elem;
+  if (bool(getExpected()) != (kind == AtomicKind::cmpxchg))
+    return emitOpError(kind == AtomicKind::cmpxchg
+                           ? "'cmpxchg' needs the value it expects (`expected`)"
+                           : "only 'cmpxchg' takes an `expected` value");
   if (!elem.isInteger(32) && !elem.isInteger(64) && !elem.isF32() &&
       !elem.isF64())
     return emitOpError() << "atomics work on 32- and 64-bit elements, got "

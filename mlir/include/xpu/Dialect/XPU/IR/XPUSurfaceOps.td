@@ -158,4 +158,27 @@ def XPU_WaveScanOp : XPU_WaveOp<"wave_scan",
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Atomics: compare-exchange and float min/max are kinds of xpu.atomic_rmw;
+// SPIR-V runs float ones as integer compare-exchange loops over this view.
+//===----------------------------------------------------------------------===//
+
+def XPU_BitsViewOp : XPU_Op<"bits_view", [Pure]> {
+  let summary = "a buffer's elements as integers of their width (lowering only)";
+  let description = [{
+    Made by `xpu-spirv-float-atomics`: the same memory, its floats read and
+    written as their bits. Not accepted in kernel source.
+
+    ```mlir
+    %bits = xpu.bits_view %buf : !xpu.buffer<f32> -> !xpu.buffer<i32>
+    ```
+  }];
+  let arguments = (ins XPU_AnyBuffer:$buffer);
+  let results = (outs XPU_AnyBuffer:$result);
+  let assemblyFormat = [{
+    $buffer attr-dict `:` qualified(type($buffer)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // XPU_SURFACE_OPS_TD

@@ -1019,6 +1019,73 @@ XPU_API xpu_status xpu_builder_finish(xpu_builder builder, xpu_device device,
                                       xpu_diagnostics *diagnostics);
 
 /*===========================================================================*
+ * Builder: wave (subgroup) operations
+ *
+ * A wave is the target's group of invocations that run in lockstep (a warp
+ * of 32 on NVIDIA, 32 or 64 on AMD, a Vulkan subgroup, one invocation on the
+ * CPU; read the width with XPU_COORD_WAVE_WIDTH, never assume it). Waves
+ * are formed from consecutive linear invocation indices of a workgroup; the
+ * last wave of a workgroup whose size is not a multiple of the width is
+ * partial, and only its live lanes (the invocations that exist) take part.
+ * Every live lane of a wave must make the same wave operation together
+ * (uniform control flow per wave). Values are i32, i64, f32 or f64;
+ * predicates i1. Errors as for the other builder calls.
+ *===========================================================================*/
+
+/* Which lane a shuffle reads, from the lane's own id L and an i32 offset K
+ * (unsigned arithmetic). A source that is not a live lane of the wave gives
+ * the lane its own value, on every backend. */
+typedef enum xpu_wave_shuffle {
+  XPU_WAVE_SHUFFLE_XOR = 0,   /* L ^ K */
+  XPU_WAVE_SHUFFLE_UP = 1,    /* L - K */
+  XPU_WAVE_SHUFFLE_DOWN = 2,  /* L + K */
+  XPU_WAVE_SHUFFLE_INDEX = 3, /* K */
+  XPU_WAVE_SHUFFLE_FORCE32 = 0x7FFFFFFF
+} xpu_wave_shuffle;
+
+/* xpu.wave_shuffle: `value` of the lane `mode` and `offset` (i32) name. */
+XPU_API xpu_status xpu_builder_wave_shuffle(xpu_builder builder,
+                                            xpu_wave_shuffle mode,
+                                            xpu_value value, xpu_value offset,
+                                            xpu_value *out);
+/* xpu.wave_broadcast: `value` of lane `lane` (i32) in every lane (each
+ * lane's own when that lane is not live). */
+XPU_API xpu_status xpu_builder_wave_broadcast(xpu_builder builder,
+                                              xpu_value value, xpu_value lane,
+                                              xpu_value *out);
+/* xpu.wave_ballot: a vector<4xi32> with bit L % 32 of word L / 32 set for
+ * each live lane L whose `predicate` (i1) holds; the same in every lane.
+ * Four words fit the widest wave of any target. */
+XPU_API xpu_status xpu_builder_wave_ballot(xpu_builder builder,
+                                           xpu_value predicate, xpu_value *out);
+
+typedef enum xpu_wave_vote {
+  XPU_WAVE_ANY = 0, /* the predicate holds in some live lane */
+  XPU_WAVE_ALL = 1, /* ... in every live lane */
+  XPU_WAVE_VOTE_FORCE32 = 0x7FFFFFFF
+} xpu_wave_vote;
+
+/* xpu.wave_vote: an i1, the same in every lane. */
+XPU_API xpu_status xpu_builder_wave_vote(xpu_builder builder, xpu_wave_vote vote,
+                                         xpu_value predicate, xpu_value *out);
+/* xpu.wave_reduce: `op` (the xpu_reduce_op numbering) of `value` over the
+ * live lanes, in every lane. Integers are exact; float add and mul round in
+ * the target's order; fmin/fmax are exact (NaN wins, -0 < +0). */
+XPU_API xpu_status xpu_builder_wave_reduce(xpu_builder builder, xpu_reduce_op op,
+                                           xpu_value value, xpu_value *out);
+
+typedef enum xpu_wave_scan {
+  XPU_WAVE_SCAN_INCLUSIVE = 0, /* lane L: lanes 0..L */
+  XPU_WAVE_SCAN_EXCLUSIVE = 1, /* lane L: lanes 0..L-1; lane 0 the identity */
+  XPU_WAVE_SCAN_FORCE32 = 0x7FFFFFFF
+} xpu_wave_scan;
+
+/* xpu.wave_scan: a prefix combination of `value` over the wave's lanes. */
+XPU_API xpu_status xpu_builder_wave_scan(xpu_builder builder, xpu_reduce_op op,
+                                         xpu_value value, xpu_wave_scan scan,
+                                         xpu_value *out);
+
+/*===========================================================================*
  * Kernel cache
  *
  * xpu_module_create caches what it compiles, keyed by a hash of the admitted

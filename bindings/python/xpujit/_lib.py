@@ -211,6 +211,13 @@ _SIGNATURES = {
     "xpu_builder_value_type": (_status, [_v, _v, _out_str]),
     "xpu_builder_print": (_status, [_v, _out_str]),
     "xpu_builder_finish": (_status, [_v, _v, POINTER(ModuleOptions), _pv, _pv]),
+    # Wave operations.
+    "xpu_builder_wave_shuffle": (_status, [_v, c_int, _v, _v, _pv]),
+    "xpu_builder_wave_broadcast": (_status, [_v, _v, _v, _pv]),
+    "xpu_builder_wave_ballot": (_status, [_v, _v, _pv]),
+    "xpu_builder_wave_vote": (_status, [_v, c_int, _v, _pv]),
+    "xpu_builder_wave_reduce": (_status, [_v, c_int, _v, _pv]),
+    "xpu_builder_wave_scan": (_status, [_v, c_int, _v, c_int, _pv]),
 }
 
 for _name, (_res, _args) in _SIGNATURES.items():

@@ -296,15 +296,20 @@ XPU_API xpu_status xpu_event_elapsed(xpu_event start, xpu_event end,
 /* A buffer of `bytes` bytes of device memory (contents undefined).
  * Thread-safe. A buffer used by a launch is borrowed by it until the
  * launch's stream is synchronized (deferred borrow until sync): while it is,
- * xpu_buffer_free() and copies that would conflict with the launch fail with
- * XPU_ERROR_BUSY and change nothing. */
+ * xpu_buffer_free() and asynchronous copies on other streams that would
+ * conflict with the launch fail with XPU_ERROR_BUSY and change nothing;
+ * blocking copies and xpu_buffer_map wait for it. */
 XPU_API xpu_status xpu_buffer_create(xpu_device device, size_t bytes,
                                      xpu_buffer *out);
 /* Frees the buffer; XPU_ERROR_BUSY (and nothing freed) while borrowed. */
 XPU_API xpu_status xpu_buffer_free(xpu_buffer buffer);
 XPU_API xpu_status xpu_buffer_size(xpu_buffer buffer, size_t *out);
 
-/* Blocking copies between host memory and the buffer at `offset`. */
+/* Blocking copies between host memory and the buffer at `offset`. Like
+ * CUDA's blocking copies, they first wait for enqueued work that conflicts
+ * (a download for work that writes the buffer, an upload for all work that
+ * uses it), synchronizing those streams and returning the first error of
+ * their work. */
 XPU_API xpu_status xpu_buffer_upload(xpu_buffer buffer, size_t offset,
                                      const void *src, size_t bytes);
 XPU_API xpu_status xpu_buffer_download(xpu_buffer buffer, size_t offset,
@@ -477,6 +482,107 @@ XPU_API xpu_status xpu_kernel_param_count(xpu_kernel kernel, uint32_t *out);
 /* Strings in `*out` are owned by the module. */
 XPU_API xpu_status xpu_kernel_param(xpu_kernel kernel, uint32_t index,
                                     xpu_param_info *out);
+
+/*===========================================================================*
+ * Host access and external memory (zero-copy)
+ *
+ * Memory the host can reach directly is mapped instead of copied: the CPU
+ * backend's buffers, Vulkan memory the host sees (lavapipe, integrated GPUs),
+ * and on CUDA pinned or managed memory when asked for at creation. Memory
+ * xpujit did not allocate (a NumPy array, a PyTorch or CuPy tensor, an NCCL
+ * buffer) is imported without a copy and stays the caller's.
+ *===========================================================================*/
+
+typedef enum xpu_memory_kind {
+  XPU_MEMORY_DEVICE = 0,       /* device memory (the default of xpu_buffer_create) */
+  XPU_MEMORY_HOST_VISIBLE = 1, /* memory xpu_buffer_map can map: on CUDA pinned
+                                  host memory mapped into the device, on Vulkan a
+                                  host-visible coherent memory type */
+  XPU_MEMORY_MANAGED = 2,      /* CUDA managed memory, migrated on demand */
+  XPU_MEMORY_KIND_FORCE32 = 0x7FFFFFFF
+} xpu_memory_kind;
+
+typedef struct xpu_buffer_options {
+  uint32_t struct_size; /* sizeof(xpu_buffer_options) */
+  xpu_memory_kind memory;
+} xpu_buffer_options;
+#define XPU_BUFFER_OPTIONS_INIT {sizeof(xpu_buffer_options), XPU_MEMORY_DEVICE}
+
+/* xpu_buffer_create with options (NULL: as xpu_buffer_create). A kind the
+ * device does not have is XPU_ERROR_UNSUPPORTED, saying why. */
+XPU_API xpu_status xpu_buffer_create_ex(xpu_device device, size_t bytes,
+                                        const xpu_buffer_options *options,
+                                        xpu_buffer *out);
+
+typedef enum xpu_map_access {
+  XPU_MAP_READ = 1,
+  XPU_MAP_WRITE = 2,
+  XPU_MAP_READ_WRITE = 3,
+  XPU_MAP_ACCESS_FORCE32 = 0x7FFFFFFF
+} xpu_map_access;
+
+/* 1 in `*out` when xpu_buffer_map can map the buffer, else 0. */
+XPU_API xpu_status xpu_buffer_is_mappable(xpu_buffer buffer, int *out);
+/* The host address of the buffer's first byte, valid until the matching
+ * xpu_buffer_unmap. Like a blocking copy, it first waits for enqueued work
+ * that conflicts with `access` (a READ waits for work that writes the buffer,
+ * a WRITE for all work that uses it), synchronizing those streams and
+ * returning the first error of their work. While the buffer is mapped, work
+ * that would use it (launches, asynchronous copies) and freeing it fail
+ * with XPU_ERROR_BUSY; blocking copies still work. Maps nest: each map needs
+ * its unmap. XPU_ERROR_UNSUPPORTED when the memory is not host-visible (CUDA
+ * device memory; Vulkan memory with XPU_VULKAN_STAGING=1). Thread-safe. */
+XPU_API xpu_status xpu_buffer_map(xpu_buffer buffer, xpu_map_access access,
+                                  void **out);
+XPU_API xpu_status xpu_buffer_unmap(xpu_buffer buffer);
+
+typedef enum xpu_import_kind {
+  XPU_IMPORT_HOST_POINTER = 1,   /* host memory: the CPU backend */
+  XPU_IMPORT_DEVICE_POINTER = 2, /* a device address: CUDA (memory of the same
+                                    device, or managed), and the CPU backend,
+                                    whose device addresses are host addresses */
+  XPU_IMPORT_KIND_FORCE32 = 0x7FFFFFFF
+} xpu_import_kind;
+
+/* Called once xpujit no longer uses imported memory: after xpu_buffer_free,
+ * or when the context is released (enqueued work has finished by then). */
+typedef void (*xpu_release_fn)(void *user_data);
+
+typedef struct xpu_import_desc {
+  uint32_t struct_size; /* sizeof(xpu_import_desc) */
+  xpu_import_kind kind;
+  uint64_t address;  /* the memory's first byte: a host or device address */
+  size_t bytes;      /* at least 1 */
+  xpu_release_fn release; /* may be NULL */
+  void *release_data;
+} xpu_import_desc;
+#define XPU_IMPORT_DESC_INIT {sizeof(xpu_import_desc), XPU_IMPORT_HOST_POINTER, 0, 0, NULL, NULL}
+
+/* A buffer over memory the caller owns, without a copy. The memory must
+ * stay valid until the release callback runs; the caller must not free it
+ * before. xpujit never frees it. Borrows work as for any buffer: the caller
+ * must not touch it while enqueued work uses it (until the stream is
+ * synchronized). Host memory must be aligned to 16 bytes (what malloc
+ * gives); CUDA addresses are checked with the driver to belong to the
+ * device. Vulkan imports nothing (XPU_ERROR_UNSUPPORTED). Thread-safe. */
+XPU_API xpu_status xpu_buffer_import(xpu_device device, const xpu_import_desc *desc,
+                                     xpu_buffer *out);
+
+/* Waits for every enqueued use of the buffer (synchronizing the streams of
+ * that work, returning their first error): after it, another library may
+ * read or write the buffer's memory. */
+XPU_API xpu_status xpu_buffer_synchronize(xpu_buffer buffer);
+
+/* The driver's stream behind `stream` (a CUstream on CUDA, a hipStream_t on
+ * HIP), e.g. for the DLPack stream protocol. XPU_ERROR_UNSUPPORTED on
+ * backends without one (CPU, Vulkan). The handle stays xpujit's. */
+XPU_API xpu_status xpu_stream_native(xpu_stream stream, void **out);
+
+/* The address kernels receive for the buffer: a device pointer on CUDA and
+ * HIP (for NCCL, CUDA-aware MPI, __cuda_array_interface__), the host
+ * address on the CPU. XPU_ERROR_UNSUPPORTED on Vulkan, whose buffers have
+ * no address in xpujit's binding model. */
+XPU_API xpu_status xpu_buffer_address(xpu_buffer buffer, uint64_t *out);
 
 /*===========================================================================*
  * Launch

@@ -6,6 +6,7 @@
 // checked in its precedence order. portable admits floats and marks every
 // access it cannot prove in bounds `checked`, so the backend guards it.
 #include "xpu/Admission/BoundsProof.h"
+#include "xpu/Admission/UniformControl.h"
 #include "xpu/Transforms/Passes.h"
 
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
@@ -399,6 +400,7 @@ struct AdmitPass : xpu::impl::AdmitBase<AdmitPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     bool refused = false;
+    std::optional<UniformityAnalysis> uniformity;
     for (KernelOp kernel : module.getOps<KernelOp>()) {
       bool deterministic = kernel.getProfileName() == kProfileDeterministic;
       auto r = deterministic ? DeterministicChecker(kernel, explicitDevice).check()
@@ -407,7 +409,14 @@ struct AdmitPass : xpu::impl::AdmitBase<AdmitPass> {
         emitError(r->loc) << (deterministic ? codeName(r->code) : "XPU-PT001")
                           << ": kernel '" << kernel.getSymName() << "': " << r->reason;
         refused = true;
+        continue;
       }
+      // Both profiles, after the profile's own rules (the RFC's precedence
+      // covers only its 13 reasons).
+      if (!uniformity)
+        uniformity.emplace(module);
+      if (failed(checkUniformControl(kernel, *uniformity)))
+        refused = true;
     }
     if (refused)
       return signalPassFailure();

@@ -489,7 +489,7 @@ llvm::DenseSet<Operation *> xpu::functionsWithBarriers(ModuleOp module) {
         return;
       bool has = false;
       fn.walk([&](Operation *op) {
-        if (isa<BarrierOp, ReduceOp>(op))
+        if (requiredControlUniformity(op) == Uniformity::workgroup)
           has = true;
         else if (auto call = dyn_cast<CallOp>(op))
           has |= result.contains(byName.lookup(call.getCallee()));

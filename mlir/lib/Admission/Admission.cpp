@@ -6,6 +6,7 @@
 // checked in its precedence order. portable admits floats and marks every
 // access it cannot prove in bounds `checked`, so the backend guards it.
 #include "xpu/Admission/BoundsProof.h"
+#include "xpu/Admission/LaunchExtents.h"
 #include "xpu/Transforms/Passes.h"
 
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
@@ -403,6 +404,8 @@ struct AdmitPass : xpu::impl::AdmitBase<AdmitPass> {
       if (r) {
         emitError(r->loc) << (deterministic ? codeName(r->code) : "XPU-PT001")
                           << ": kernel '" << kernel.getSymName() << "': " << r->reason;
+        refused = true;
+      } else if (failed(verifyFixedExtents(kernel))) {
         refused = true;
       }
     }

@@ -735,8 +735,6 @@ Stats run(uint64_t seed, unsigned cases, bool exhaustive, std::vector<unsigned> 
       return ok;
     });
     stats.reached += reachedOnce;
-    if (std::getenv("XPU_BOUNDS_DUMP") && !reachedOnce && verdict.reason.find("cannot") != std::string::npos && stats.proven < 40)
-      llvm::errs() << "----\n" << text;
     ++stats.reasons[(reachedOnce ? "reached: " : "never reached: ") + verdict.reason];
     if (!ok)
       break;

@@ -297,6 +297,25 @@ TEST_CASE("bounds proofs that depend on the index width") {
   xpu::BoundsProver both(guarded.kernel());
   CHECK(both.provesInBounds(guarded.accesses()[0]));
 
+  // A guard on a truncated value bounds the truncation, not the wide value:
+  // with a 32-bit index, p = 2^32 + 4 passes t = 4 < size while
+  // trunc(p >> 1) = 2^31 + 2 is far out of bounds.
+  Parsed truncated(R"(xpu.kernel @k(%b: !xpu.buffer<i32>, %p: i64) {
+    %t = arith.index_cast %p : i64 to index
+    %n = xpu.buffer_size %b : !xpu.buffer<i32>
+    %ok = arith.cmpi ult, %t, %n : index
+    scf.if %ok {
+      %c1 = arith.constant 1 : i64
+      %half = arith.shrui %p, %c1 : i64
+      %i = arith.index_cast %half : i64 to index
+      %v = xpu.load %b[%i] : !xpu.buffer<i32>
+    }
+    xpu.return
+  })");
+  mlir::Operation *halfLoad = truncated.accesses()[0];
+  CHECK(xpu::BoundsProver(truncated.kernel(), {64}).provesInBounds(halfLoad));
+  CHECK_FALSE(xpu::BoundsProver(truncated.kernel(), {32}).provesInBounds(halfLoad));
+
   // w * h <= size bounds y * w + x only where the products cannot wrap:
   // with a 64-bit index (i32 extents) but not with a 32-bit one.
   Parsed twoD(R"(xpu.kernel @k(%img: !xpu.buffer<f32>, %w32: i32, %h32: i32) {

@@ -818,12 +818,13 @@ BoundsVerdict BoundsProver::prove(Operation *access) {
       reachable = guarded = true;
       break;
     case Proof::Outcome::unproven: {
-      std::string reach;
-      llvm::raw_string_ostream os(reach);
-      os << "with a " << bits << "-bit index it may reach " << proof.indexMax()
-         << " (read unsigned), and no condition that guards it bounds it by the "
-            "buffer's length";
-      return {false, reach};
+      auto type = cast<BufferType>(buffer.getType());
+      std::string why = "with a " + std::to_string(bits) + "-bit index it can reach " +
+                        llvm::toString(proof.indexMax(), 10, /*Signed=*/false);
+      if (type.hasStaticSize())
+        why += " (the buffer holds " + std::to_string(type.getSize()) + " elements)";
+      why += ", and no condition that guards it bounds it by the buffer's length";
+      return {false, why};
     }
     }
   }

@@ -30,7 +30,7 @@ class BoundsProver {
 public:
   /// The widths of `index` an admitted kernel may be lowered with: 64 on
   /// the CPU, CUDA and HIP; 64 or 32 on Vulkan (without shaderInt64).
-  static constexpr unsigned kTargetIndexWidths[] = {32, 64};
+  static constexpr unsigned kTargetIndexWidths[] = {64, 32};
 
   /// Prepares proofs for the accesses of `fn` (a kernel or device
   /// function), each at every width in `indexWidths` (at most 64).

@@ -276,6 +276,23 @@ TEST_CASE("launch-value ranges at 32- and 64-bit index") {
     xpu.return
   })");
   CHECK(range(fixed.first<xpu::GlobalIdOp>(), 32) == std::pair<uint64_t, uint64_t>(0, 15));
+  // Not proven for a dynamic buffer, but in bounds for any of 16 or more.
+  Parsed dynamic(R"(xpu.kernel @k(%out: !xpu.buffer<i32>, %n: i64)
+      attributes {workgroup_size = array<i64: 2, 3>, grid_size = array<i64: 8>} {
+    %g = xpu.global_id x
+    %c = arith.constant 7 : i32
+    xpu.store %c, %out[%g] : !xpu.buffer<i32>
+    %v = xpu.load %out[%g] : !xpu.buffer<i32> -> vector<2xi32>
+    %p = arith.index_cast %n : i64 to index
+    %q = xpu.load %out[%p] : !xpu.buffer<i32>
+    xpu.return
+  })");
+  xpu::BoundsProver dynamicProver(dynamic.kernel());
+  xpu::BoundsVerdict store = dynamicProver.prove(dynamic.accesses()[0]);
+  CHECK_FALSE(store.proven);
+  CHECK(store.lengthNeeded == 16);
+  CHECK(dynamicProver.prove(dynamic.accesses()[1]).lengthNeeded == 17);
+  CHECK(dynamicProver.prove(dynamic.accesses()[2]).lengthNeeded == std::nullopt);
   CHECK(range(fixed.first<xpu::ThreadIdOp>(), 64) == std::pair<uint64_t, uint64_t>(0, 2));
   xpu::BoundsProver fixedProver(fixed.kernel());
   CHECK(fixedProver.provesInBounds(fixed.accesses()[0]));

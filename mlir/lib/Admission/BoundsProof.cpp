@@ -802,10 +802,10 @@ BoundsVerdict BoundsProver::prove(Operation *access) {
   Value buffer, index;
   int64_t width;
   if (!accessParts(access, buffer, index, width))
-    return {false, "not a buffer access"};
+    return {false, "not a buffer access", std::nullopt};
   SmallVector<Fact> facts = collectFacts(access, fn, dominance);
-  BoundsVerdict verdict{true, ""};
   bool guarded = false, reachable = false;
+  BoundsVerdict unproven{false, "", uint64_t(0)};
   for (unsigned bits : widths) {
     Proof proof(access, buffer, index, width, bits, facts, dominance);
     switch (proof.run()) {
@@ -818,21 +818,33 @@ BoundsVerdict BoundsProver::prove(Operation *access) {
       reachable = guarded = true;
       break;
     case Proof::Outcome::unproven: {
-      auto type = cast<BufferType>(buffer.getType());
-      std::string why = "with a " + std::to_string(bits) + "-bit index it can reach " +
-                        llvm::toString(proof.indexMax(), 10, /*Signed=*/false);
-      if (type.hasStaticSize())
-        why += " (the buffer holds " + std::to_string(type.getSize()) + " elements)";
-      why += ", and no condition that guards it bounds it by the buffer's length";
-      return {false, why};
+      APInt max = proof.indexMax();
+      if (unproven.reason.empty()) {
+        auto type = cast<BufferType>(buffer.getType());
+        unproven.reason = "with a " + std::to_string(bits) + "-bit index it can reach " +
+                          llvm::toString(max, 10, /*Signed=*/false);
+        if (type.hasStaticSize())
+          unproven.reason += " (the buffer holds " + std::to_string(type.getSize()) + " elements)";
+        unproven.reason += ", and no condition that guards it bounds it by the buffer's length";
+      }
+      // u(index) <= max, so a length of max + width is enough.
+      bool ov;
+      APInt need = max.zext(65).uadd_ov(APInt(65, uint64_t(width)), ov);
+      if (unproven.lengthNeeded && need.isIntN(64))
+        unproven.lengthNeeded = std::max(*unproven.lengthNeeded, need.getZExtValue());
+      else
+        unproven.lengthNeeded = std::nullopt;
+      break;
     }
     }
   }
-  verdict.reason = !reachable ? "the conditions that guard it cannot all hold"
-                   : guarded  ? "the conditions that guard it bound the index by "
-                                "the buffer's length"
-                              : "the index's range fits the buffer";
-  return verdict;
+  if (!unproven.reason.empty())
+    return unproven;
+  return {true,
+          !reachable ? "the conditions that guard it cannot all hold"
+          : guarded  ? "the conditions that guard it bound the index by the buffer's length"
+                     : "the index's range fits the buffer",
+          std::nullopt};
 }
 
 } // namespace xpu

@@ -14,6 +14,8 @@
 #include "mlir/IR/Dominance.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
+#include <cstdint>
+#include <optional>
 #include <string>
 
 namespace xpu {
@@ -24,6 +26,11 @@ struct BoundsVerdict {
   /// One sentence: what proved it, or, when nothing did, at which index
   /// width and how far the index may reach.
   std::string reason;
+  /// When not proven: the access is in bounds whenever the buffer's length
+  /// (xpu.buffer_size) is at least this, as far as the index's range shows
+  /// (a backend may test it at launch to run an unchecked version). Empty
+  /// when the range reaches the top of the index width.
+  std::optional<uint64_t> lengthNeeded;
 };
 
 class BoundsProver {

@@ -13,15 +13,15 @@ using namespace conf;
 namespace {
 
 // The reproducers' common body: out[g] = in[g] * s + (the workgroup's sum of
-// them), and a histogram of in[g] & 15. `@HOLE@` is where each puts its
-// unsound guard; the guarded access writes to `probe` instead of `out`, so
-// the outputs stay deterministic.
+// them), and a histogram of in[g] & 15. Each reproducer adds parameters
+// after %s and its unsound guard at the comment; the guarded access writes
+// to `probe` instead of `out`, so the outputs stay deterministic.
 const char *kBody = R"(
 xpu.kernel @k(%out: !xpu.buffer<1024xi32>, %in: !xpu.buffer<1024xi32, ro>,
-              %hist: !xpu.buffer<16xi32>, %probe: !xpu.buffer<16xi32>, @PARAMS@)
-    attributes {@PROFILE@workgroup_size = array<i64: 256, 1, 1>, grid_size = array<i64: 4, 1, 1>} {
+              %hist: !xpu.buffer<16xi32>, %probe: !xpu.buffer<16xi32>, %s: i32)
+    attributes {workgroup_size = array<i64: 256, 1, 1>, grid_size = array<i64: 4, 1, 1>} {
   %g = xpu.global_id x
-@HOLE@
+  // the reproducer's guard
   %x = xpu.load %in[%g] : !xpu.buffer<1024xi32, ro>
   %y = arith.muli %x, %s : i32
   %sum = xpu.reduce add %y sequential : i32
@@ -39,7 +39,7 @@ xpu.kernel @k(%out: !xpu.buffer<1024xi32>, %in: !xpu.buffer<1024xi32, ro>,
 
 /// gc007-hole-minsi-ult.mlir: j < minsi(size, n) read unsigned; n < 0 makes
 /// the minimum a huge unsigned value.
-const char *kMinsiParams = "%s: i32, %n: i32, %dyn: !xpu.buffer<i32, ro>";
+const char *kMinsiParams = ", %n: i32, %dyn: !xpu.buffer<i32, ro>";
 const char *kMinsiHole = R"(  %j = arith.index_cast %s : i32 to index
   %sz = xpu.buffer_size %dyn : !xpu.buffer<i32, ro>
   %ni = arith.index_cast %n : i32 to index
@@ -52,7 +52,7 @@ const char *kMinsiHole = R"(  %j = arith.index_cast %s : i32 to index
   })";
 
 /// gc007-hole-signed-bound-ult.mlir: j < b read unsigned, b in [-5, 2].
-const char *kSignedBoundParams = "%s: i32";
+const char *kSignedBoundParams = "";
 const char *kSignedBoundHole = R"(  %j = arith.index_cast %s : i32 to index
   %c7 = arith.constant 7 : i32
   %lo = arith.andi %s, %c7 : i32
@@ -66,7 +66,7 @@ const char *kSignedBoundHole = R"(  %j = arith.index_cast %s : i32 to index
   })";
 
 /// gc007-hole-signed-wrap.mlir: (j + 2^63 - 1) < size read signed wraps.
-const char *kWrapParams = "%s: i32, %n: i64, %dyn: !xpu.buffer<i32, ro>";
+const char *kWrapParams = ", %n: i64, %dyn: !xpu.buffer<i32, ro>";
 const char *kWrapHole = R"(  %mask = arith.constant 9223372036854775807 : i64
   %nn = arith.andi %n, %mask : i64
   %j = arith.index_cast %nn : i64 to index
@@ -85,11 +85,11 @@ std::string kernelText(const char *params, const char *hole, bool deterministic)
   auto put = [&](const std::string &what, const std::string &with) {
     text.replace(text.find(what), what.size(), with);
   };
-  put("@PARAMS@", params);
-  put("@HOLE@", hole);
-  put("@PROFILE@", deterministic ? "profile = \"deterministic-v1\", effects = [\"DeviceCopyIn\", "
-                                   "\"DeviceDispatch\", \"DeviceCopyOut\"], device = \"explicit\", "
-                                 : "");
+  put("%s: i32)", std::string("%s: i32") + params + ")");
+  put("  // the reproducer's guard", hole);
+  if (deterministic)
+    put("attributes {", "attributes {profile = \"deterministic-v1\", effects = [\"DeviceCopyIn\", "
+                        "\"DeviceDispatch\", \"DeviceCopyOut\"], device = \"explicit\", ");
   return text;
 }
 

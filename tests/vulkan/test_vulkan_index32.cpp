@@ -2,10 +2,10 @@
 // vulkan.index32 disables it on lavapipe): bounds proofs hold at that
 // width too. Accesses proven at both widths run unchecked and right; the
 // ones the old prover trusted are checked and reported.
-//
-// Not covered here: the launch refusal above 2^31 - 1 invocations along an
-// axis (VulkanQueue::launch), which lavapipe's limit of 65,535 workgroups
-// per axis never reaches.
+// A launch of more than 2^31 - 1 invocations along an axis is refused
+// there (VulkanQueue::launch); lavapipe's own limit of 65,535 workgroups
+// per axis refuses it first, the NVIDIA driver's (2^31 - 1) does not
+// (tests/device/parts/40-bounds.sh runs this on the H200).
 #include "../conformance/harness.h"
 
 #include <cstdlib>
@@ -13,6 +13,8 @@
 using namespace conf;
 
 namespace {
+
+std::string lastMessage() { return xpu_last_error_message(); }
 
 bool index32() {
   const char *disabled = std::getenv("XPU_VULKAN_DISABLE_FEATURES");
@@ -100,4 +102,29 @@ TEST_CASE("32-bit index: j < minsi(size, n) with n < 0 is checked") {
   args[2] = xpu_arg_i32(9);
   run(m.kernel("k"), {1}, {1}, {args[0], args[1], args[2], args[3]});
   CHECK(probe.read<int32_t>()[0] == dyn[9]);
+}
+
+TEST_CASE("32-bit index: a launch past 2^31 - 1 invocations along an axis is refused") {
+  Module m(R"(
+    xpu.kernel @k(%out: !xpu.buffer<1xi32>) {
+      xpu.return
+    })");
+  Buffer out(4);
+  uint32_t grid[3] = {1u << 21, 1, 1}, block[3] = {1024, 1, 1}; // 2^31 along x
+  xpu_arg args[1] = {xpu_arg_buffer(out.handle)};
+  xpu_status st = xpu_launch(m.kernel("k"), nullptr, grid, block, args, 1);
+  std::string said = lastMessage();
+  if (st != XPU_SUCCESS && said.find("exceeds the device limit") != std::string::npos) {
+    MESSAGE("SKIP: the device's own grid limit refuses 2^21 workgroups first: " << said);
+    return;
+  }
+  if (!index32()) { // a 64-bit index holds every id: the launch runs
+    XPU_OK(st);
+    XPU_OK(xpu_stream_synchronize(defaultStream()));
+    return;
+  }
+  CHECK(st == XPU_ERROR_INVALID_ARGUMENT);
+  CHECK(said.find("a launch of 2147483648 invocations along x exceeds 2147483647") !=
+        std::string::npos);
+  CHECK(said.find("without shaderInt64") != std::string::npos);
 }

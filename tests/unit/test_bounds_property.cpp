@@ -368,7 +368,6 @@ private:
   unsigned inputBits; ///< budget of enumerated input bits (exhaustive mode)
   Kernel k;
   std::vector<int> paramNodes, indexLeaves, sources;
-  int zeroIndex = -1;
 };
 
 int Generator::interestingConstant(Ty t) {

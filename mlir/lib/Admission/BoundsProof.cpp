@@ -175,7 +175,9 @@ struct Lin {
       if (j == f || (i != e && i->first < j->first)) {
         r.terms.push_back(*i++);
       } else if (i == e || j->first < i->first) {
-        r.terms.push_back({j->first, k * j->second});
+        APInt scaled = k * j->second;
+        if (!scaled.isZero())
+          r.terms.push_back({j->first, scaled});
         ++j;
       } else {
         APInt sum = i->second + k * j->second;

@@ -52,11 +52,6 @@ Interval Interval::fromSigned(const APInt &lo, const APInt &hi) {
   return Interval(APInt::getZero(n), APInt::getMaxValue(n), lo, hi, false);
 }
 
-bool Interval::isFull() const {
-  return !none && ulo.isZero() && uhi.isAllOnes() && slo.isMinSignedValue() &&
-         shi.isMaxSignedValue();
-}
-
 std::optional<APInt> Interval::singleton() const {
   if (!none && ulo == uhi)
     return ulo;

@@ -31,7 +31,6 @@ public:
 
   unsigned bits() const { return ulo.getBitWidth(); }
   bool isEmpty() const { return none; }
-  bool isFull() const;
   const llvm::APInt &umin() const { return ulo; }
   const llvm::APInt &umax() const { return uhi; }
   const llvm::APInt &smin() const { return slo; }

@@ -622,7 +622,7 @@ void forEachInput(const Kernel &k, bool exhaustive, std::mt19937_64 &rng,
                   const std::function<bool(const Inputs &)> &f) {
   uint64_t maxGlobal = k.W >= 64 ? (0xFFFFFFFFull * 1024) : (1ull << (k.W - 1)) - 1;
   uint64_t coords = k.fixedShape ? k.wg * k.grid : maxGlobal;
-  uint64_t maxLength = k.W >= 64 ? uint64_t(INT64_MAX) : mask(k.W);
+  uint64_t maxLength = k.W >= 64 ? (uint64_t(1) << 62) - 1 : mask(k.W);
   auto sizeOf = [&](uint64_t s) { return k.staticLength >= 0 ? uint64_t(k.staticLength) : s; };
   if (exhaustive) {
     std::vector<uint64_t> counts;

@@ -242,7 +242,7 @@ TEST_CASE("launch-value ranges at 32- and 64-bit index") {
   CHECK(range(free.first<xpu::GlobalSizeOp>(), 64) == std::pair<uint64_t, uint64_t>(1, maxGlobal64));
   std::vector<xpu::BufferSizeOp> sizes;
   free.module->walk([&](xpu::BufferSizeOp op) { sizes.push_back(op); });
-  CHECK(range(sizes[0], 64) == std::pair<uint64_t, uint64_t>(0, uint64_t(INT64_MAX)));
+  CHECK(range(sizes[0], 64) == std::pair<uint64_t, uint64_t>(0, (uint64_t(1) << 62) - 1));
   CHECK(range(sizes[0], 32) == std::pair<uint64_t, uint64_t>(0, 0xFFFFFFFFull));
   CHECK(range(sizes[1], 32) == std::pair<uint64_t, uint64_t>(16, 16));
 
@@ -360,6 +360,20 @@ TEST_CASE("bounds proofs that depend on the index width") {
   CHECK_FALSE(at32.proven);
   CHECK(at32.reason.find("32-bit index") != std::string::npos);
   CHECK_FALSE(xpu::BoundsProver(twoD.kernel()).provesInBounds(load));
+
+  // A signed grid-stride loop: the counter stays below 2^62 + 2^42 with a
+  // 64-bit index, but can wrap past 2^31 - 1 with a 32-bit one.
+  Parsed stride(R"(xpu.kernel @k(%b: !xpu.buffer<f32>) {
+    %g = xpu.global_id x
+    %step = xpu.global_size x
+    %n = xpu.buffer_size %b : !xpu.buffer<f32>
+    scf.for %i = %g to %n step %step {
+      %v = xpu.load %b[%i] : !xpu.buffer<f32>
+    }
+    xpu.return
+  })");
+  CHECK(xpu::BoundsProver(stride.kernel(), {64}).provesInBounds(stride.accesses()[0]));
+  CHECK_FALSE(xpu::BoundsProver(stride.kernel(), {32}).provesInBounds(stride.accesses()[0]));
 
   // An index constant of 2^32 + 3: 3 with a 32-bit index, past the buffer
   // with a 64-bit one.

@@ -156,6 +156,9 @@ constexpr const char *kCpuItemSuffix = ".xpu_item";
 /// are non-negative indices there: the Vulkan backend refuses larger
 /// launches on a device without shaderInt64.
 constexpr uint64_t kMaxGridExtent = 0xFFFFFFFFu;
+/// Elements a launch passes for one buffer: at most its bytes, and no
+/// address space holds 2^62 bytes (x86-64 and GPUs address at most 2^57).
+constexpr uint64_t kMaxBufferElements = (uint64_t(1) << 62) - 1;
 constexpr uint64_t maxGlobalExtent(unsigned indexBits) {
   return indexBits >= 64 ? kMaxGridExtent * 1024 : (uint64_t(1) << (indexBits - 1)) - 1;
 }

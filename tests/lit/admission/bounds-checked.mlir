@@ -147,6 +147,22 @@ xpu.kernel @loop_step_wraps(%b: !xpu.buffer<i32>, %st: i64) {
   xpu.return
 }
 
+// Grid-stride loop, signed: with a 32-bit index, i + the global size can
+// pass 2^31 - 1, wrap negative and still pass i < size (signed). Proven
+// with a 64-bit index (test_bounds_rules.cpp); the unsigned loop is proven
+// at both (bounds-proven.mlir).
+// CHECK-LABEL: xpu.kernel @grid_stride_signed
+// CHECK: xpu.load %{{.*}} {checked}
+xpu.kernel @grid_stride_signed(%b: !xpu.buffer<f32>) {
+  %g = xpu.global_id x
+  %step = xpu.global_size x
+  %n = xpu.buffer_size %b : !xpu.buffer<f32>
+  scf.for %i = %g to %n step %step {
+    %v = xpu.load %b[%i] : !xpu.buffer<f32>
+  }
+  xpu.return
+}
+
 // 2-D with 32-bit extents: with a 32-bit index h * w can wrap, so
 // w * h <= size bounds nothing there (w = h = 65536: w * h = 0).
 // CHECK-LABEL: xpu.kernel @two_d_wide

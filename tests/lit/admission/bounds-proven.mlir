@@ -99,6 +99,38 @@ xpu.kernel @loop(%out: !xpu.buffer<i32>, %lo32: i32) {
   xpu.return
 }
 
+// Loop: for i in [0, minsi(n, size)): i >= 0 and i < the minimum make the
+// minimum >= 1, so both operands are non-negative and i < size.
+// CHECK-LABEL: xpu.kernel @loop_min
+// CHECK-NOT: checked
+xpu.kernel @loop_min(%b: !xpu.buffer<i32>, %n32: i32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = arith.index_cast %n32 : i32 to index
+  %size = xpu.buffer_size %b : !xpu.buffer<i32>
+  %ub = arith.minsi %n, %size : index
+  scf.for %i = %c0 to %ub step %c1 {
+    %v = xpu.load %b[%i] : !xpu.buffer<i32>
+  }
+  xpu.return
+}
+
+// Grid-stride loop, unsigned: i < size holds in every iteration however
+// the counter wraps (bounds-checked.mlir has the signed one).
+// CHECK-LABEL: xpu.kernel @grid_stride_unsigned
+// CHECK-NOT: checked
+xpu.kernel @grid_stride_unsigned(%b: !xpu.buffer<f32>) {
+  %g = xpu.global_id x
+  %step = xpu.global_size x
+  %n = xpu.buffer_size %b : !xpu.buffer<f32>
+  scf.for unsigned %i = %g to %n step %step {
+    %v = xpu.load %b[%i] : !xpu.buffer<f32>
+    %d = arith.addf %v, %v : f32
+    xpu.store %d, %b[%i] : !xpu.buffer<f32>
+  }
+  xpu.return
+}
+
 // Stencil: 1 <= i and i + 1 < n give in[i - 1], in[i] and in[i + 1].
 // CHECK-LABEL: xpu.kernel @stencil
 // CHECK-NOT: checked

@@ -55,12 +55,11 @@ Extents extents(Operation *op, Dim dim, unsigned indexBits) {
 }
 
 // A static length is a constant (the launch checks the buffer holds at
-// least that many); a dynamic one is an element count, below 2^63 (no
-// device holds 2^63 bytes).
+// least that many); a dynamic one is an element count the launch passes.
 UnsignedRange lengthRange(BufferType type) {
   if (type.hasStaticSize())
     return UnsignedRange{uint64_t(type.getSize()), uint64_t(type.getSize())};
-  return UnsignedRange{0, uint64_t(INT64_MAX)};
+  return UnsignedRange{0, abi::kMaxBufferElements};
 }
 
 std::optional<UnsignedRange> unsaturated(Operation *op, unsigned indexBits) {

@@ -23,7 +23,7 @@ struct UnsignedRange {
 std::optional<UnsignedRange> launchValueRange(mlir::Operation *op, unsigned indexBits);
 
 /// The range of xpu.buffer_size of a buffer of `type` at `indexBits`: a
-/// static length, or an element count below 2^63, never more than the
+/// static length, or an element count below 2^62, never more than the
 /// buffer holds.
 UnsignedRange bufferLengthRange(BufferType type, unsigned indexBits);
 

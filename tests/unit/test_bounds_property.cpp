@@ -195,18 +195,20 @@ std::string Kernel::text() const {
             : "%r = xpu.load %b[" + name(index) + "] : " + buf;
   if (accessWidth > 1)
     access += " -> vector<" + std::to_string(accessWidth) + "xi8>";
-  std::string value =
-      !store ? ""
-      : accessWidth > 1
-          ? "%c0 = arith.constant 7 : i8\n" + indent + "%c = vector.broadcast %c0 : i8 to vector<" +
-                std::to_string(accessWidth) + "xi8>\n"
-          : "%c = arith.constant 7 : i8\n";
+  // The stored value, at the access's indentation.
+  auto value = [&](const std::string &at) -> std::string {
+    if (!store)
+      return "";
+    if (accessWidth == 1)
+      return at + "%c = arith.constant 7 : i8\n";
+    return at + "%c0 = arith.constant 7 : i8\n" + at + "%c = vector.broadcast %c0 : i8 to vector<" +
+           std::to_string(accessWidth) + "xi8>\n";
+  };
   if (useBranch) {
     auto [cond, holds] = guards[0];
     os << "  cf.cond_br " << name(cond) << ", " << (holds ? "^in, ^out" : "^out, ^in")
-       << "\n^in:\n";
-    if (!value.empty())
-      os << "  " << value;
+       << "\n^in:\n"
+       << value("  ");
     os << "  " << access << "\n  cf.br ^out\n^out:\n  xpu.return\n}\n";
     return os.str();
   }
@@ -214,9 +216,7 @@ std::string Kernel::text() const {
     os << indent << "scf.if " << name(cond) << (holds ? " {\n" : " {\n" + indent + "} else {\n");
     indent += "  ";
   }
-  if (!value.empty())
-    os << indent << value;
-  os << indent << access << "\n";
+  os << value(indent) << indent << access << "\n";
   for (size_t g = guards.size(); g-- > 0;) {
     indent.resize(indent.size() - 2);
     os << indent << "}\n";

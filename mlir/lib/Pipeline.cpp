@@ -298,6 +298,10 @@ LogicalResult lowerToLLVMDialect(ModuleOp module, LLVMTarget target,
                                                   : "rocdl";
   PassManager pm(module.getContext(), ModuleOp::getOperationName());
   pm.addPass(createExpandReductions());
+  pm.addPass(createDefineIntegerSemantics());
+  AvoidMiscompilesOptions avoid;
+  avoid.target = "llvm";
+  pm.addPass(createAvoidMiscompiles(avoid));
   LowerExecutionModelOptions execOptions;
   execOptions.target = name;
   execOptions.waveWidth = waveWidth;
@@ -329,6 +333,9 @@ LogicalResult lowerToSPIRV(ModuleOp module, const SPIRVOptions &options) {
   PassManager pm(module.getContext(), ModuleOp::getOperationName());
   pm.addPass(createExpandReductions());
   pm.addPass(createInlineHelpers());
+  DefineIntegerSemanticsOptions semantics;
+  semantics.indexBits = options.indexBits;
+  pm.addPass(createDefineIntegerSemantics(semantics));
   PrepareLoweringOptions prepare;
   prepare.statusType = "buffer";
   pm.addPass(createPrepareLowering(prepare));
@@ -337,6 +344,9 @@ LogicalResult lowerToSPIRV(ModuleOp module, const SPIRVOptions &options) {
   // values; scf.while stores them in the loop header and gets it right.
   pm.addPass(createForToWhileLoopPass());
   pm.addPass(arith::createArithExpandOpsPass());
+  AvoidMiscompilesOptions avoid;
+  avoid.target = "spirv";
+  pm.addPass(createAvoidMiscompiles(avoid));
   ConvertXPUToSPIRVOptions convert;
   convert.indexBits = options.indexBits;
   convert.maxPushConstantBytes = options.maxPushConstantBytes;

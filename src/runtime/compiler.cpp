@@ -102,10 +102,11 @@ static Status frontEnd(Session &s, const CompileRequest &request,
       return stageFailure(XPU_ERROR_REFUSED, diags, "a kernel was refused");
   }
 
-  // Target-independent preparation: reductions become shared memory and
-  // barriers, the same for every backend.
+  // Target-independent preparation: scratch starts as zeros, reductions
+  // become shared memory and barriers, the same for every backend.
   s.collector.setDefaultCode("XPU-COMPILE");
   mlir::PassManager pm(&s.ctx, mlir::ModuleOp::getOperationName());
+  pm.addPass(createZeroScratch());
   pm.addPass(createExpandReductions());
   if (mlir::failed(pm.run(*module)))
     return stageFailure(XPU_ERROR_COMPILE, diags, "reduction expansion failed");

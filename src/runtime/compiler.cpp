@@ -4,6 +4,7 @@
 #include "runtime/dump.h"
 #include "runtime/env.h"
 #include "runtime/kernel_cache.h"
+#include "runtime/lowering_check.h"
 #include "runtime/targets.h"
 #include "xpu/Pipeline.h"
 
@@ -128,8 +129,10 @@ Status checkModule(const CompileRequest &request, DiagnosticList &diags) {
   XPU_RETURN_IF_ERROR(frontEnd(s, request, diags, module, kernels));
   if (!target)
     return {};
-  return cap::staticGate(*target, analyzeRequirements(*module), diags,
-                         /*remarks=*/true);
+  XPU_RETURN_IF_ERROR(cap::staticGate(*target, analyzeRequirements(*module), diags,
+                                      /*remarks=*/true));
+  // What the target cannot lower is refused here too, located at the op.
+  return checkLowering(*module, *target, diags);
 }
 
 Status formatModule(const CompileRequest &request, std::string &out,

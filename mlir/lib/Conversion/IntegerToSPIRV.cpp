@@ -47,7 +47,7 @@ Value isZero(OpBuilder &b, Location loc, Value v) {
 /// The low and high 32-bit halves of a 64-bit value.
 std::pair<Value, Value> halves(OpBuilder &b, Location loc, Value v) {
   Type i32 = withElement(v.getType(), b.getI32Type());
-  Value hi = spirv::ShiftRightLogicalOp::create(b, loc, v,
+  Value hi = spirv::ShiftRightLogicalOp::create(b, loc, v.getType(), v,
                                                 constant(b, loc, v.getType(), 32));
   return {convert(b, loc, v, i32), convert(b, loc, hi, i32)};
 }
@@ -337,7 +337,7 @@ bool widenBool(Operation *op) {
     return false;
   Value l = extend(b, loc, op->getOperand(0), s);
   Value r = extend(b, loc, op->getOperand(1), s && !shift);
-  OperationState state(loc, op->getName(), {l, r}, {l.getType()}, op->getAttrs());
+  OperationState state(loc, op->getName(), {l, r}, {l.getType()});
   return replace(narrow(b, loc, b.create(state)->getResult(0)));
 }
 

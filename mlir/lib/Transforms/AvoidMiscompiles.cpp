@@ -68,6 +68,31 @@ void mulReductionByLanes(vector::ReductionOp op) {
   op.erase();
 }
 
+/// LLVM 22's x86 back end loses the results of `mul <2 x i128>` (the
+/// lowering of a vector arith.mulsi_extended) in some contexts: every store
+/// after it wrote zeros (repro: shared/repros/differential/
+/// cpu-static-mulsi-extended.mlir). Scalar 128-bit products are ordinary
+/// x86 code, so the vector is multiplied lane by lane.
+template <typename Op>
+void extendedMulByLanes(Op op) {
+  auto vec = dyn_cast<VectorType>(op.getLhs().getType());
+  if (!vec)
+    return;
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  SmallVector<Value> lows, highs;
+  for (int64_t k = 0; k < vec.getNumElements(); ++k) {
+    Value l = vector::ExtractOp::create(b, loc, op.getLhs(), ArrayRef<int64_t>{k});
+    Value r = vector::ExtractOp::create(b, loc, op.getRhs(), ArrayRef<int64_t>{k});
+    auto lane = Op::create(b, loc, l, r);
+    lows.push_back(lane.getLow());
+    highs.push_back(lane.getHigh());
+  }
+  op.getLow().replaceAllUsesWith(vector::FromElementsOp::create(b, loc, vec, lows));
+  op.getHigh().replaceAllUsesWith(vector::FromElementsOp::create(b, loc, vec, highs));
+  op.erase();
+}
+
 //===----------------------------------------------------------------------===//
 // Vulkan (seen on lavapipe, Mesa 22.3.6 with LLVM 15.0.6)
 //===----------------------------------------------------------------------===//
@@ -198,6 +223,10 @@ struct AvoidMiscompilesPass : xpu::impl::AvoidMiscompilesBase<AvoidMiscompilesPa
           truncToBoolAsCompare(t);
         else if (auto r = dyn_cast<vector::ReductionOp>(op))
           mulReductionByLanes(r);
+        else if (auto m = dyn_cast<arith::MulSIExtendedOp>(op))
+          extendedMulByLanes(m);
+        else if (auto m = dyn_cast<arith::MulUIExtendedOp>(op))
+          extendedMulByLanes(m);
       } else {
         if (auto e = dyn_cast<arith::ExtSIOp>(op))
           signExtendByShifts(e);

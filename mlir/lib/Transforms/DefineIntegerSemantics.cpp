@@ -202,7 +202,7 @@ bool define(Operation *op, unsigned indexBits) {
 /// dropped: results wrap, and an inexact division or shift is just that.
 void dropPoisonFlags(Operation *op) {
   if (auto flags = dyn_cast<arith::ArithIntegerOverflowFlagsInterface>(op))
-    if (flags.getOverflowAttr().getValue() != arith::IntegerOverflowFlags::none)
+    if (flags.hasNoSignedWrap() || flags.hasNoUnsignedWrap())
       op->setAttr(flags.getIntegerOverflowAttrName(),
                   arith::IntegerOverflowFlagsAttr::get(op->getContext(),
                                                        arith::IntegerOverflowFlags::none));

@@ -47,9 +47,15 @@ void zeroScratch(KernelOp kernel) {
   Block &entry = kernel.getBody().front();
   OpBuilder b = OpBuilder::atBlockBegin(&entry);
   Location loc = kernel.getLoc();
-  for (AllocOp op : shared)
-    op->moveBefore(&entry, entry.begin());
-  b.setInsertionPointAfter(shared.front());
+  Operation *last = nullptr;
+  for (AllocOp op : shared) {
+    if (last)
+      op->moveAfter(last);
+    else
+      op->moveBefore(&entry, entry.begin());
+    last = op;
+  }
+  b.setInsertionPointAfter(last);
   // Linear invocation index and workgroup size, as xpu-expand-reductions.
   Value tx = ThreadIdOp::create(b, loc, Dim::x);
   Value ty = ThreadIdOp::create(b, loc, Dim::y);

@@ -20,8 +20,10 @@ xpu.kernel @trunc_to_bool(%o: !xpu.buffer<3xi1>, %v: vector<3xi64>) {
 
 // LLVM-LABEL: xpu.kernel @mul_reduction
 // LLVM-NOT: vector.reduction <mul>
-// LLVM-COUNT-3: vector.extract
+// LLVM: vector.extract %{{.*}}[0]
+// LLVM: vector.extract %{{.*}}[1]
 // LLVM: arith.muli
+// LLVM: vector.extract %{{.*}}[2]
 // LLVM: arith.muli
 // LLVM: vector.reduction <add>
 xpu.kernel @mul_reduction(%o: !xpu.buffer<2xi32>, %v: vector<3xi32>) {
@@ -31,6 +33,26 @@ xpu.kernel @mul_reduction(%o: !xpu.buffer<2xi32>, %v: vector<3xi32>) {
   %c1 = arith.constant 1 : index
   xpu.store %p, %o[%c0] : !xpu.buffer<2xi32>
   xpu.store %s, %o[%c1] : !xpu.buffer<2xi32>
+  xpu.return
+}
+
+// -----
+
+// LLVM-LABEL: xpu.kernel @extended_products
+// LLVM-NOT: mulsi_extended
+// LLVM-NOT: mului_extended
+// LLVM-NOT: i128
+// LLVM: arith.extsi %{{.*}} : vector<2xi16> to vector<2xi64>
+// LLVM: arith.muli %{{.*}} : vector<2xi64>
+// LLVM: arith.constant 4294967295 : i64
+// LLVM: xpu.return
+xpu.kernel @extended_products(%o: !xpu.buffer<2xi64>, %v: vector<2xi16>, %a: i64) {
+  %lo, %hi = arith.mulsi_extended %v, %v : vector<2xi16>
+  %lo2, %hi2 = arith.mului_extended %a, %a : i64
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  xpu.store %hi2, %o[%c0] : !xpu.buffer<2xi64>
+  xpu.store %lo2, %o[%c1] : !xpu.buffer<2xi64>
   xpu.return
 }
 

@@ -4,15 +4,15 @@
 // amount may be out of range, none where a constant proves it in range.
 
 // CHECK-LABEL: xpu.kernel @variable_divisors
-// CHECK-DAG: %[[Z:.*]] = arith.constant 0 : i32
-// CHECK-DAG: %[[ONE:.*]] = arith.constant 1 : i32
-// CHECK-DAG: %[[MIN:.*]] = arith.constant -2147483648 : i32
-// CHECK-DAG: %[[M1:.*]] = arith.constant -1 : i32
+// CHECK: %[[Z:.*]] = arith.constant 0 : i32
 // CHECK: %[[ISZ:.*]] = arith.cmpi eq, %[[B:.*]], %[[Z]] : i32
+// CHECK: %[[MIN:.*]] = arith.constant -2147483648 : i32
+// CHECK: %[[M1:.*]] = arith.constant -1 : i32
 // CHECK: %[[ISMIN:.*]] = arith.cmpi eq, %[[A:.*]], %[[MIN]] : i32
 // CHECK: %[[ISM1:.*]] = arith.cmpi eq, %[[B]], %[[M1]] : i32
 // CHECK: %[[BOTH:.*]] = arith.andi %[[ISMIN]], %[[ISM1]] : i1
 // CHECK: %[[BAD:.*]] = arith.ori %[[ISZ]], %[[BOTH]] : i1
+// CHECK: %[[ONE:.*]] = arith.constant 1 : i32
 // CHECK: %[[D:.*]] = arith.select %[[BAD]], %[[ONE]], %[[B]] : i32
 // CHECK: arith.divsi %[[A]], %[[D]] : i32
 // CHECK: arith.cmpi eq

@@ -6,6 +6,8 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Builders.h"
 
+#include <type_traits>
+
 namespace xpu {
 #define GEN_PASS_DEF_AVOIDMISCOMPILES
 #include "xpu/Transforms/Passes.h.inc"
@@ -68,28 +70,54 @@ void mulReductionByLanes(vector::ReductionOp op) {
   op.erase();
 }
 
-/// LLVM 22's x86 back end loses the results of `mul <2 x i128>` (the
-/// lowering of a vector arith.mulsi_extended) in some contexts: every store
-/// after it wrote zeros (repro: shared/repros/differential/
-/// cpu-static-mulsi-extended.mlir). Scalar 128-bit products are ordinary
-/// x86 code, so the vector is multiplied lane by lane.
+/// LLVM 22's x86 back end (SelectionDAG, any CPU) drops a function's whole
+/// body when SLP vectorization turns the 128-bit products of an
+/// arith.mulsi_extended into `<2 x i128>` shuffled into `<4 x i128>` and
+/// truncated (repro: shared/repros/differential/cpu-static-mulsi-extended.mlir,
+/// every store vanished; the optimized IR through `llc-22 -O3` gives a bare
+/// `retq`). The extended products are formed without i128: in i64 for
+/// widths up to 32, from 32-bit halves for i64 (Hacker's Delight, mulhs).
 template <typename Op>
-void extendedMulByLanes(Op op) {
-  auto vec = dyn_cast<VectorType>(op.getLhs().getType());
-  if (!vec)
+void extendedMulWithoutI128(Op op) {
+  constexpr bool isSigned = std::is_same_v<Op, arith::MulSIExtendedOp>;
+  Type t = op.getLhs().getType();
+  Type elem = getElementTypeOrSelf(t);
+  if (!elem.isInteger())
     return;
+  unsigned w = elem.getIntOrFloatBitWidth();
   OpBuilder b(op);
   Location loc = op.getLoc();
-  SmallVector<Value> lows, highs;
-  for (int64_t k = 0; k < vec.getNumElements(); ++k) {
-    Value l = vector::ExtractOp::create(b, loc, op.getLhs(), ArrayRef<int64_t>{k});
-    Value r = vector::ExtractOp::create(b, loc, op.getRhs(), ArrayRef<int64_t>{k});
-    auto lane = Op::create(b, loc, l, r);
-    lows.push_back(lane.getLow());
-    highs.push_back(lane.getHigh());
+  Value x = op.getLhs(), y = op.getRhs();
+  Value low = arith::MulIOp::create(b, loc, x, y), high;
+  auto shr = [&](Value v, int64_t n, bool s) -> Value {
+    Value amount = splatInt(b, loc, v.getType(), n);
+    return s ? Value(arith::ShRSIOp::create(b, loc, v, amount))
+             : Value(arith::ShRUIOp::create(b, loc, v, amount));
+  };
+  if (w <= 32) {
+    Type wide = isa<VectorType>(t) ? Type(VectorType::get(cast<VectorType>(t).getShape(),
+                                                          b.getI64Type()))
+                                   : Type(b.getI64Type());
+    auto ext = [&](Value v) -> Value {
+      return isSigned ? Value(arith::ExtSIOp::create(b, loc, wide, v))
+                      : Value(arith::ExtUIOp::create(b, loc, wide, v));
+    };
+    Value p = arith::MulIOp::create(b, loc, ext(x), ext(y));
+    high = arith::TruncIOp::create(b, loc, t, shr(p, w, false));
+  } else {
+    Value lowMask = splatInt(b, loc, t, 0xffffffffLL);
+    auto lo32 = [&](Value v) -> Value { return arith::AndIOp::create(b, loc, v, lowMask); };
+    auto mul = [&](Value l, Value r) -> Value { return arith::MulIOp::create(b, loc, l, r); };
+    auto add = [&](Value l, Value r) -> Value { return arith::AddIOp::create(b, loc, l, r); };
+    Value x0 = lo32(x), y0 = lo32(y);
+    Value x1 = shr(x, 32, isSigned), y1 = shr(y, 32, isSigned);
+    Value w0 = mul(x0, y0);
+    Value mid = add(mul(x1, y0), shr(w0, 32, false));
+    Value w1 = add(mul(x0, y1), lo32(mid));
+    high = add(add(mul(x1, y1), shr(mid, 32, isSigned)), shr(w1, 32, isSigned));
   }
-  op.getLow().replaceAllUsesWith(vector::FromElementsOp::create(b, loc, vec, lows));
-  op.getHigh().replaceAllUsesWith(vector::FromElementsOp::create(b, loc, vec, highs));
+  op.getLow().replaceAllUsesWith(low);
+  op.getHigh().replaceAllUsesWith(high);
   op.erase();
 }
 
@@ -224,9 +252,9 @@ struct AvoidMiscompilesPass : xpu::impl::AvoidMiscompilesBase<AvoidMiscompilesPa
         else if (auto r = dyn_cast<vector::ReductionOp>(op))
           mulReductionByLanes(r);
         else if (auto m = dyn_cast<arith::MulSIExtendedOp>(op))
-          extendedMulByLanes(m);
+          extendedMulWithoutI128(m);
         else if (auto m = dyn_cast<arith::MulUIExtendedOp>(op))
-          extendedMulByLanes(m);
+          extendedMulWithoutI128(m);
       } else {
         if (auto e = dyn_cast<arith::ExtSIOp>(op))
           signExtendByShifts(e);

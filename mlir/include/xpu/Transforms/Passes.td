@@ -115,8 +115,8 @@ def AvoidMiscompiles : Pass<"xpu-avoid-miscompiles", "mlir::ModuleOp"> {
     meaning and names, in a comment, the code generator version and the
     reproducer that showed the miscompile. `llvm` (cpu, nvvm, rocdl; LLVM
     22): a truncation to i1 becomes `(x & 1) != 0`, an integer
-    `vector.reduction <mul>` and a vector `mulsi_extended`/`mului_extended`
-    multiply lane by lane. `spirv` (lavapipe,
+    `vector.reduction <mul>` multiplies lane by lane, `mulsi_extended` and
+    `mului_extended` form their high halves without i128. `spirv` (lavapipe,
     Mesa 22.3.6 / LLVM 15): `arith.extsi` becomes a zero extension and two
     shifts, an `scf.while` carries vectors as their lanes.
 

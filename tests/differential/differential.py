@@ -13,8 +13,11 @@ Exit status: 0 when every kernel agreed everywhere, 1 otherwise, 2 for a
 usage error. The last line reads "N passed, N failed" (kernels)."""
 import argparse
 import os
+import pickle
 import random
+import subprocess
 import sys
+import tempfile
 import time
 
 import numpy as np
@@ -110,7 +113,8 @@ def run_on(device, case):
 def reproducer(case, device, failure):
     """Everything needed to see the failure again without this tool."""
     k = case.kernel
-    lines = [f"// differential: {failure[0]} on {device.spec}: {failure[1].splitlines()[0]}",
+    spec = device.spec if device else "?"
+    lines = [f"// differential: {failure[0]} on {spec}: {(failure[1] or '-').splitlines()[0]}",
              f"// launch: grid {k.grid}, block {k.workgroup}"]
     names = [f"o{w}" for w, _ in k.output_types()]
     for b, ((ety, _), data) in enumerate(zip(k.inputs, case.inputs)):
@@ -148,6 +152,82 @@ def open_devices(specs, require):
     return devices
 
 
+def check_seed(seed, devices, opts):
+    """Runs one kernel everywhere; returns the failure kinds per device."""
+    case = Case(generate(seed), seed)
+    if opts.show:
+        print(case.text)
+    kinds = []
+    for dev in devices:
+        print(f"@@device {dev.spec}", flush=True)
+        f = run_on(dev, case)
+        if f is None:
+            continue
+        kinds.append((dev.spec, f[0]))
+        print(f"\n=== seed {seed}: {f[0]} on {dev.spec}\n{reproducer(case, dev, f)}")
+        if not opts.no_reduce:
+            fails = same_failure(dev, f[0])
+            small, tries = reduce(case.kernel, lambda k: fails(k, case))
+            report(seed, dev.spec, f[0], tries, reproducer(case.with_kernel(small), dev,
+                                                           run_on(dev, case.with_kernel(small)) or f),
+                   opts)
+    return kinds
+
+
+def report(seed, spec, kind, tries, text, opts):
+    print(f"--- seed {seed} reduced ({tries} tries):\n{text}", flush=True)
+    if opts.out:
+        os.makedirs(opts.out, exist_ok=True)
+        name = f"seed{seed}-{spec.replace(':', '')}-{kind}.mlir"
+        with open(os.path.join(opts.out, name), "w") as fh:
+            fh.write(text)
+
+
+def worker(opts):
+    """Runs the seeds in this process, marking each one's start and end."""
+    devices = open_devices(opts.backends.split(","), opts.require)
+    if not devices:
+        print("FAIL: no backend to test")
+        return 1
+    print("@@devices " + ",".join(d.spec for d in devices), flush=True)
+    for seed in range(opts.seed, opts.seed + opts.count):
+        print(f"@@seed {seed}", flush=True)
+        kinds = check_seed(seed, devices, opts)
+        print("@@result " + " ".join(f"{s}={k}" for s, k in kinds), flush=True)
+    return 0
+
+
+def replay(path, opts):
+    """Exit 0 when the pickled kernel agrees everywhere, 1 when not (a crash
+    ends the process by its signal): the predicate for reducing crashes."""
+    with open(path, "rb") as f:
+        kernel, seed = pickle.load(f)
+    devices = open_devices(opts.backends.split(","), True)
+    case = Case(generate(seed), seed).with_kernel(kernel)
+    return 1 if any(run_on(d, case) for d in devices) else 0
+
+
+def reduce_crash(seed, spec, opts):
+    """A backend crashed on `seed`: reduce it in child processes."""
+    case = Case(generate(seed), seed)
+    tmp = tempfile.mkdtemp(prefix="xpu-differential-")
+
+    def crashes(kernel):
+        path = os.path.join(tmp, "kernel.pickle")
+        with open(path, "wb") as f:
+            pickle.dump((kernel, seed), f)
+        p = subprocess.run([sys.executable, __file__, "--replay", path, "--backends", spec],
+                           capture_output=True)
+        return p.returncode < 0
+    small = case.kernel
+    tries = 0
+    if not opts.no_reduce:
+        small, tries = reduce(case.kernel, crashes, budget=150)
+    text = (f"// differential: crash on {spec} (the process died by a signal)\n"
+            + reproducer(case.with_kernel(small), None, ("crash", "")).split("\n", 1)[1])
+    report(seed, spec, "crash", tries, text, opts)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--count", type=int, default=100, help="kernels to run")
@@ -161,46 +241,66 @@ def main(argv=None):
     ap.add_argument("--out", help="write each reduced reproducer into this folder")
     ap.add_argument("--stop-after", type=int, default=20,
                     help="stop after this many failing kernels (0: never)")
+    ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--replay", help=argparse.SUPPRESS)
     opts = ap.parse_args(argv)
-    devices = open_devices(opts.backends.split(","), opts.require)
-    if not devices:
-        print("FAIL: no backend to test")
-        return 1
+    if opts.worker:
+        return worker(opts)
+    if opts.replay:
+        return replay(opts.replay, opts)
+
+    # The kernels run in a worker process, so a backend that crashes costs
+    # one kernel (reported and reduced as a crash), not the run.
     start = time.time()
     passed = failed = 0
     per_kind = {}
-    for seed in range(opts.seed, opts.seed + opts.count):
-        case = Case(generate(seed), seed)
-        if opts.show:
-            print(case.text)
-        ok = True
-        for dev in devices:
-            f = run_on(dev, case)
-            if f is None:
-                continue
-            ok = False
-            per_kind[(dev.spec, f[0])] = per_kind.get((dev.spec, f[0]), 0) + 1
-            print(f"\n=== seed {seed}: {f[0]} on {dev.spec}\n{reproducer(case, dev, f)}")
-            if not opts.no_reduce:
-                fails = same_failure(dev, f[0])
-                small, tries = reduce(case.kernel, lambda k: fails(k, case))
-                rc = case.with_kernel(small)
-                rf = run_on(dev, rc) or f
-                text = reproducer(rc, dev, rf)
-                print(f"--- seed {seed} reduced ({tries} tries):\n{text}")
-                if opts.out:
-                    os.makedirs(opts.out, exist_ok=True)
-                    name = f"seed{seed}-{dev.spec.replace(':', '')}-{f[0]}.mlir"
-                    with open(os.path.join(opts.out, name), "w") as fh:
-                        fh.write(text)
-        passed += ok
-        failed += not ok
+    seed, end = opts.seed, opts.seed + opts.count
+    specs = "?"
+    while seed < end:
+        cmd = [sys.executable, "-u", __file__, "--worker", "--seed", str(seed),
+               "--count", str(end - seed), "--backends", opts.backends]
+        for flag in ("require", "no_reduce", "show"):
+            if getattr(opts, flag):
+                cmd.append("--" + flag.replace("_", "-"))
+        if opts.out:
+            cmd += ["--out", opts.out]
+        child = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
+        current = device = None
+        for line in child.stdout:
+            if line.startswith("@@devices "):
+                specs = line.split()[1]
+            elif line.startswith("@@seed "):
+                current = int(line.split()[1])
+            elif line.startswith("@@device "):
+                device = line.split()[1]
+            elif line.startswith("@@result"):
+                kinds = [kv.split("=") for kv in line.split()[1:]]
+                for spec, kind in kinds:
+                    per_kind[(spec, kind)] = per_kind.get((spec, kind), 0) + 1
+                passed += not kinds
+                failed += bool(kinds)
+                seed, current = current + 1, None
+                if opts.stop_after and failed >= opts.stop_after:
+                    child.kill()
+                    break
+            else:
+                sys.stdout.write(line)
+        rc = child.wait()
         if opts.stop_after and failed >= opts.stop_after:
             print(f"stopping after {failed} failing kernels")
             break
+        if current is None:
+            if rc not in (0, -9):
+                print(f"FAIL: the worker exited with {rc}")
+                failed += 1
+            break
+        print(f"\n=== seed {current}: crash on {device} (signal {-rc})", flush=True)
+        per_kind[(device, "crash")] = per_kind.get((device, "crash"), 0) + 1
+        failed += 1
+        reduce_crash(current, device, opts)
+        seed = current + 1
     elapsed = time.time() - start
-    specs = ", ".join(d.spec for d in devices)
-    print(f"\ndifferential: seeds {opts.seed}..{seed} on {specs} in {elapsed:.0f} s")
+    print(f"\ndifferential: seeds {opts.seed}..{seed - 1} on {specs} in {elapsed:.0f} s")
     for (spec, kind), n in sorted(per_kind.items()):
         print(f"  {spec}: {n} {kind}")
     print(f"{passed} passed, {failed} failed")

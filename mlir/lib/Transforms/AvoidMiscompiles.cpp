@@ -5,6 +5,7 @@
 
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
 
 #include <type_traits>
 
@@ -235,6 +236,56 @@ void scalarizeLoopValues(scf::WhileOp op) {
   op.erase();
 }
 
+/// MLIR 22's SCF-to-SPIR-V conversion makes invalid SPIR-V (an OpPhi whose
+/// incoming block is no predecessor; spirv-val refuses it, lavapipe's
+/// pipeline creation corrupts the heap) for an scf.while whose header holds
+/// a loop or an if (reduced by tests/differential: a while nested in a
+/// while's header). The header's first run is peeled in front of the loop
+/// and the loop body runs the header after itself, so the loop's own
+/// header only forwards values:
+///   while (c, h = B(init)) { condition(c) h } do { (c, h) = B(A(h)) }
+scf::WhileOp trivialHeader(scf::WhileOp op) {
+  Block &before = op.getBefore().front();
+  if (llvm::none_of(before.without_terminator(),
+                    [](Operation &o) { return o.getNumRegions() > 0; }))
+    return op;
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  auto header = [&](ValueRange args, SmallVectorImpl<Value> &out) {
+    IRMapping map;
+    map.map(before.getArguments(), args);
+    for (Operation &o : before.without_terminator())
+      b.clone(o, map);
+    auto cond = cast<scf::ConditionOp>(before.getTerminator());
+    out.push_back(map.lookupOrDefault(cond.getCondition()));
+    for (Value v : cond.getArgs())
+      out.push_back(map.lookupOrDefault(v));
+  };
+  SmallVector<Value> inits;
+  header(op.getInits(), inits);
+  auto loop = scf::WhileOp::create(b, loc, op.getResultTypes(), inits);
+  SmallVector<Type> carried(ValueRange(inits).getTypes());
+  Block *forward = b.createBlock(&loop.getBefore(), {}, carried,
+                                 SmallVector<Location>(carried.size(), loc));
+  scf::ConditionOp::create(b, loc, forward->getArgument(0),
+                           forward->getArguments().drop_front());
+  SmallVector<Location> locs(op.getNumResults(), loc);
+  Block *body = b.createBlock(&loop.getAfter(), {}, op.getResultTypes(), locs);
+  Block &after = op.getAfter().front();
+  IRMapping map;
+  map.map(after.getArguments(), body->getArguments());
+  for (Operation &o : after.without_terminator())
+    b.clone(o, map);
+  SmallVector<Value> yielded, next;
+  for (Value v : cast<scf::YieldOp>(after.getTerminator()).getResults())
+    yielded.push_back(map.lookupOrDefault(v));
+  header(yielded, next);
+  scf::YieldOp::create(b, loc, next);
+  op.replaceAllUsesWith(loop.getResults());
+  op.erase();
+  return loop;
+}
+
 struct AvoidMiscompilesPass : xpu::impl::AvoidMiscompilesBase<AvoidMiscompilesPass> {
   using AvoidMiscompilesBase::AvoidMiscompilesBase;
   void runOnOperation() override {
@@ -259,7 +310,7 @@ struct AvoidMiscompilesPass : xpu::impl::AvoidMiscompilesBase<AvoidMiscompilesPa
         if (auto e = dyn_cast<arith::ExtSIOp>(op))
           signExtendByShifts(e);
         else if (auto w = dyn_cast<scf::WhileOp>(op))
-          scalarizeLoopValues(w);
+          scalarizeLoopValues(trivialHeader(w));
       }
     }
   }

@@ -327,10 +327,13 @@ class Gen:
         out.append(n)
         scope.append(n)
 
-    def atomic(self, scope, out, aty):
+    def atomic(self, scope, out, aty, kind):
+        """Every atomic of a kernel combines the same way: different kinds
+        on one element would not commute, so the result would depend on
+        which invocation went first."""
         v = self.operand(scope, out, aty)
         slot = self.pick(scope, pred=lambda t: not t.lanes and t.w > 1) or v
-        n = self.new("atomic", None, [v.id, slot.id], kind=self.rng.choice(ATOMICS))
+        n = self.new("atomic", None, [v.id, slot.id], kind=kind)
         out.append(n)
 
 
@@ -348,6 +351,7 @@ def generate(seed, size=None):
             inputs.append((ty, rng.choice((1, 2, 3, 4))))
     scalar = g.rand_ty() if rng.random() < 0.5 else None
     atomic = Ty(rng.choice((32, 64))) if rng.random() < 0.3 else None
+    atomic_kind = rng.choice(ATOMICS)
 
     body, scope = [], []
     for b, (ety, per) in enumerate(inputs):
@@ -372,7 +376,7 @@ def generate(seed, size=None):
         elif r < 0.11:
             g.reduce(scope, body)
         elif r < 0.15 and atomic is not None:
-            g.atomic(scope, body, atomic)
+            g.atomic(scope, body, atomic, atomic_kind)
         else:
             g.expr(scope, body)
     computed = [n for n in body if n.op not in ("load", "param", "atomic")]
@@ -381,7 +385,7 @@ def generate(seed, size=None):
     widths = sorted({n.ty.w for n in picks})[:3]
     outputs = [n.id for n in picks if n.ty.w in widths]
     if atomic is not None and not any(n.op == "atomic" for n in body):
-        g.atomic(scope, body, atomic)
+        g.atomic(scope, body, atomic, atomic_kind)
     return Kernel(workgroup, grid, inputs, scalar, body, outputs, atomic,
                   portable=g.portable)
 

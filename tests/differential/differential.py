@@ -1,9 +1,10 @@
 #!/usr/bin/python3
 """The differential tester: random admitted integer kernels (kernel.py),
 run on every available backend and compared bit for bit, element by
-element, with the reference interpreter (reference.py). A disagreement or
-a compile failure prints a self-contained reproducer and is reduced
-(reduce.py) to the smallest kernel that still fails.
+element, with the reference interpreter (reference.py). A disagreement, a
+compile failure, SPIR-V that spirv-val refuses or a crash prints a
+self-contained reproducer and is reduced (reduce.py) to the smallest
+kernel that still fails the same way.
 
     differential.py --count 600 --seed 1                # cpu and vulkan:0
     differential.py --count 5000 --backends cuda:0,vulkan:0 --require
@@ -12,9 +13,11 @@ a compile failure prints a self-contained reproducer and is reduced
 Exit status: 0 when every kernel agreed everywhere, 1 otherwise, 2 for a
 usage error. The last line reads "N passed, N failed" (kernels)."""
 import argparse
+import ctypes
 import os
 import pickle
 import random
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -81,6 +84,28 @@ class Case:
         return args, outs, acc
 
 
+SPIRV_VAL = shutil.which("spirv-val")
+
+
+def invalid_spirv(module):
+    """spirv-val's complaint about a Vulkan module's code, or None: code a
+    lenient driver runs may still be refused (or misread) by another."""
+    from xpujit import _lib
+    data, size, fmt = ctypes.c_void_p(), ctypes.c_size_t(), ctypes.c_char_p()
+    lib = _lib.lib
+    lib.xpu_module_binary.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p,
+                                      ctypes.c_void_p]
+    if lib.xpu_module_binary(module.handle, ctypes.byref(data), ctypes.byref(size),
+                             ctypes.byref(fmt)) or fmt.value != b"spirv":
+        return None
+    with tempfile.NamedTemporaryFile(suffix=".spv") as f:
+        f.write(ctypes.string_at(data, size.value))
+        f.flush()
+        p = subprocess.run([SPIRV_VAL, "--target-env", "vulkan1.3", f.name],
+                           capture_output=True, text=True)
+    return None if p.returncode == 0 else (p.stdout + p.stderr).strip()
+
+
 def run_on(device, case):
     """None when the device computes what the reference says; else a
     description of the first failure (kind, text)."""
@@ -89,6 +114,10 @@ def run_on(device, case):
         module = device.compile(case.text, source_name="differential.mlir")
     except xpujit.XpuError as e:
         return ("compile", str(e))
+    if SPIRV_VAL and device.backend == "vulkan":
+        complaint = invalid_spirv(module)
+        if complaint:
+            return ("invalid-spirv", complaint)
     try:
         args, outs, acc = case.args()
         module.kernel(k.name).launch(grid=k.grid, block=k.workgroup, args=args)

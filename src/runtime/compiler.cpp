@@ -91,10 +91,12 @@ static Status frontEnd(Session &s, const CompileRequest &request,
   if (!module)
     return stageFailure(XPU_ERROR_PARSE, diags, "the kernel source did not parse");
 
-  // Admission against each kernel's profile.
+  // Admission against each kernel's profile (ub.poison is zero before
+  // anything folds it).
   s.collector.setDefaultCode("XPU-ADMIT");
   {
     mlir::PassManager pm(&s.ctx, mlir::ModuleOp::getOperationName());
+    pm.addPass(createPoisonToZero());
     AdmitOptions options;
     options.explicitDevice = request.explicitDevice;
     options.runtimeChecks = request.runtimeChecks;

@@ -173,7 +173,15 @@ class Gen:
                 out.append(c)
                 scope.append(c)
                 return c
-        c = self.const(ty)
+        r = self.rng.random()
+        if r < 0.03:
+            # Defined as zero (docs/profiles.md): ub.poison, and a read of
+            # scratch memory nothing wrote.
+            c = self.new("poison", ty)
+        elif r < 0.06:
+            c = self.new("unwritten", ty, space=self.rng.choice(("private", "shared")))
+        else:
+            c = self.const(ty)
         out.append(c)
         scope.append(c)
         return c
@@ -511,6 +519,16 @@ class Printer:
             self.emit(f"{v} = arith.index_castui {src} : index to {ty}")
         elif op == "const":
             self.emit(f"{v} = arith.constant {_const_text(nd.ty, nd.attrs['value'])}")
+        elif op == "poison":
+            self.emit(f"{v} = ub.poison : {ty}")
+        elif op == "unwritten":
+            per = max(1, nd.ty.lanes)
+            buf = _buffer(nd.ty.w, 4 * per, space=nd.attrs["space"])
+            s = f"%u{nd.id}"
+            self.emit(f"{s} = xpu.alloc : {buf}")
+            at = self.index_const(per)
+            suffix = f" -> {ty}" if nd.ty.lanes else ""
+            self.emit(f"{v} = xpu.load {s}[{at}] : {buf}{suffix}")
         elif op in BINARY:
             self.emit(f"{v} = arith.{op} {a[0]}, {a[1]} : {ty}")
         elif op == "cmpi":

@@ -94,7 +94,7 @@ xpu.kernel @guards_left(%o: !xpu.buffer<i32>, %a: i32, %w: i64, %v: vector<3xi8>
 // -----
 
 // floordiv/ceildiv are rebuilt on the guarded truncating division; flags
-// that make results poison go, and so does ub.poison.
+// that make results poison go.
 // CHECK-LABEL: xpu.kernel @rounded_and_flags
 // CHECK-NOT: arith.floordivsi
 // CHECK-NOT: arith.ceildivui
@@ -104,15 +104,12 @@ xpu.kernel @guards_left(%o: !xpu.buffer<i32>, %a: i32, %w: i64, %v: vector<3xi8>
 // CHECK: arith.remui
 // CHECK-NOT: overflow
 // CHECK-NOT: exact
-// CHECK-NOT: ub.poison
 // CHECK: xpu.return
 xpu.kernel @rounded_and_flags(%o: !xpu.buffer<i32>, %a: i32, %b: i32) {
   %f = arith.floordivsi %a, %b : i32
   %c = arith.ceildivui %a, %b : i32
   %s = arith.addi %f, %c overflow<nsw> : i32
-  %e = arith.shrui %s, %a exact : i32
-  %p = ub.poison : i32
-  %t = arith.addi %e, %p : i32
+  %t = arith.shrui %s, %a exact : i32
   %c0 = arith.constant 0 : index
   xpu.store %t, %o[%c0] : !xpu.buffer<i32>
   xpu.return
@@ -135,5 +132,23 @@ xpu.kernel @index_width(%o: !xpu.buffer<i32>, %a: i32) {
   %r = arith.index_cast %s : index to i32
   %c0 = arith.constant 0 : index
   xpu.store %r, %o[%c0] : !xpu.buffer<i32>
+  xpu.return
+}
+
+// -----
+
+// RUN: xpu-opt %s -split-input-file -xpu-poison-to-zero | FileCheck %s --check-prefix=POISON
+// POISON-LABEL: xpu.kernel @poison
+// POISON-NOT: ub.poison
+// POISON: arith.constant dense<0> : vector<2xi8>
+// POISON: arith.constant 0 : i32
+// POISON: arith.addui_extended
+xpu.kernel @poison(%o: !xpu.buffer<i32>) {
+  %v = ub.poison : vector<2xi8>
+  %p = ub.poison : i32
+  %c5 = arith.constant 5 : i32
+  %s, %f = arith.addui_extended %p, %c5 : i32, i1
+  %c0 = arith.constant 0 : index
+  xpu.store %s, %o[%c0] : !xpu.buffer<i32>
   xpu.return
 }

@@ -1,10 +1,8 @@
 // Gives every integer operation a result on every input, the same on every
 // backend (docs/profiles.md, "Integer semantics"): guarded division,
-// remainder and shifts, no poison-producing flags, ub.poison as zero.
-// See Passes.td.
+// remainder and shifts, no poison-producing flags. See Passes.td.
 #include "xpu/Transforms/Passes.h"
 
-#include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
 
@@ -137,11 +135,6 @@ Value roundedQuotient(OpBuilder &b, Location loc, Value a, Value d, bool isSigne
                                arith::SelectOp::create(b, loc, adjust, one, zero));
 }
 
-/// A zero of `t`: integer, float or a vector of either.
-Value zeroOf(OpBuilder &b, Location loc, Type t) {
-  return arith::ConstantOp::create(b, loc, t, b.getZeroAttr(t));
-}
-
 /// Rewrites one op; returns true when it replaced it.
 bool define(Operation *op, unsigned indexBits) {
   OpBuilder b(op);
@@ -187,14 +180,6 @@ bool define(Operation *op, unsigned indexBits) {
     return shift(o);
   if (auto o = dyn_cast<arith::ShRUIOp>(op))
     return shift(o);
-  if (auto poison = dyn_cast<ub::PoisonOp>(op)) {
-    Type t = poison.getType();
-    if (!isa<IntegerType, IndexType, FloatType, VectorType>(t))
-      return false;
-    poison.replaceAllUsesWith(zeroOf(b, loc, t));
-    poison.erase();
-    return true;
-  }
   return false;
 }
 

@@ -54,6 +54,24 @@ def Admit : Pass<"xpu-admit", "mlir::ModuleOp"> {
 // Defined integer semantics (issue 13; docs/profiles.md "Integer semantics")
 //===----------------------------------------------------------------------===//
 
+def PoisonToZero : Pass<"xpu-poison-to-zero", "mlir::ModuleOp"> {
+  let summary = "Replace ub.poison by zero, before admission";
+  let description = [{
+    `ub.poison` is defined as zero in both profiles. The rewrite runs right
+    after parsing, before anything folds: MLIR 22's folder of
+    `arith.addui_extended` crashes (SIGSEGV in TypedAttr::getType) on a
+    poison operand, and admission's range analysis folds
+    (`ub.poison : i32` fed to `addui_extended`; found by tests/differential).
+
+    ```mlir
+    %p = ub.poison : vector<2xi8>
+    // becomes
+    %p = arith.constant dense<0> : vector<2xi8>
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def ZeroScratch : Pass<"xpu-zero-scratch", "mlir::ModuleOp"> {
   let summary = "Start every scratch allocation as zeros";
   let description = [{
@@ -85,8 +103,7 @@ def DefineIntegerSemantics : Pass<"xpu-define-integer-semantics", "mlir::ModuleO
     ceildiv are rebuilt on that division, and shift amounts are taken modulo
     the width. A divisor that is a constant without 0 (and, for signed
     division, without -1) and a constant shift amount below the width need
-    no guard and get none. Overflow, `exact` flags are dropped, `ub.poison`
-    becomes zero.
+    no guard and get none. Overflow and `exact` flags are dropped.
 
     ```mlir
     %q = arith.divsi %a, %b : i32

@@ -321,6 +321,10 @@ def main(argv=None):
                 else:
                     passed += 1
                 seed, current = current + 1, None
+                done = passed + failed + refused
+                if done % 1000 == 0:
+                    print(f"progress: {done} kernels, {failed} failed, "
+                          f"{time.time() - start:.0f} s", flush=True)
                 if opts.stop_after and failed >= opts.stop_after:
                     child.kill()
                     break

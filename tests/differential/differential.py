@@ -322,7 +322,7 @@ def main(argv=None):
                     passed += 1
                 seed, current = current + 1, None
                 done = passed + failed + refused
-                if done % 1000 == 0:
+                if done % 100 == 0:
                     print(f"progress: {done} kernels, {failed} failed, "
                           f"{time.time() - start:.0f} s", flush=True)
                 if opts.stop_after and failed >= opts.stop_after:

@@ -78,6 +78,11 @@ def sext_slt(rng, n):
     return [np.zeros(n, np.int64), a], (a < 0).astype(np.int64)
 
 
+def vector_bool_param(rng, n):
+    p = [int(b) for b in rng.integers(0, 2, 3)]
+    return [np.zeros(3 * n, np.int32), p], np.tile(np.array(p, np.int32), n)
+
+
 # file -> (grid, block, inputs and expected results)
 CASES = {
     "control-for-scalar-divergent": (2, 32, for_loop),
@@ -86,6 +91,7 @@ CASES = {
     "cpu-i1-broadcast": (2, 32, i1_broadcast),
     "cpu-mul-reduction-vec3": (2, 32, mul_reduction),
     "cpu-static-mulsi-extended": (14, 8, mulsi_extended),
+    "cpu-vector-i1-param": (2, 32, vector_bool_param),
     "vk-floordivsi-sext-const": (2, 32, floordiv_const),
     "vk-remsi-intmin": (2, 32, remsi),
     "vk-sext-cmp-slt": (2, 32, sext_slt),

@@ -42,19 +42,10 @@ SmallVector<Value> unpackArgs(OpBuilder &b, Location loc, LLVM::LLVMFuncOp kerne
   ArrayRef<Type> params = kernel.getArgumentTypes();
   unsigned offset = 0;
   for (Type t : params.drop_back(kHiddenParams)) {
-    // A vector of i1 comes as one byte per lane; LLVM's <N x i1> in memory
-    // is bit-packed, so it is read as bytes and compared with zero.
-    auto vec = dyn_cast<VectorType>(t);
-    bool byteLanes = vec && vec.getElementType().isInteger(1);
-    Type memory = byteLanes ? VectorType::get(vec.getShape(), b.getI8Type()) : t;
-    auto load = LLVM::LoadOp::create(b, loc, memory, fieldAddress(b, loc, args, offset),
+    auto load = LLVM::LoadOp::create(b, loc, t, fieldAddress(b, loc, args, offset),
                                      /*alignment=*/1);
     load.setInvariant(true);
-    Value v = load;
-    if (byteLanes)
-      v = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, v,
-                               LLVM::ZeroOp::create(b, loc, memory));
-    values.push_back(v);
+    values.push_back(load);
     unsigned bytes = slotBytes(t);
     offset += (bytes + abi::kSlotAlign - 1) / abi::kSlotAlign * abi::kSlotAlign;
   }

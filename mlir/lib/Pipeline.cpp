@@ -238,6 +238,41 @@ static std::string bufferName(Value buffer) {
   return "scratch";
 }
 
+/// The printf sites xpu-lower-printf listed on the module.
+static std::vector<abi::PrintSite> printSites(ModuleOp module) {
+  std::vector<abi::PrintSite> sites;
+  auto list = module->getAttrOfType<ArrayAttr>(abi::kPrintSitesAttr);
+  for (Attribute a : list ? list : ArrayAttr::get(module.getContext(), {})) {
+    auto d = cast<DictionaryAttr>(a);
+    abi::PrintSite s;
+    s.format = d.getAs<StringAttr>("format").str();
+    s.location = d.getAs<StringAttr>("location").str();
+    for (Attribute t : d.getAs<ArrayAttr>("args"))
+      s.args.push_back(scalarOf(cast<TypeAttr>(t).getValue()));
+    sites.push_back(std::move(s));
+  }
+  return sites;
+}
+
+/// Parameter `i`, a field of a struct parameter (xpu-flatten-structs), joins
+/// its struct: a new one when the previous parameter was not of it.
+static void addStructField(abi::KernelInfo &info, abi::Param &p, DictionaryAttr field,
+                           unsigned i) {
+  std::string name = field.getAs<StringAttr>("struct").str();
+  if (info.structs.empty() || info.structs.back().name != name ||
+      info.structs.back().firstParam + info.structs.back().fieldCount != i) {
+    abi::StructArg s;
+    s.name = name;
+    s.typeName = field.getAs<StringAttr>("type").str();
+    s.bytes = uint32_t(field.getAs<IntegerAttr>("bytes").getInt());
+    s.firstParam = i;
+    info.structs.push_back(s);
+  }
+  ++info.structs.back().fieldCount;
+  p.structArg = int32_t(info.structs.size() - 1);
+  p.fieldOffset = uint32_t(field.getAs<IntegerAttr>("offset").getInt());
+}
+
 std::vector<abi::KernelInfo> describeKernels(ModuleOp module) {
   std::vector<abi::KernelInfo> kernels;
   std::vector<abi::CheckSite> sites;
@@ -270,6 +305,12 @@ std::vector<abi::KernelInfo> describeKernels(ModuleOp module) {
         p.name = name.str();
       else
         p.name = "arg" + std::to_string(i);
+      if (auto field = kernel.getArgAttrOfType<DictionaryAttr>(i, abi::kStructFieldAttr))
+        addStructField(info, p, field, i);
+      if (kernel.getArgAttr(i, abi::kPrintBufferAttr)) {
+        info.printParam = int32_t(i);
+        info.prints = printSites(module);
+      }
       info.params.push_back(std::move(p));
     }
     auto extents = [](std::optional<ArrayRef<int64_t>> shape)
@@ -302,6 +343,10 @@ LogicalResult lowerToLLVMDialect(ModuleOp module, LLVMTarget target,
   waveOptions.waveWidth = waveWidth;
   waveOptions.chip = chip.str();
   pm.addPass(createLowerWaveOps(waveOptions));
+  LowerAsyncCopiesOptions asyncOptions;
+  asyncOptions.target = name;
+  asyncOptions.chip = chip.str();
+  pm.addPass(createLowerAsyncCopies(asyncOptions));
   pm.addPass(createExpandReductions());
   pm.addPass(createDefineIntegerSemantics());
   AvoidMiscompilesOptions avoid;
@@ -352,6 +397,9 @@ LogicalResult lowerToSPIRV(ModuleOp module, const SPIRVOptions &options) {
   LowerWaveOpsOptions wave;
   wave.target = "spirv";
   pm.addPass(createLowerWaveOps(wave));
+  LowerAsyncCopiesOptions async;
+  async.target = "spirv";
+  pm.addPass(createLowerAsyncCopies(async));
   pm.addPass(createSPIRVFloatAtomics());
   AvoidMiscompilesOptions avoid;
   avoid.target = "spirv";

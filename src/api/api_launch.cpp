@@ -2,6 +2,7 @@
 // kernel's parameter list, packed into the kernel ABI's argument block, and
 // the buffers are lent to the stream until it synchronizes.
 #include "runtime/objects.h"
+#include "xpu/PrintFormat.h"
 
 #include <cstdio>
 #include <cstring>
@@ -22,16 +23,20 @@ std::string describe(const abi::Param &p) {
 std::string describe(const xpu_arg &a) {
   if (a.kind == XPU_PARAM_BUFFER)
     return "a buffer";
+  if (a.kind == XPU_PARAM_STRUCT)
+    return "a struct";
   if (a.kind != XPU_PARAM_SCALAR)
     return "an argument of unknown kind " + std::to_string(int(a.kind));
   std::string t = xpu_type_name(a.type);
   return a.lanes > 1 ? "vector<" + std::to_string(a.lanes) + "x" + t + ">" : t;
 }
 
-Status mismatch(const abi::KernelInfo &k, size_t i, const std::string &why) {
+/// Argument `arg` of the launch, for parameter `i` (they differ after a
+/// struct, whose fields are parameters of their own).
+Status mismatch(const abi::KernelInfo &k, size_t i, size_t arg, const std::string &why) {
   const abi::Param &p = k.params[i];
   return {XPU_ERROR_ARGUMENT_MISMATCH, "kernel '" + k.name + "' argument " +
-                                           std::to_string(i) + " ('" + p.name +
+                                           std::to_string(arg) + " ('" + p.name +
                                            "', " + describe(p) + "): " + why};
 }
 
@@ -119,9 +124,95 @@ Status checkDeterministicLaunch(const abi::KernelInfo &info, const uint32_t grid
   return {};
 }
 
+/// A launch's print buffer (xpu.printf): fresh, its header zeroed.
+Status makePrintBuffer(const std::shared_ptr<DeviceObj> &dev, std::shared_ptr<BufferObj> &out) {
+  auto buf = std::make_shared<BufferObj>();
+  buf->device = dev;
+  buf->bytes = abi::kPrintBufferBytes;
+  XPU_RETURN_IF_ERROR(dev->device->allocate(buf->bytes, buf->memory));
+  uint32_t header[abi::kPrintHeaderWords] = {};
+  XPU_RETURN_IF_ERROR(dev->device->upload(*buf->memory, 0, header, sizeof header));
+  out = std::move(buf);
+  return {};
+}
+
+std::string describe(const abi::Scalar elem, uint32_t lanes) {
+  std::string t = abi::scalarName(elem);
+  return lanes > 1 ? "vector<" + std::to_string(lanes) + "x" + t + ">" : t;
+}
+
+/// Checks a struct argument against the kernel's struct (its size, and the
+/// host's layout when given, field by field) and copies each field into its
+/// parameter's slot.
+Status packStruct(const abi::KernelInfo &info, const abi::StructArg &s, size_t argIndex,
+                  const xpu_arg &a, uint8_t *block, const abi::Slot *slots) {
+  auto fail = [&](const std::string &why) -> Status {
+    return {XPU_ERROR_ARGUMENT_MISMATCH, "kernel '" + info.name + "' argument " +
+                                             std::to_string(argIndex) + " ('" + s.name +
+                                             "', struct " + s.typeName + " of " +
+                                             std::to_string(s.bytes) + " bytes): " + why};
+  };
+  if (a.kind != XPU_PARAM_STRUCT)
+    return fail("expected a struct, got " + describe(a));
+  const auto &st = a.v.structure;
+  if (!st.data)
+    return fail("the struct's data is NULL");
+  if (st.size != s.bytes) {
+    // Name the kernel's fields, so the host sees which one it laid out
+    // differently.
+    std::string layout;
+    for (uint32_t f = 0; f < s.fieldCount; ++f) {
+      const abi::Param &p = info.params[s.firstParam + f];
+      layout += (f ? ", '" : "'") + p.name.substr(s.name.size() + 1) + "' " +
+                describe(p.elem, p.lanes) + " at " + std::to_string(p.fieldOffset);
+    }
+    return fail("the argument is " + std::to_string(st.size) +
+                " bytes; the kernel's fields: " + layout);
+  }
+  if (st.fields) {
+    for (uint32_t f = 0; f < s.fieldCount; ++f) {
+      const abi::Param &p = info.params[s.firstParam + f];
+      std::string field = p.name.substr(s.name.size() + 1);
+      std::string want = "'" + field + "' (" + describe(p.elem, p.lanes) + " at offset " +
+                         std::to_string(p.fieldOffset) + ")";
+      if (f >= st.field_count)
+        return fail("the host's struct ends before field " + std::to_string(f) + ", " + want);
+      const xpu_struct_field &h = st.fields[f];
+      uint32_t lanes = h.lanes ? h.lanes : 1;
+      if (!h.name || field != h.name || int(h.type) != int(p.elem) || lanes != p.lanes ||
+          h.offset != p.fieldOffset)
+        return fail("field " + std::to_string(f) + " is " + want + " in the kernel but '" +
+                    (h.name ? h.name : "(null)") + "' (" + xpu_type_name(h.type) +
+                    (lanes > 1 ? " x" + std::to_string(lanes) : std::string()) +
+                    " at offset " + std::to_string(h.offset) + ") in the host's struct");
+    }
+    if (st.field_count != s.fieldCount)
+      return fail("the host's struct has " + std::to_string(st.field_count) +
+                  " fields, the kernel's " + std::to_string(s.fieldCount));
+  }
+  for (uint32_t f = 0; f < s.fieldCount; ++f) {
+    const abi::Param &p = info.params[s.firstParam + f];
+    std::memcpy(block + slots[f].offset, static_cast<const uint8_t *>(st.data) + p.fieldOffset,
+                abi::scalarBytes(p.elem) * p.lanes);
+  }
+  return {};
+}
+
+// The argument union keeps its size whatever kinds it gains.
+static_assert(sizeof(void *) != 8 || sizeof(xpu_arg{}.v) == 32,
+              "xpu_arg's union must stay 32 bytes");
+
 } // namespace
 
 extern "C" {
+
+XPU_API xpu_arg xpu_arg_struct(const void *data, size_t size) {
+  xpu_arg a{};
+  a.kind = XPU_PARAM_STRUCT;
+  a.v.structure.data = data;
+  a.v.structure.size = size;
+  return a;
+}
 
 XPU_API xpu_arg xpu_arg_buffer(xpu_buffer buffer) {
   xpu_arg a{};
@@ -166,11 +257,11 @@ XPU_API xpu_status xpu_launch(xpu_kernel kernel, xpu_stream stream,
   if (!grid || !block)
     return finish(invalidArgument("xpu_launch: `grid` or `block` is NULL"));
   const abi::KernelInfo &info = *k->info;
-  if (arg_count != info.params.size())
+  size_t argCount = abi::launchArgs(info).size();
+  if (arg_count != argCount)
     return finish({XPU_ERROR_ARGUMENT_MISMATCH,
-                   "kernel '" + info.name + "' takes " +
-                       std::to_string(info.params.size()) + " arguments, got " +
-                       std::to_string(arg_count)});
+                   "kernel '" + info.name + "' takes " + std::to_string(argCount) +
+                       " arguments, got " + std::to_string(arg_count)});
   if (arg_count && !args)
     return finish(invalidArgument("xpu_launch: `args` is NULL"));
   // The profile's rules first: a deterministic kernel is refused for its
@@ -199,22 +290,42 @@ XPU_API xpu_status xpu_launch(xpu_kernel kernel, xpu_stream stream,
   req.buffers.assign(info.params.size(), nullptr);
   req.status = 0;
   size_t slot = 0;
-  for (size_t i = 0; i < info.params.size(); ++i) {
+  std::shared_ptr<BufferObj> printBuffer;
+  for (size_t i = 0, ai = 0; i < info.params.size(); ++i) {
     const abi::Param &p = info.params[i];
-    const xpu_arg &a = args[i];
+    if (int32_t(i) == info.printParam) {
+      if (Status st = makePrintBuffer(dev, printBuffer); !st.isOk())
+        return finish(st);
+      uint64_t address = printBuffer->memory->address(), count = printBuffer->bytes / 4;
+      std::memcpy(block_ + k->slots[slot].offset, &address, 8);
+      std::memcpy(block_ + k->slots[slot + 1].offset, &count, 8);
+      slot += 2;
+      req.buffers[i] = printBuffer->memory.get();
+      lent.push_back(printBuffer);
+      continue;
+    }
+    const xpu_arg &a = args[ai++];
+    if (p.structArg >= 0) {
+      const abi::StructArg &s = info.structs[p.structArg];
+      if (Status st = packStruct(info, s, ai - 1, a, block_, &k->slots[slot]); !st.isOk())
+        return finish(st);
+      i += s.fieldCount - 1;
+      slot += s.fieldCount;
+      continue;
+    }
     if (p.isBuffer) {
       if (a.kind != XPU_PARAM_BUFFER)
-        return finish(mismatch(info, i, "expected a buffer, got " + describe(a)));
+        return finish(mismatch(info, i, ai - 1, "expected a buffer, got " + describe(a)));
       std::shared_ptr<BufferObj> buf;
       if (Status st = resolve(a.v.buffer, buf); !st.isOk())
-        return finish(mismatch(info, i, st.message()));
+        return finish(mismatch(info, i, ai - 1, st.message()));
       if (buf->device != dev)
-        return finish(mismatch(info, i, "the buffer lives on another device"));
+        return finish(mismatch(info, i, ai - 1, "the buffer lives on another device"));
       if (Status st = buf->checkNotMapped("launch with it"); !st.isOk())
         return finish(st);
       uint64_t count = buf->bytes / abi::scalarBytes(p.elem);
       if (p.staticCount >= 0 && count < uint64_t(p.staticCount))
-        return finish(mismatch(info, i, "the kernel needs " +
+        return finish(mismatch(info, i, ai - 1, "the kernel needs " +
                                             std::to_string(p.staticCount) +
                                             " elements; the buffer holds " +
                                             std::to_string(count)));
@@ -228,7 +339,7 @@ XPU_API xpu_status xpu_launch(xpu_kernel kernel, xpu_stream stream,
       uint32_t lanes = a.lanes ? a.lanes : 1;
       if (a.kind != XPU_PARAM_SCALAR || int(a.type) != int(p.elem) ||
           lanes != p.lanes)
-        return finish(mismatch(info, i, "got " + describe(a)));
+        return finish(mismatch(info, i, ai - 1, "got " + describe(a)));
       std::memcpy(block_ + k->slots[slot].offset, a.v.bytes, k->slots[slot].bytes);
       ++slot;
     }
@@ -258,6 +369,8 @@ XPU_API xpu_status xpu_launch(xpu_kernel kernel, xpu_stream stream,
   uint64_t seq = ++s->enqueued;
   if (word.host)
     s->checks.push_back({word, k->info});
+  if (printBuffer)
+    s->prints.push_back({printBuffer, k->info});
   for (size_t i = 0, b = 0; i < info.params.size(); ++i)
     if (info.params[i].isBuffer)
       lent[b++]->lend(s, seq, info.params[i].access != abi::Access::ro, k->info);

@@ -351,7 +351,7 @@ XPU_API xpu_status xpu_kernel_param_count(xpu_kernel kernel, uint32_t *out) {
     return finish(st);
   if (!out)
     return finish(invalidArgument("xpu_kernel_param_count: `out` is NULL"));
-  *out = uint32_t(k->info->params.size());
+  *out = uint32_t(xpu::abi::launchArgs(*k->info).size());
   return XPU_SUCCESS;
 }
 
@@ -362,16 +362,73 @@ XPU_API xpu_status xpu_kernel_param(xpu_kernel kernel, uint32_t index,
     return finish(st);
   if (!out)
     return finish(invalidArgument("xpu_kernel_param: `out` is NULL"));
-  if (index >= k->info->params.size())
+  std::vector<xpu::abi::LaunchArg> args = xpu::abi::launchArgs(*k->info);
+  if (index >= args.size())
     return finish({XPU_ERROR_NOT_FOUND,
                    "parameter index " + std::to_string(index) + " out of range"});
-  const xpu::abi::Param &p = k->info->params[index];
+  if (args[index].isStruct) {
+    const xpu::abi::StructArg &s = k->info->structs[args[index].index];
+    *out = {};
+    out->name = s.name.c_str();
+    out->kind = XPU_PARAM_STRUCT;
+    return XPU_SUCCESS;
+  }
+  const xpu::abi::Param &p = k->info->params[args[index].index];
   out->name = p.name.c_str();
   out->kind = p.isBuffer ? XPU_PARAM_BUFFER : XPU_PARAM_SCALAR;
   out->type = toType(p.elem);
   out->lanes = p.lanes;
   out->access = p.access == xpu::abi::Access::ro ? XPU_ACCESS_READ_ONLY
                                                  : XPU_ACCESS_READ_WRITE;
+  return XPU_SUCCESS;
+}
+
+/// The struct that launch argument `param` of `k` is, or a failure.
+static Status structParam(const std::shared_ptr<KernelObj> &k, uint32_t param,
+                          const xpu::abi::StructArg *&out) {
+  std::vector<xpu::abi::LaunchArg> args = xpu::abi::launchArgs(*k->info);
+  if (param >= args.size())
+    return {XPU_ERROR_NOT_FOUND, "parameter index " + std::to_string(param) + " out of range"};
+  if (!args[param].isStruct)
+    return invalidArgument("parameter " + std::to_string(param) + " of kernel '" +
+                           k->info->name + "' is not a struct");
+  out = &k->info->structs[args[param].index];
+  return {};
+}
+
+XPU_API xpu_status xpu_kernel_struct_layout(xpu_kernel kernel, uint32_t param,
+                                            size_t *bytes, uint32_t *field_count) {
+  std::shared_ptr<KernelObj> k;
+  if (Status st = resolve(kernel, k); !st.isOk())
+    return finish(st);
+  if (!bytes || !field_count)
+    return finish(invalidArgument("xpu_kernel_struct_layout: an out-parameter is NULL"));
+  const xpu::abi::StructArg *s = nullptr;
+  if (Status st = structParam(k, param, s); !st.isOk())
+    return finish(st);
+  *bytes = s->bytes;
+  *field_count = s->fieldCount;
+  return XPU_SUCCESS;
+}
+
+XPU_API xpu_status xpu_kernel_struct_field(xpu_kernel kernel, uint32_t param, uint32_t field,
+                                           xpu_struct_field *out) {
+  std::shared_ptr<KernelObj> k;
+  if (Status st = resolve(kernel, k); !st.isOk())
+    return finish(st);
+  if (!out)
+    return finish(invalidArgument("xpu_kernel_struct_field: `out` is NULL"));
+  const xpu::abi::StructArg *s = nullptr;
+  if (Status st = structParam(k, param, s); !st.isOk())
+    return finish(st);
+  if (field >= s->fieldCount)
+    return finish({XPU_ERROR_NOT_FOUND, "struct '" + s->typeName + "' has " +
+                                            std::to_string(s->fieldCount) + " fields"});
+  const xpu::abi::Param &p = k->info->params[s->firstParam + field];
+  out->name = p.name.c_str() + s->name.size() + 1; // "name.field" -> "field"
+  out->type = toType(p.elem);
+  out->lanes = p.lanes;
+  out->offset = p.fieldOffset;
   return XPU_SUCCESS;
 }
 

@@ -100,15 +100,24 @@ static Status frontEnd(Session &s, const CompileRequest &request,
     AdmitOptions options;
     options.explicitDevice = request.explicitDevice;
     options.runtimeChecks = request.runtimeChecks;
+    // Calls through function values become the direct calls they stand
+    // for first, so that admission (uniform control included) judges each
+    // callee where it is called.
+    pm.addPass(createLowerFunctionValues());
     pm.addPass(createAdmit(options));
     if (mlir::failed(pm.run(*module)))
       return stageFailure(XPU_ERROR_REFUSED, diags, "a kernel was refused");
   }
 
-  // Target-independent preparation: scratch starts as zeros, reductions
-  // become shared memory and barriers, the same for every backend.
+  // Target-independent preparation: struct parameters become their fields,
+  // async copies and printf become loads, stores and atomics, scratch starts
+  // as zeros, reductions become shared memory and barriers, the same for
+  // every backend.
   s.collector.setDefaultCode("XPU-COMPILE");
   mlir::PassManager pm(&s.ctx, mlir::ModuleOp::getOperationName());
+  pm.addPass(createFlattenStructs());
+  pm.addPass(createExpandAsyncCopies());
+  pm.addPass(createLowerPrintf());
   pm.addPass(createZeroScratch());
   pm.addPass(createExpandReductions());
   if (mlir::failed(pm.run(*module)))

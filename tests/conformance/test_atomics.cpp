@@ -300,13 +300,7 @@ TEST_CASE("deterministic-v1 refuses compare-exchange: its outcome depends on the
       %r = xpu.atomic_rmw cmpxchg %v, %out[%t] expected %zero seq_cst device : !xpu.buffer<64xi32>
       xpu.return
     })";
-  xpu_diagnostics diags = nullptr;
-  xpu_status st = xpu_module_check(target().ctx, text.data(), text.size(), nullptr, &diags);
-  std::string said = xpu_diagnostics_text(diags);
-  xpu_diagnostics_release(diags);
-  INFO(said);
-  CHECK(st == XPU_ERROR_REFUSED);
-  CHECK(said.find("XPU-GC009") != std::string::npos);
+  checkSays(text, XPU_ERROR_REFUSED, "XPU-GC009");
 }
 
 TEST_SUITE_END();

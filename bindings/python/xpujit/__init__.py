@@ -28,7 +28,7 @@ from .interop import from_cuda_array_interface, from_dlpack
 from .memory import Buffer, Mapping
 from .module import Kernel, Module, Param, compile, format_module
 from .stream import Event, Stream
-from .types import buffer, vector
+from .types import buffer, struct_type, vector
 
 __version__ = "0.1.0"
 
@@ -52,5 +52,6 @@ __all__ = [
     "Module", "NotFoundError", "OutOfBoundsError", "OutOfMemoryError", "Param",
     "ParseError", "RefusedError", "Stream", "UnsupportedError", "Value", "While",
     "XpuError", "backend_note", "buffer", "compile", "default_device", "device",
-    "devices", "format_module", "from_cuda_array_interface", "from_dlpack", "library_path", "synchronize", "vector", "version",
+    "devices", "format_module", "from_cuda_array_interface", "from_dlpack", "library_path",
+    "struct_type", "synchronize", "vector", "version",
 ]

@@ -313,6 +313,20 @@ class While(_Block):
         return r
 
 
+class _GridStride(_Block):
+    def __init__(self, builder, n):
+        super().__init__(builder)
+        out = _lib.handle()
+        check(lib.xpu_builder_grid_stride_begin(builder.handle, n.handle, ctypes.byref(out)))
+        self.index = Value(builder, out.value)
+
+    def __enter__(self):
+        return self.index
+
+    def _end(self):
+        check(lib.xpu_builder_grid_stride_end(self.builder.handle))
+
+
 class Builder:
     """Builds a module of kernels and device functions by calls; compile it
     with finish(device) or Device.compile(builder). `text` is the IR so far.
@@ -578,6 +592,44 @@ class Builder:
         return self._make(lib.xpu_builder_reduce, _pick(REDUCTIONS, op, "reduction"),
                           self._value(value).handle,
                           _pick(REDUCE_ORDERS, order, "reduction order"))
+
+    def fn_value(self, callee, functions):
+        """xpu.fn_value: a bounded function value (i32) naming `callee`, one of
+        the device function names in `functions`."""
+        names = (ctypes.c_char_p * len(functions))(*(f.encode() for f in functions))
+        return self._make(lib.xpu_builder_fn_value, callee.encode(), names, len(functions))
+
+    def fn_call(self, function, functions, *args, results=1):
+        """xpu.fn_call: calls the function of `functions` that `function`
+        names; outside the set nothing is called and the results are zero.
+        Returns `results` values (one Value, or a tuple)."""
+        names = (ctypes.c_char_p * len(functions))(*(f.encode() for f in functions))
+        handles = self._handles([self._value(a) for a in args])
+        out = (_lib.handle * max(1, results))()
+        check(lib.xpu_builder_fn_call(self.handle, self._value(function, "i32").handle, names,
+                                      len(functions), _lib.values(handles), len(handles), out,
+                                      results))
+        values = self._wrap(out[:results])
+        return values[0] if results == 1 else values
+
+    def grid_stride(self, n):
+        """The grid-stride loop: `with b.grid_stride(n) as i:` runs the body
+        for i = global_id, global_id + global_size, ... below n (an index
+        value or int)."""
+        return _GridStride(self, self._value(n, "index"))
+
+    def printf(self, format, *values):
+        """xpu.printf: prints `values` by the C format `format` when the
+        launch's stream synchronizes (portable profile only)."""
+        handles = self._handles([self._value(v) for v in values])
+        check(lib.xpu_builder_printf(self.handle, format.encode(), _lib.values(handles),
+                                     len(handles)))
+
+    def struct_get(self, value, field):
+        """xpu.struct_get: field `field` of a struct parameter (declare it with
+        xpujit.struct_type)."""
+        return self._make(lib.xpu_builder_struct_get, self._value(value).handle,
+                          field.encode())
 
     # -- wave (subgroup) operations ------------------------------------------
     # Every live lane of a wave must reach them together; values are i32,

@@ -121,14 +121,18 @@ class Module:
 
 @dataclasses.dataclass(frozen=True)
 class Param:
-    """A kernel parameter: name, kind ("scalar" or "buffer"), type (the
-    scalar or element type: "f32", "i32", ...), lanes (vector width of a
-    scalar parameter, else 1) and access ("rw" or "ro", for buffers)."""
+    """A kernel parameter: name, kind ("scalar", "buffer" or "struct"), type
+    (the scalar or element type: "f32", "i32", ...; "" for a struct), lanes
+    (vector width of a scalar parameter, else 1), access ("rw" or "ro", for
+    buffers), and for a struct its C size and fields (name, type, lanes,
+    offset)."""
     name: str
     kind: str
     type: str
     lanes: int
     access: str
+    size: int = 0
+    fields: tuple = ()
 
     @property
     def dtype(self):
@@ -136,6 +140,8 @@ class Param:
         return types.dtype_of(self.type)
 
     def __str__(self):
+        if self.kind == "struct":
+            return f"{self.name}: struct of {self.size} bytes ({', '.join(f[0] for f in self.fields)})"
         t = self.type if self.lanes == 1 else f"vector<{self.lanes}x{self.type}>"
         if self.kind == "buffer":
             t = f"buffer of {t}" + (", read-only" if self.access == "ro" else "")
@@ -171,9 +177,22 @@ class Kernel:
         raw = _lib.ParamInfo()
         for i in range(n.value):
             check(lib.xpu_kernel_param(handle, i, ctypes.byref(raw)))
+            if raw.kind == 2:
+                self.params.append(self._struct_param(i, _lib.string(raw.name)))
+                continue
             self.params.append(Param(
                 _lib.string(raw.name), "buffer" if raw.kind == 1 else "scalar",
                 types.name_of(raw.type), raw.lanes, "ro" if raw.access == 1 else "rw"))
+
+    def _struct_param(self, i, name):
+        size, count = ctypes.c_size_t(), ctypes.c_uint32()
+        check(lib.xpu_kernel_struct_layout(self.handle, i, ctypes.byref(size),
+                                           ctypes.byref(count)))
+        fields, f = [], _lib.StructField()
+        for k in range(count.value):
+            check(lib.xpu_kernel_struct_field(self.handle, i, k, ctypes.byref(f)))
+            fields.append((_lib.string(f.name), types.name_of(f.type), f.lanes, f.offset))
+        return Param(name, "struct", "", 1, "ro", size.value, tuple(fields))
 
     def __repr__(self):
         return f"<xpujit.Kernel {self.name}({', '.join(map(str, self.params))})>"
@@ -210,12 +229,15 @@ class Kernel:
         c_args = (_lib.Arg * max(1, len(args)))()
         lent, copies = [], []
         try:
+            keep = []
             for i, (p, a) in enumerate(zip(self.params, args)):
                 if p.kind == "buffer":
                     buf = self._buffer(i, p, a, copies)
                     c_args[i].kind = 1
                     c_args[i].v.buffer = buf.handle
                     lent.append(buf)
+                elif p.kind == "struct":
+                    self._struct(i, p, a, c_args[i], keep)
                 else:
                     self._scalar(i, p, a, c_args[i])
             check(lib.xpu_launch(self.handle, stream.handle, _extent(grid, "grid"),
@@ -262,6 +284,41 @@ class Kernel:
             return buf
         raise self._mismatch(i, f"{type(a).__name__} is neither a Buffer nor an array "
                                 "(NumPy, or with __dlpack__ / __cuda_array_interface__)")
+
+    def _struct(self, i, p, a, arg, keep):
+        """A NumPy structured scalar or a ctypes.Structure, with its layout,
+        which the library checks against the kernel's struct."""
+        if isinstance(a, np.ndarray) and a.dtype.names and a.size == 1:
+            a = a.reshape(())[()]
+        if isinstance(a, np.void) and a.dtype.names:
+            data = a.tobytes()
+            layout = []
+            for name in a.dtype.names:
+                dt, offset = a.dtype.fields[name][:2]
+                base, lanes = (dt.base, int(np.prod(dt.shape))) if dt.subdtype else (dt, 1)
+                layout.append((name, types.host_field_type(base), lanes, offset))
+        elif isinstance(a, ctypes.Structure):
+            data = bytes(a)
+            layout = []
+            for name, ctype, *_ in type(a)._fields_:
+                lanes = 1
+                if issubclass(ctype, ctypes.Array):
+                    ctype, lanes = ctype._type_, ctype._length_
+                layout.append((name, types.host_field_type(ctype), lanes,
+                               getattr(type(a), name).offset))
+        else:
+            raise self._mismatch(i, f"{type(a).__name__} is neither a NumPy structured "
+                                    f"scalar nor a ctypes.Structure")
+        raw = ctypes.create_string_buffer(data, len(data))
+        names = [n.encode() for n, *_ in layout]
+        fields = (_lib.StructField * len(layout))(
+            *(_lib.StructField(nm, t, lanes, off) for nm, (_, t, lanes, off) in zip(names, layout)))
+        keep += [raw, names, fields]
+        arg.kind = 2
+        arg.v.structure.data = ctypes.cast(raw, ctypes.c_void_p)
+        arg.v.structure.size = len(data)
+        arg.v.structure.fields = fields
+        arg.v.structure.field_count = len(layout)
 
     def _scalar(self, i, p, a, arg):
         arg.kind, arg.type, arg.lanes = 0, types.TYPE_NUMBER[p.type], p.lanes

@@ -58,6 +58,46 @@ struct Param {
   Space space = Space::global;
   Access access = Access::rw;
   int64_t staticCount = -1; ///< buffer length fixed by the type, or -1
+  /// A field of struct argument `structArg` (KernelInfo::structs) at C
+  /// offset `fieldOffset` in it; -1 for a parameter of its own.
+  int32_t structArg = -1;
+  uint32_t fieldOffset = 0;
+};
+
+/// A struct parameter (spec 17.4) as a launch passes it: one argument whose
+/// fields are the kernel's parameters firstParam .. firstParam + fieldCount
+/// - 1 (named "name.field"), read from the host's bytes at C offsets.
+struct StructArg {
+  std::string name;     ///< the parameter's name
+  std::string typeName; ///< the struct's name
+  uint32_t bytes = 0;   ///< sizeof the C struct
+  uint32_t firstParam = 0, fieldCount = 0;
+};
+
+/// C's layout of a struct of these scalar or vector fields: a scalar aligned
+/// to its size, a vector as an array of its lanes, the size a multiple of
+/// the largest alignment.
+struct StructLayout {
+  std::vector<uint32_t> offsets;
+  uint32_t bytes = 0, align = 1;
+};
+StructLayout structLayout(const std::vector<Param> &fields);
+
+/// The argument attribute xpu-flatten-structs marks each field parameter
+/// with: {struct = name, type = struct name, offset, bytes}.
+constexpr const char *kStructFieldAttr = "xpu.struct_field";
+
+/// xpu-lower-printf: the attribute of the print-buffer parameter it adds
+/// (the launch supplies the buffer), and the module attribute listing the
+/// printf sites ({format, args = [types], location} each).
+constexpr const char *kPrintBufferAttr = "xpu.print_buffer";
+constexpr const char *kPrintSitesAttr = "xpu.print_sites";
+
+/// One xpu.printf of a module: its format, its values' types, where it is.
+struct PrintSite {
+  std::string format;
+  std::vector<Scalar> args;
+  std::string location;
 };
 
 /// A runtime-checked access site: where it is in the source.
@@ -75,7 +115,21 @@ struct KernelInfo {
   std::optional<std::array<uint32_t, 3>> workgroupSize, gridSize;
   std::vector<CheckSite> checkSites; ///< index = site id
   std::string location;              ///< where the kernel is declared
+  std::vector<StructArg> structs;    ///< struct parameters, in order
+  /// The parameter the launch gives a print buffer (xpu.printf), or -1;
+  /// and the module's printf sites its records name.
+  int32_t printParam = -1;
+  std::vector<PrintSite> prints;
 };
+
+/// What one launch argument is: parameter `index`, or struct `index`.
+struct LaunchArg {
+  bool isStruct = false;
+  uint32_t index = 0;
+};
+/// The arguments a launch passes, in order: the parameters, with each
+/// struct's fields folded into one argument and the print buffer left out.
+std::vector<LaunchArg> launchArgs(const KernelInfo &info);
 
 /// Kernel parameters are flattened before they reach the target: a buffer
 /// becomes a pointer and an i64 element count, anything else stays one value.

@@ -325,6 +325,12 @@ private:
       return Refusal{op->getLoc(), 12,
                      "the kernel performs the host effect '" +
                          effect.getEffect().str() + "'"};
+    if (isa<PrintfOp>(op))
+      return Refusal{op->getLoc(), 12, "the kernel performs the host effect 'print'"};
+    if (isa<AsyncCopyOp>(op))
+      return Refusal{op->getLoc(), 12,
+                     "an asynchronous copy's accesses are checked at run time, not "
+                     "proven, and it lies outside the profile's closed operation set"};
     // Integer wave reductions, scans and votes are exact whatever the
     // combination order; what names lanes (ids, shuffles, ballot masks)
     // depends on the device's wave width.
@@ -335,6 +341,12 @@ private:
     if (auto call = dyn_cast<CallOp>(op)) {
       auto callee = module.lookupSymbol<FuncOp>(call.getCallee());
       return checkBody(callee, visiting);
+    }
+    if (auto call = dyn_cast<FnCallOp>(op)) {
+      for (Attribute f : call.getSet())
+        if (auto r = checkBody(module.lookupSymbol<FuncOp>(cast<FlatSymbolRefAttr>(f)), visiting))
+          return r;
+      return std::nullopt;
     }
     Dialect *d = op->getDialect();
     if (isa_and_nonnull<arith::ArithDialect, scf::SCFDialect, cf::ControlFlowDialect,
@@ -370,7 +382,7 @@ std::optional<Refusal> checkPortableParams(KernelOp kernel) {
     Type elem = type;
     if (auto v = dyn_cast<VectorType>(type))
       elem = v.getRank() == 1 && !v.isScalable() ? v.getElementType() : Type();
-    if (isa<BufferType>(type) || (elem && isLaunchScalar(elem)))
+    if (isa<BufferType, StructType>(type) || (elem && isLaunchScalar(elem)))
       continue;
     std::string typeText;
     llvm::raw_string_ostream(typeText) << type;

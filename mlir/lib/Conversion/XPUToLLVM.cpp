@@ -453,6 +453,25 @@ struct AtomicLowering : XPUPattern<AtomicRMWOp> {
   }
 };
 
+/// An in-bounds element of an asynchronous copy that xpu-lower-async-copies
+/// marked cp_async (NVIDIA sm_80+): cp.async of its 4 or 8 bytes.
+struct AsyncCopyElementLowering : XPUPattern<AsyncCopyElementOp> {
+  using XPUPattern::XPUPattern;
+  LogicalResult
+  matchAndRewrite(AsyncCopyElementOp op, OpAdaptor adaptor, ConversionPatternRewriter &rw) const override {
+    if (!op.getCpAsync() || target != Target::nvvm)
+      return op.emitOpError("must be lowered by xpu-lower-async-copies first");
+    Location loc = op.getLoc();
+    Type elem = cast<BufferType>(op.getSrc().getType()).getElementType();
+    Value from = elementAddress(rw, loc, adaptor.getSrc(), adaptor.getSrcIndex(), elem);
+    Value to = elementAddress(rw, loc, adaptor.getDst(), adaptor.getDstIndex(), elem);
+    NVVM::CpAsyncOp::create(rw, loc, to, from, elementBytes(elem), NVVM::LoadCacheModifierKind::CA,
+                            Value());
+    rw.eraseOp(op);
+    return success();
+  }
+};
+
 /// Count the violation and remember the first site (see abi::kStatusWords).
 struct ReportLowering : XPUPattern<ReportOutOfBoundsOp> {
   using XPUPattern::XPUPattern;
@@ -533,7 +552,7 @@ struct ConvertXPUToLLVMPass
     patterns.add<KernelLowering, FuncLowering, CallLowering, ReturnLowering,
                  LoadLowering, StoreLowering, BufferSizeLowering, ViewLowering,
                  AllocLowering, BarrierLowering, AtomicLowering,
-                 ReportLowering, HostEffectLowering>(tc, tgt);
+                 ReportLowering, HostEffectLowering, AsyncCopyElementLowering>(tc, tgt);
     arith::populateArithToLLVMConversionPatterns(tc, patterns);
     populateMathToLLVMConversionPatterns(tc, patterns);
     cf::populateControlFlowToLLVMConversionPatterns(tc, patterns);

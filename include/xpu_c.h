@@ -278,7 +278,10 @@ XPU_API void xpu_event_release(xpu_event event);
  * enqueued before it has. */
 XPU_API xpu_status xpu_event_record(xpu_event event, xpu_stream stream);
 /* Work enqueued on `stream` after this call starts only once `event` has
- * completed. The event must have been recorded. */
+ * completed. The event must have been recorded. It may be an event of
+ * another device of the context: CUDA streams wait for CUDA events of any
+ * device on the device; otherwise the calling thread waits for the event
+ * here, before returning. */
 XPU_API xpu_status xpu_stream_wait_event(xpu_stream stream, xpu_event event);
 /* Blocks until the event completes. */
 XPU_API xpu_status xpu_event_synchronize(xpu_event event);
@@ -483,6 +486,26 @@ XPU_API xpu_status xpu_kernel_param_count(xpu_kernel kernel, uint32_t *out);
 /* Strings in `*out` are owned by the module. */
 XPU_API xpu_status xpu_kernel_param(xpu_kernel kernel, uint32_t index,
                                     xpu_param_info *out);
+
+/*===========================================================================*
+ * Several devices
+ *
+ * One context holds every device it found; buffers live on one device each,
+ * and modules are compiled once per distinct target (the kernel cache's key
+ * names the target) and loaded on each device that uses them.
+ *===========================================================================*/
+
+/* Copies `bytes` from `src` at `src_offset` to `dst` at `dst_offset`, in the
+ * order of `stream` (a stream of either buffer's device; NULL: the default
+ * stream of `dst`'s device). Within one device it is a device copy; between
+ * two CUDA devices a peer copy (cuMemcpyPeerAsync: direct where peer access
+ * exists, staged by the driver otherwise); between other devices it is
+ * staged through host memory and done before the call returns (waiting for
+ * the work on either buffer it conflicts with). Both buffers are borrowed by
+ * the stream as for a launch; ranges must fit and, within one buffer, not
+ * overlap. Thread-safe. */
+XPU_API xpu_status xpu_buffer_copy(xpu_buffer dst, size_t dst_offset, xpu_buffer src,
+                                   size_t src_offset, size_t bytes, xpu_stream stream);
 
 /*===========================================================================*
  * Host access and external memory (zero-copy)

@@ -154,6 +154,15 @@ public:
       return Status();
     });
   }
+  Status copyBuffer(rt::BackendBuffer &dst, size_t dstOffset, rt::BackendBuffer &src,
+                    size_t srcOffset, size_t bytes) override {
+    char *to = static_cast<char *>(bytesOf(dst)) + dstOffset;
+    const char *from = static_cast<const char *>(bytesOf(src)) + srcOffset;
+    return push([=] {
+      std::memmove(to, from, bytes);
+      return Status();
+    });
+  }
   Status copyOut(rt::BackendBuffer &src, size_t offset, void *dst,
                  size_t bytes) override {
     const char *from = static_cast<const char *>(bytesOf(src)) + offset;

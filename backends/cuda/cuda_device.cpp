@@ -136,6 +136,8 @@ public:
   std::string toolchainIdentity() const override { return nvptxToolchainIdentity(); }
 
   Status describe();
+  /// The primary context, once enter() has retained it.
+  CUcontext context() const { return ctx; }
 
   const Driver &drv;
   CUdevice cuDevice;
@@ -371,6 +373,26 @@ public:
         device.drv.cuMemcpyDtoHAsync(dst, src.address() + offset, bytes, stream),
         "cuMemcpyDtoHAsync");
   }
+  Status copyBuffer(rt::BackendBuffer &dst, size_t dstOffset, rt::BackendBuffer &src,
+                    size_t srcOffset, size_t bytes) override {
+    XPU_RETURN_IF_ERROR(device.enter());
+    return device.check(device.drv.cuMemcpyDtoDAsync(dst.address() + dstOffset,
+                                                      src.address() + srcOffset, bytes, stream),
+                        "cuMemcpyDtoDAsync");
+  }
+  /// The driver copies directly where peer access exists, else stages it.
+  Status copyFromPeer(rt::BackendBuffer &dst, size_t dstOffset, rt::Device &srcDevice,
+                      rt::BackendBuffer &src, size_t srcOffset, size_t bytes) override {
+    auto &peer = static_cast<CudaDevice &>(srcDevice);
+    XPU_RETURN_IF_ERROR(peer.enter());
+    XPU_RETURN_IF_ERROR(device.enter());
+    return device.check(device.drv.cuMemcpyPeerAsync(dst.address() + dstOffset,
+                                                     device.context(),
+                                                     src.address() + srcOffset,
+                                                     peer.context(), bytes, stream),
+                        "cuMemcpyPeerAsync");
+  }
+  bool waitsForPeerEvents() const override { return true; }
   Status launch(const rt::LaunchRequest &r) override {
     XPU_RETURN_IF_ERROR(device.enter());
     driver::KernelParams params;

@@ -272,6 +272,13 @@ public:
         device.hip.hipMemcpyDtoHAsync(dst, devicePtr(src, offset), bytes, stream),
         "hipMemcpyDtoHAsync");
   }
+  Status copyBuffer(rt::BackendBuffer &dst, size_t dstOffset, rt::BackendBuffer &src,
+                    size_t srcOffset, size_t bytes) override {
+    XPU_RETURN_IF_ERROR(device.enter());
+    return device.check(device.hip.hipMemcpyDtoDAsync(devicePtr(dst, dstOffset),
+                                                       devicePtr(src, srcOffset), bytes, stream),
+                        "hipMemcpyDtoDAsync");
+  }
   Status launch(const rt::LaunchRequest &r) override {
     XPU_RETURN_IF_ERROR(device.enter());
     driver::KernelParams params;

@@ -113,6 +113,8 @@ struct LaunchRequest {
   uint64_t status = 0; ///< StatusWord::device
 };
 
+class Device;
+
 /// An in-order queue of work: a stream.
 class Queue {
 public:
@@ -121,6 +123,19 @@ public:
                         size_t bytes) = 0;
   virtual Status copyOut(BackendBuffer &src, size_t offset, void *dst,
                          size_t bytes) = 0;
+  /// Device-to-device copy between two buffers of this queue's device.
+  virtual Status copyBuffer(BackendBuffer &dst, size_t dstOffset, BackendBuffer &src,
+                            size_t srcOffset, size_t bytes) = 0;
+  /// A copy from a buffer of another device of the same backend, in this
+  /// queue's order (CUDA peer copies). Null where the backend has none: the
+  /// dispatch layer then stages the copy through host memory.
+  virtual Status copyFromPeer(BackendBuffer &dst, size_t dstOffset, Device &srcDevice,
+                              BackendBuffer &src, size_t srcOffset, size_t bytes) {
+    return {XPU_ERROR_UNSUPPORTED, "no peer copies"};
+  }
+  /// Whether wait() takes an event of another device of the same backend
+  /// (CUDA's cuStreamWaitEvent does); if not, the host waits for it.
+  virtual bool waitsForPeerEvents() const { return false; }
   virtual Status launch(const LaunchRequest &request) = 0;
   virtual Status record(BackendEvent &event) = 0;
   virtual Status wait(BackendEvent &event) = 0;

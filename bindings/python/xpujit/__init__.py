@@ -25,7 +25,7 @@ from .errors import (ArgumentMismatchError, BackendError, BusyError,
                      OutOfMemoryError, ParseError, RefusedError,
                      UnsupportedError, XpuError)
 from .memory import Buffer
-from .module import Kernel, Module, Param, compile, format_module
+from .module import Kernel, Layout, Module, Param, View, compile, format_module
 from .stream import Event, Stream
 from .types import buffer, vector
 
@@ -48,8 +48,8 @@ __all__ = [
     "Capability", "CompileError", "Device", "DeviceFaultError", "DeviceInfo",
     "DeviceLostError", "Diagnostic", "Event", "For", "Function", "If",
     "InternalError", "InvalidArgumentError", "InvalidHandleError", "Kernel",
-    "Module", "NotFoundError", "OutOfBoundsError", "OutOfMemoryError", "Param",
-    "ParseError", "RefusedError", "Stream", "UnsupportedError", "Value", "While",
+    "Layout", "Module", "NotFoundError", "OutOfBoundsError", "OutOfMemoryError", "Param",
+    "ParseError", "RefusedError", "Stream", "UnsupportedError", "Value", "View", "While",
     "XpuError", "backend_note", "buffer", "compile", "default_device", "device",
     "devices", "format_module", "library_path", "synchronize", "vector", "version",
 ]

@@ -170,8 +170,10 @@ public:
       if (atomic.getScope() == Scope::device || atomic.getScope() == Scope::queue_family)
         need(Capability::atomicDeviceScope, loc);
     }
-    if (isa<WaveWidthOp, LaneIdOp>(op))
+    if (isa<WaveWidthOp, LaneIdOp, WaveIdOp, WaveCountOp>(op))
       need(Capability::waveOps, loc);
+    if (isa<DynamicSharedOp>(op))
+      need(Capability::sharedMemory, loc);
     if (needsMathLibrary(op))
       need(Capability::mathLibrary, loc);
     if (!req.fastMath && !movesOnly(op) && isa<arith::ArithFastMathInterface>(op))

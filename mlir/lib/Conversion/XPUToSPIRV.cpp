@@ -1,5 +1,6 @@
 // Lowers xpu kernels and their bodies to one spirv.module for Vulkan compute:
 // the SPIR-V sibling of XPUToLLVM. See Passes.td.
+#include "xpu/Conversion/InteropLowering.h"
 #include "xpu/KernelABI.h"
 #include "xpu/Pipeline.h"
 #include "xpu/Transforms/Passes.h"
@@ -788,6 +789,7 @@ struct ConvertXPUToSPIRVPass
         tc, ctx, state, "is a host effect, which cannot run on a device");
     patterns.add<RefuseLowering<ViewOp>>(
         tc, ctx, state, "views raw pointers, which SPIR-V's logical addressing lacks");
+    populateInteropToSPIRVPatterns(module, tc, patterns);
     arith::populateArithToSPIRVPatterns(tc, patterns);
     populateMathToSPIRVPatterns(tc, patterns);
     ScfToSPIRVContext scfContext;

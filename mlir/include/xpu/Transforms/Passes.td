@@ -7,23 +7,45 @@ include "mlir/Pass/PassBase.td"
 def ImportGPU : Pass<"xpu-import-gpu", "mlir::ModuleOp"> {
   let summary = "Turn upstream gpu.module kernels over memrefs into xpu kernels";
   let description = [{
-    Interop: a `gpu.func ... kernel` over one-dimensional memrefs becomes an
-    `xpu.kernel`, so it goes through the same admission, gating and lowering.
+    The gpu dialect front end (mlir/lib/FrontEnd/GPU): each `gpu.func`
+    (`kernel`: an `xpu.kernel`, else an `xpu.func`) and `func.func` of a
+    `gpu.module` becomes its xpu counterpart, so it goes through the same
+    admission, gates and lowering as kernels written in xpu.
+
+    A memref becomes the buffer its elements live in plus its layout as
+    index arithmetic: a kernel's memref parameter is a buffer parameter
+    (marked with its `xpu.memref` type) followed by an i64 parameter for
+    each offset, size and stride its type leaves dynamic (marked
+    `xpu.role`), which the launch fills from the view argument; index
+    parameters become i64. Workgroup and private attributions and
+    allocations become `xpu.alloc` in their address space; subviews, casts,
+    reshapes and views change only the arithmetic. Collectives map onto xpu
+    ops (`gpu.all_reduce` onto `xpu.reduce`, `memref.atomic_rmw` onto
+    `xpu.atomic_rmw`). What is not imported is refused with an
+    `XPU-UNSUPPORTED` diagnostic naming the op and what to use instead;
+    docs/interop.md lists what is accepted.
 
     ```mlir
-    gpu.module @m { gpu.func @k(%a: memref<?xf32>) kernel {
+    gpu.module @m { gpu.func @k(%a: memref<?x?xf32>) kernel {
       %i = gpu.thread_id x
-      %v = memref.load %a[%i] : memref<?xf32>
+      %j = gpu.thread_id y
+      %v = memref.load %a[%i, %j] : memref<?x?xf32>
       gpu.return } }
     // becomes
-    xpu.kernel @k(%a: !xpu.buffer<f32>) {
+    xpu.kernel @k(%a: !xpu.buffer<f32> {xpu.memref = memref<?x?xf32>},
+                  %a.size0: i64 {xpu.role = "size0"},
+                  %a.size1: i64 {xpu.role = "size1"}) {
+      %n1 = arith.index_cast %a.size1 : i64 to index
       %i = xpu.thread_id x
-      %v = xpu.load %a[%i] : !xpu.buffer<f32>
+      %j = xpu.thread_id y
+      %r = arith.muli %i, %n1 : index
+      %e = arith.addi %r, %j : index
+      %v = xpu.load %a[%e] : !xpu.buffer<f32>
       xpu.return }
     ```
-    Memrefs of higher rank must have static shapes and are linearized.
   }];
-  let dependentDialects = ["::xpu::XPUDialect"];
+  let dependentDialects = ["::xpu::XPUDialect", "::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect"];
 }
 
 def Admit : Pass<"xpu-admit", "mlir::ModuleOp"> {
@@ -115,6 +137,28 @@ def LowerExecutionModel : Pass<"xpu-lower-execution-model", "mlir::ModuleOp"> {
                            "::mlir::LLVM::LLVMDialect",
                            "::mlir::NVVM::NVVMDialect",
                            "::mlir::ROCDL::ROCDLDialect"];
+}
+
+def LowerWaveIds : Pass<"xpu-lower-wave-ids", "mlir::ModuleOp"> {
+  let summary = "Express wave ids through the linear invocation index";
+  let description = [{
+    For the LLVM-based targets, where waves are formed from consecutive
+    linear invocation indices (CUDA warps, AMD wavefronts, the CPU's waves
+    of one); runs before `xpu-lower-execution-model`, which lowers the
+    coordinates it uses. SPIR-V reads its SubgroupId and NumSubgroups
+    builtins instead (the driver decides which invocations share a
+    subgroup).
+
+    ```mlir
+    %w = xpu.wave_id
+    // becomes
+    %lin = tx + ty * sx + tz * sx * sy     (xpu.thread_id, xpu.workgroup_size)
+    %w = arith.divui %lin, %width : index  (%width = xpu.wave_width)
+    %n = xpu.wave_count
+    // becomes ceil(sx * sy * sz / width)
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
 def PrepareLowering : Pass<"xpu-prepare-lowering", "mlir::ModuleOp"> {

@@ -356,4 +356,10 @@ def XPU_HostEffectOp : XPU_Op<"host_effect"> {
   let assemblyFormat = "$effect ($operands^ `:` type($operands))? attr-dict";
 }
 
+//===----------------------------------------------------------------------===//
+// Interop (issue 21): what imported gpu.func kernels need, in its own file
+//===----------------------------------------------------------------------===//
+
+include "xpu/Dialect/XPU/IR/XPUInteropOps.td"
+
 #endif // XPU_OPS_TD

@@ -310,11 +310,12 @@ LogicalResult lowerToLLVMDialect(ModuleOp module, LLVMTarget target,
   execOptions.waveWidth = waveWidth;
   pm.addPass(createLowerExecutionModel(execOptions));
   pm.addPass(createPrepareLowering());
-  if (target != LLVMTarget::cpu) {
-    MathToLibCallsOptions mathOptions;
-    mathOptions.target = name;
-    pm.addPass(createMathToLibCalls(mathOptions));
-  }
+  ExpandMathOptions expandMath;
+  expandMath.target = name;
+  pm.addPass(createExpandMath(expandMath));
+  MathToLibCallsOptions mathOptions;
+  mathOptions.target = name;
+  pm.addPass(createMathToLibCalls(mathOptions));
   pm.addPass(createSCFToControlFlowPass());
   // Integer division that rounds up or down, and similar ops no target
   // lowers directly, become plain arithmetic.
@@ -343,6 +344,10 @@ LogicalResult lowerToSPIRV(ModuleOp module, const SPIRVOptions &options) {
   // only in the loop body, so a loop that runs zero times yields undefined
   // values; scf.while stores them in the loop header and gets it right.
   pm.addPass(createForToWhileLoopPass());
+  ExpandMathOptions expandMath;
+  expandMath.target = "spirv";
+  pm.addPass(createExpandMath(expandMath));
+  pm.addPass(createUnrollVectorsForSPIRV());
   pm.addPass(arith::createArithExpandOpsPass());
   ConvertXPUToSPIRVOptions convert;
   convert.indexBits = options.indexBits;

@@ -291,15 +291,20 @@ class Kernel:
                                      int(dynamic_shared_bytes))
         try:
             for i, (p, a) in enumerate(zip(self.params, args)):
-                if p.kind == "view":
-                    buf = self._view(i, p, a, copies, views[i])
-                    c_args[i].kind = 3
-                    c_args[i].v.view = ctypes.pointer(views[i])
-                    lent.append(buf)
-                elif p.kind == "buffer":
+                # A Buffer whose shape is not the memref's goes as a plain
+                # buffer: the library takes one where it fixes the layout.
+                as_buffer = p.kind == "buffer" or (
+                    p.kind == "view" and isinstance(a, Buffer) and
+                    (a.shape is None or len(a.shape) != p.layout.rank))
+                if as_buffer:
                     buf = self._buffer(i, p, a, copies)
                     c_args[i].kind = 1
                     c_args[i].v.buffer = buf.handle
+                    lent.append(buf)
+                elif p.kind == "view":
+                    buf = self._view(i, p, a, copies, views[i])
+                    c_args[i].kind = 3
+                    c_args[i].v.view = ctypes.pointer(views[i])
                     lent.append(buf)
                 else:
                     self._scalar(i, p, a, c_args[i])
@@ -339,16 +344,13 @@ class Kernel:
         """Fills `out` (an xpu_view) for view parameter `p` from `a`; returns
         the Buffer it lends."""
         if isinstance(a, Buffer):
-            a = View(a, a.shape if a.shape is not None else (len(a),))
+            a = View(a, a.shape)
         if isinstance(a, np.ndarray):
             a = self._array_view(i, p, a, copies)
         if not isinstance(a, View):
             raise self._mismatch(i, f"{type(a).__name__} is neither a View, a Buffer "
                                     f"nor a NumPy array")
         buf = self._buffer(i, p, a.buffer, copies)
-        if len(a.shape) != p.layout.rank:
-            raise self._mismatch(i, f"a view of rank {len(a.shape)} (shape {a.shape}); "
-                                    f"the memref has rank {p.layout.rank}")
         out.buffer = buf.handle
         out.byte_offset = a.offset * p.dtype.itemsize
         out.rank = len(a.shape)

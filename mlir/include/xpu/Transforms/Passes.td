@@ -192,14 +192,66 @@ def PrepareLowering : Pass<"xpu-prepare-lowering", "mlir::ModuleOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def ExpandMath : Pass<"xpu-expand-math", "mlir::ModuleOp"> {
+  let summary = "Lower math functions a target has no lowering for into ones it has";
+  let description = [{
+    Every `math` op runs on every backend (capability model §5.1: a correct
+    lowering that exists is not a missing capability). Before a target's
+    lowering, the ops it lacks are rewritten:
+
+    - on every target: f16 and bf16 transcendental functions compute in f32;
+      `clampf`, `ipowi` (square-and-multiply), `isinf` and `isnormal`
+      become arithmetic;
+    - `spirv` (GLSL.std.450): `cbrt`, `erf`, `erfc` and `atan2` become
+      MLIR's polynomial approximations, `exp2` and `fpowi` expansions,
+      `trunc`, `ctpop` and `cttz` arithmetic, `sincos` a sin and a cos;
+    - `cpu`, `nvvm`, `rocdl`: the functions without an LLVM instruction are
+      calls to the host's libm (cpu) or the device library
+      (`xpu-math-to-libcalls`).
+
+    ```mlir
+    %t = math.trunc %x : f32
+    // spirv:
+    %a = math.absf %x : f32
+    %f = math.floor %a : f32
+    %t = math.copysign %f, %x : f32
+    ```
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"cpu\"",
+           "cpu | nvvm | rocdl | spirv">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",
+                           "::mlir::math::MathDialect"];
+}
+
+def UnrollVectorsForSPIRV : Pass<"xpu-unroll-vectors-for-spirv", "mlir::ModuleOp"> {
+  let summary = "Split vectors wider than four lanes for SPIR-V";
+  let description = [{
+    Vulkan's SPIR-V has vectors of 2 to 4 lanes. Elementwise ops, reductions
+    and transposes on wider vectors (`vector<8xf32>` is common in front-end
+    output) become ops on vectors of 4, 3 or 2 lanes (MLIR's
+    `spirv::unrollVectorsInFuncBodies`), with extract/insert of strided
+    slices between them.
+
+    ```mlir
+    %s = arith.addf %a, %b : vector<8xf32>
+    // becomes two arith.addf of vector<4xf32> and slices
+    ```
+  }];
+  let dependentDialects = ["::mlir::vector::VectorDialect"];
+}
+
 def MathToLibCalls : Pass<"xpu-math-to-libcalls", "mlir::ModuleOp"> {
-  let summary = "Call the device math library for functions GPUs lack";
+  let summary = "Call the math library for functions targets have no instruction for";
   let description = [{
     NVPTX and AMDGPU have no instruction for exp, log, sin, pow and the
     like; they come from libdevice (`__nv_expf`) or the AMD device libraries
     (`__ocml_sin_f32`). Only those functions are rewritten to calls, so a
     kernel that uses just sqrt, fabs or fma needs no library; on AMDGPU f32
-    exp and log stay LLVM intrinsics, which the back end expands:
+    exp and log stay LLVM intrinsics, which the back end expands. On the CPU
+    the functions LLVM has no intrinsic for (acosh, asinh, atanh, cbrt, erf,
+    erfc) are calls to the host's libm (`erff`), which the JIT resolves:
 
     ```mlir
     %e = math.exp %x : f32
@@ -211,9 +263,9 @@ def MathToLibCalls : Pass<"xpu-math-to-libcalls", "mlir::ModuleOp"> {
   }];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"nvvm\"",
-           "nvvm | rocdl">,
+           "cpu | nvvm | rocdl">,
   ];
-  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::vector::VectorDialect"];
 }
 
 def ConvertXPUToLLVM : Pass<"xpu-to-llvm", "mlir::ModuleOp"> {
@@ -247,8 +299,8 @@ def ConvertXPUToSPIRV : Pass<"xpu-to-spirv", "mlir::ModuleOp"> {
     (a uniform block at binding B + 1 when larger than
     `max-push-constant-bytes`); the status word is one more binding. The
     count comes with the launch, as on every backend (MLIR 22's SPIR-V
-    dialect has no OpArrayLength). Math functions GLSL.std.450 lacks (exp2,
-    erf, cbrt, atan2) are expanded or approximated first.
+    dialect has no OpArrayLength). Math functions GLSL.std.450 lacks are
+    rewritten before, by `xpu-expand-math{target=spirv}`.
     Coordinates read compute builtins (SPIR-V has them directly, so no
     `xpu-lower-execution-model` step), the workgroup size is three
     specialization constants set per launch shape, shared scratch is

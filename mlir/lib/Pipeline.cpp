@@ -298,11 +298,16 @@ std::vector<abi::KernelInfo> describeKernels(ModuleOp module) {
 }
 
 LogicalResult lowerToLLVMDialect(ModuleOp module, LLVMTarget target,
-                                 unsigned waveWidth) {
+                                 unsigned waveWidth, StringRef chip) {
   const char *name = target == LLVMTarget::cpu    ? "cpu"
                      : target == LLVMTarget::nvvm ? "nvvm"
                                                   : "rocdl";
   PassManager pm(module.getContext(), ModuleOp::getOperationName());
+  LowerWaveOpsOptions waveOptions;
+  waveOptions.target = name;
+  waveOptions.waveWidth = waveWidth;
+  waveOptions.chip = chip.str();
+  pm.addPass(createLowerWaveOps(waveOptions));
   pm.addPass(createExpandReductions());
   pm.addPass(createLowerWaveIds());
   LowerExecutionModelOptions execOptions;
@@ -349,6 +354,9 @@ LogicalResult lowerToSPIRV(ModuleOp module, const SPIRVOptions &options) {
   pm.addPass(createExpandMath(expandMath));
   pm.addPass(createUnrollVectorsForSPIRV());
   pm.addPass(arith::createArithExpandOpsPass());
+  LowerWaveOpsOptions wave;
+  wave.target = "spirv";
+  pm.addPass(createLowerWaveOps(wave));
   ConvertXPUToSPIRVOptions convert;
   convert.indexBits = options.indexBits;
   convert.maxPushConstantBytes = options.maxPushConstantBytes;

@@ -294,6 +294,8 @@ XPU_API xpu_status xpu_launch_with_options(xpu_kernel kernel, xpu_stream stream,
         return finish(mismatch(info, a_, p, st.message()));
       if (buf->device != dev)
         return finish(mismatch(info, a_, p, "the buffer lives on another device"));
+      if (Status st = buf->checkNotMapped("launch with it"); !st.isOk())
+        return finish(st);
       uint64_t count = buf->bytes / abi::scalarBytes(p.elem);
       if (p.view) {
         if (Status st = viewArgument(p, a, buf->bytes, view); !st.isOk())

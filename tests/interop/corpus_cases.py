@@ -300,6 +300,38 @@ def shared_view_static(rng):
                 {0: (ra + (rb * 2).astype(I32)).astype(I32)})
 
 
+def shuffle_butterfly(rng):
+    groups, size = int(rng.integers(2, 6)), int(rng.choice([32, 64, 96, 100]))
+    x = ints(rng, groups * size)
+    return Case((groups,), (size,), [np.zeros(1, I32), x], {0: np.array([x.sum()], I32)})
+
+
+def segmented_prefix(block, values):
+    """An invariant: `prefix` is the inclusive sum of `values` within waves
+    of one width W (consecutive invocations of a workgroup of `block`;
+    the width is the device's, found from where the sums restart)."""
+    def check(prefix):
+        n = values.size
+        starts = [i for i in range(n) if prefix[i] == values[i]]
+        width = next((i for i in starts if i % block), None) or \
+            next((i for i in starts if i), block)
+        width = min(width, block)
+        for g0 in range(0, n, block):
+            for w0 in range(g0, g0 + block, width):
+                seg = values[w0:min(w0 + width, g0 + block)]
+                np.testing.assert_array_equal(prefix[w0:w0 + seg.size], np.cumsum(seg),
+                                              f"wave of width {width} at {w0}")
+    return check
+
+
+def subgroup_reduce_scan(rng):
+    groups, size = int(rng.integers(2, 6)), int(rng.choice([32, 64, 128]))
+    x = ints(rng, groups * size, 1, 1000)  # positive: a prefix equals its value only at a wave's start
+    total = np.array([x.sum(), x.max(), np.bitwise_xor.reduce(x)], I32)
+    return Case((groups,), (size,), [np.array([0, -2**31, 0], I32), np.zeros_like(x), x],
+                {0: total}, invariants={1: segmented_prefix(size, x)})
+
+
 CASES = {f.__name__: f for f in [
     vector_add, saxpy_index, reduce_shared_tree, reduce_all_reduce, reduce_region,
     histogram_global, histogram_shared, scan_inclusive, scan_exclusive,
@@ -307,4 +339,4 @@ CASES = {f.__name__: f for f in [
     stencil_2d, strided_view, subview_block, reshape_ops, vector_rows, transfer_edges,
     dynamic_shared_reduce, dynamic_shared_typed, atomics_all, helper_calls,
     private_sort, copy_rank3, branches_cf, subgroup_ids, reduce_float,
-    shared_view_static]}
+    shared_view_static, shuffle_butterfly, subgroup_reduce_scan]}

@@ -490,3 +490,79 @@ def test_the_tool_passes_views(tmp_path):
     line = next(l for l in result.stdout.splitlines() if l.startswith("out: "))
     values = np.array([int(v) for v in line.split("[", 2)[2].rstrip("]").split(", ")])
     np.testing.assert_array_equal(values.reshape(20, 40), np.arange(800).reshape(40, 20).T)
+
+
+WAVES = """
+gpu.module @m {
+  gpu.func @k(%out: memref<?x8xi32>, %in: memref<?xi32>, %k: i32) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c3 = arith.constant 3 : index
+    %c4 = arith.constant 4 : index
+    %c5 = arith.constant 5 : index
+    %c6 = arith.constant 6 : index
+    %c7 = arith.constant 7 : index
+    %none = arith.constant -1 : i32
+    %i = gpu.global_id x
+    %v = memref.load %in[%i] : memref<?xi32>
+    %size = gpu.subgroup_size : index
+    %w = arith.index_cast %size : index to i32
+    %x, %xv = gpu.shuffle xor %v, %k, %w : i32
+    %u, %uv = gpu.shuffle up %v, %k, %w : i32
+    %d, %dv = gpu.shuffle down %v, %k, %w : i32
+    %b, %bv = gpu.shuffle idx %v, %k, %w : i32
+    %x2 = arith.select %xv, %x, %none : i32
+    %u2 = arith.select %uv, %u, %none : i32
+    %d2 = arith.select %dv, %d, %none : i32
+    %b2 = arith.select %bv, %b, %none : i32
+    memref.store %x2, %out[%i, %c0] : memref<?x8xi32>
+    memref.store %u2, %out[%i, %c1] : memref<?x8xi32>
+    memref.store %d2, %out[%i, %c2] : memref<?x8xi32>
+    memref.store %b2, %out[%i, %c3] : memref<?x8xi32>
+    %s4 = gpu.subgroup_reduce add %v cluster(size = 4) : (i32) -> i32
+    %m2 = gpu.subgroup_reduce minui %v cluster(size = 2, stride = 2) : (i32) -> i32
+    %all = gpu.subgroup_reduce mul %v : (i32) -> i32
+    %lane = gpu.lane_id
+    %li = arith.index_cast %lane : index to i32
+    memref.store %s4, %out[%i, %c4] : memref<?x8xi32>
+    memref.store %m2, %out[%i, %c5] : memref<?x8xi32>
+    memref.store %all, %out[%i, %c6] : memref<?x8xi32>
+    memref.store %li, %out[%i, %c7] : memref<?x8xi32>
+    gpu.return
+  }
+}
+"""
+
+
+def test_shuffles_and_subgroup_reductions(device, rng):
+    """Against the wave model (xpu.wave_*, issue 14): waves of the device's
+    width made of consecutive invocations, the last one of a workgroup
+    partial; a shuffle's `valid` holds where its source lane exists and is
+    below the width; clusters hold only lanes that exist."""
+    k = device.compile(WAVES).kernel("k")
+    width = device.info.wave_width
+    for block in (64, 100):
+        groups = 2
+        n = groups * block
+        x = rng.integers(-1000, 1000, n).astype(I32)
+        x[rng.integers(0, n, 3)] = 1  # products stay small: mostly +-1 and 0
+        x %= 3
+        x -= 1
+        offset = int(rng.integers(0, min(width, 4)))
+        out = np.zeros((n, 8), I32)
+        k.launch(groups, block, [out, x, offset])
+        np.testing.assert_array_equal(out[:, 7], [(t % block) % width for t in range(n)])
+        for t in range(n):
+            g, tl = divmod(t, block)
+            lane, base = tl % width, g * block + tl - tl % width
+            live = min(width, block - (tl - lane))
+            def at(src):
+                return x[base + src] if 0 <= src < live else -1
+            want = [at(lane ^ offset), at(lane - offset), at(lane + offset), at(offset)]
+            assert list(out[t, :4]) == want, (block, t, list(out[t, :4]), want)
+            c4 = [c for c in range(lane - lane % 4, lane - lane % 4 + 4) if c < live]
+            assert out[t, 4] == sum(x[base + c] for c in c4), (block, t)
+            c2 = [c for c in (lane, lane ^ 2) if c < live] if width > 1 else [lane]
+            assert out[t, 5] == min(x[base + c].view(np.uint32) for c in c2).view(I32), t
+            assert out[t, 6] == np.prod(x[base:base + live].astype(np.int64)), t

@@ -127,31 +127,8 @@ struct TruncExpansion : OpRewritePattern<math::TruncOp> {
   }
 };
 
-/// ctpop by the parallel bit count over the type's width.
-Value popCount(PatternRewriter &rw, Location loc, Value x) {
-  Type t = x.getType();
-  unsigned w = getElementTypeOrSelf(t).getIntOrFloatBitWidth();
-  Value count = splat(rw, loc, t, 0, 0);
-  // Bit by bit: simple and exact for every width (kernels rarely count).
-  for (unsigned i = 0; i < w; ++i) {
-    Value bit = arith::AndIOp::create(
-        rw, loc, arith::ShRUIOp::create(rw, loc, x, splat(rw, loc, t, 0, i)),
-        splat(rw, loc, t, 0, 1));
-    count = arith::AddIOp::create(rw, loc, count, bit);
-  }
-  return count;
-}
-
-struct CtPopExpansion : OpRewritePattern<math::CtPopOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(math::CtPopOp op, PatternRewriter &rw) const override {
-    rw.replaceOp(op, popCount(rw, op.getLoc(), op.getOperand()));
-    return success();
-  }
-};
-
 /// cttz(x) = ctpop((x & -x) - 1): the bits below the lowest set one (all
-/// of them for 0).
+/// of them for 0); ctpop is SPIR-V's OpBitCount (InteropToSPIRV.cpp).
 struct CttzExpansion : OpRewritePattern<math::CountTrailingZerosOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(math::CountTrailingZerosOp op,
@@ -162,7 +139,7 @@ struct CttzExpansion : OpRewritePattern<math::CountTrailingZerosOp> {
     Value neg = arith::SubIOp::create(rw, loc, splat(rw, loc, t, 0, 0), x);
     Value low = arith::AndIOp::create(rw, loc, x, neg);
     Value below = arith::SubIOp::create(rw, loc, low, splat(rw, loc, t, 0, 1));
-    rw.replaceOp(op, popCount(rw, loc, below));
+    rw.replaceOpWithNewOp<math::CtPopOp>(op, below);
     return success();
   }
 };
@@ -291,7 +268,7 @@ struct ExpandMathPass : xpu::impl::ExpandMathBase<ExpandMathPass> {
                                   name);
       });
       patterns.add<SinhExpansion, AsinhExpansion, AtanhExpansion, Log10Expansion>(ctx);
-      patterns.add<TruncExpansion, CtPopExpansion, CttzExpansion, SincosExpansion>(ctx);
+      patterns.add<TruncExpansion, CttzExpansion, SincosExpansion>(ctx);
     }
     GreedyRewriteConfig config;
     config.enableFolding(false);

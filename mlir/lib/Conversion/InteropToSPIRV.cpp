@@ -3,6 +3,7 @@
 #include "xpu/Conversion/InteropLowering.h"
 #include "xpu/Dialect/XPU/IR/XPUDialect.h"
 
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
 #include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
 #include "mlir/Dialect/SPIRV/Transforms/SPIRVConversion.h"
@@ -66,22 +67,23 @@ struct WaveQueryLowering : OpConversionPattern<Op> {
   LogicalResult
   matchAndRewrite(Op op, typename Op::Adaptor,
                   ConversionPatternRewriter &rw) const override {
-    Location loc = op.getLoc();
-    auto module = op->template getParentOfType<spirv::ModuleOp>();
-    std::string name = ("__builtin_" + spirv::stringifyBuiltIn(builtin)).str();
-    Type i32 = rw.getI32Type();
-    auto var = module.template lookupSymbol<spirv::GlobalVariableOp>(name);
-    if (!var) {
-      OpBuilder::InsertionGuard g(rw);
-      rw.setInsertionPointToStart(module.getBody());
-      var = spirv::GlobalVariableOp::create(
-          rw, loc, spirv::PointerType::get(i32, spirv::StorageClass::Input), name,
-          builtin);
-    }
-    Value v = spirv::LoadOp::create(rw, loc, spirv::AddressOfOp::create(rw, loc, var));
-    if (indexTy != i32)
-      v = spirv::UConvertOp::create(rw, loc, indexTy, v);
+    Value v = spirv::getBuiltinVariableValue(op, builtin, rw.getI32Type(), rw);
+    if (!v)
+      return failure();
+    if (indexTy != v.getType())
+      v = spirv::UConvertOp::create(rw, op.getLoc(), indexTy, v);
     rw.replaceOp(op, v);
+    return success();
+  }
+};
+
+/// math.ctpop, which MLIR's math-to-SPIR-V lacks: OpBitCount (core).
+struct CtPopLowering : OpConversionPattern<math::CtPopOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(math::CtPopOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rw) const override {
+    rw.replaceOpWithNewOp<spirv::BitCountOp>(op, adaptor.getOperand());
     return success();
   }
 };
@@ -119,7 +121,7 @@ void xpu::populateInteropToSPIRVPatterns(ModuleOp module, SPIRVTypeConverter &tc
       return std::nullopt; // the other conversions apply
     return dynamicArrayType(t.getElementType(), left);
   });
-  patterns.add<DynamicSharedLowering>(tc, ctx);
+  patterns.add<DynamicSharedLowering, CtPopLowering>(tc, ctx);
   patterns.add<WaveQueryLowering<WaveIdOp, spirv::BuiltIn::SubgroupId>,
                WaveQueryLowering<WaveCountOp, spirv::BuiltIn::NumSubgroups>>(tc, ctx);
 }

@@ -45,7 +45,8 @@ def ImportGPU : Pass<"xpu-import-gpu", "mlir::ModuleOp"> {
     ```
   }];
   let dependentDialects = ["::xpu::XPUDialect", "::mlir::arith::ArithDialect",
-                           "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect"];
+                           "::mlir::math::MathDialect", "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect", "::mlir::ub::UBDialect"];
 }
 
 def Admit : Pass<"xpu-admit", "mlir::ModuleOp"> {
@@ -245,8 +246,11 @@ def ExpandMath : Pass<"xpu-expand-math", "mlir::ModuleOp"> {
       `clampf`, `ipowi` (square-and-multiply), `isinf` and `isnormal`
       become arithmetic;
     - `spirv` (GLSL.std.450): `cbrt`, `erf`, `erfc` and `atan2` become
-      MLIR's polynomial approximations, `exp2` and `fpowi` expansions,
-      `trunc`, `ctpop` and `cttz` arithmetic, `sincos` a sin and a cos;
+      MLIR's polynomial approximations (so are atan, asin, acos, tanh,
+      log, log2, log1p, exp and expm1, which Vulkan holds only to formulas),
+      sinh, asinh, atanh and log10 stable formulas, `exp2` and `fpowi`
+      expansions, `trunc` and `cttz` arithmetic (`ctpop` is `OpBitCount`),
+      `sincos` a sin and a cos;
     - `cpu`, `nvvm`, `rocdl`: the functions without an LLVM instruction are
       calls to the host's libm (cpu) or the device library
       (`xpu-math-to-libcalls`).

@@ -1,9 +1,11 @@
 // The gpu dialect front end, collectives: coordinates and wave ids,
-// barriers, atomics on memrefs and workgroup reductions, each mapped onto
-// the xpu op that every backend already lowers (one lowering per
-// construct).
+// barriers, atomics on memrefs, workgroup reductions and wave operations
+// (shuffles, rotations, subgroup reductions), each mapped onto the xpu op
+// that every backend already lowers (one lowering per construct).
 #include "Importer.h"
 
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -122,11 +124,58 @@ std::optional<gpu::AllReduceOperation> regionOperation(Region &body) {
       .Default([](Operation *) { return std::nullopt; });
 }
 
+/// The xpu combiner of a gpu reduction; minnumf and maxnumf have none
+/// (they ignore NaN operands: reduceBy composes them).
+std::optional<ReduceKind> reduceKind(gpu::AllReduceOperation which) {
+  using R = gpu::AllReduceOperation;
+  switch (which) {
+  case R::ADD: return ReduceKind::add;
+  case R::MUL: return ReduceKind::mul;
+  case R::MINUI: return ReduceKind::umin;
+  case R::MINSI: return ReduceKind::smin;
+  case R::MAXUI: return ReduceKind::umax;
+  case R::MAXSI: return ReduceKind::smax;
+  case R::AND: return ReduceKind::and_;
+  case R::OR: return ReduceKind::or_;
+  case R::XOR: return ReduceKind::xor_;
+  case R::MINIMUMF: return ReduceKind::fmin;
+  case R::MAXIMUMF: return ReduceKind::fmax;
+  case R::MINNUMF:
+  case R::MAXNUMF: return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+using Reducer = function_ref<Value(ReduceKind, Value)>;
+
+/// `which` over a group of invocations, by `reduce` (one xpu reduction of a
+/// kind over the group). IEEE minNum/maxNum ignore NaN operands: NaNs take
+/// the identity of minimum/maximum (+inf/-inf), and the result is NaN only
+/// when every operand is (a second reduction counts the numbers).
+Value reduceBy(OpBuilder &b, Location loc, gpu::AllReduceOperation which, Value v,
+               Reducer reduce) {
+  if (auto kind = reduceKind(which))
+    return reduce(*kind, v);
+  bool min = which == gpu::AllReduceOperation::MINNUMF;
+  auto ft = cast<FloatType>(v.getType());
+  const llvm::fltSemantics &sem = ft.getFloatSemantics();
+  Value nan = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, v, v);
+  Value identity =
+      arith::ConstantFloatOp::create(b, loc, ft, llvm::APFloat::getInf(sem, !min));
+  Value filled = arith::SelectOp::create(b, loc, nan, identity, v);
+  Value best = reduce(min ? ReduceKind::fmin : ReduceKind::fmax, filled);
+  Value one = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 1);
+  Value zero = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
+  Value numbers = reduce(ReduceKind::or_, arith::SelectOp::create(b, loc, nan, zero, one));
+  Value any = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, numbers, zero);
+  Value qnan = arith::ConstantFloatOp::create(b, loc, ft, llvm::APFloat::getQNaN(sem));
+  return arith::SelectOp::create(b, loc, any, best, qnan);
+}
+
 /// gpu.all_reduce: xpu.reduce in tree order (the same expansion, hence the
 /// same bits, on every backend).
 Handled allReduce(Importer &im, gpu::AllReduceOp op) {
-  using R = gpu::AllReduceOperation;
-  std::optional<R> which;
+  std::optional<gpu::AllReduceOperation> which;
   if (op.getOp())
     which = *op.getOp();
   else
@@ -140,46 +189,212 @@ Handled allReduce(Importer &im, gpu::AllReduceOp op) {
   }
   Location loc = op.getLoc();
   OpBuilder &b = im.b;
-  Value v = op.getValue();
-  auto reduce = [&](ReduceKind k, Value x) -> Value {
+  Value r = reduceBy(b, loc, *which, op.getValue(), [&](ReduceKind k, Value x) -> Value {
     return ReduceOp::create(b, loc, x.getType(), k, x, ReduceOrder::tree);
-  };
-  Value r;
-  switch (*which) {
-  case R::ADD: r = reduce(ReduceKind::add, v); break;
-  case R::MUL: r = reduce(ReduceKind::mul, v); break;
-  case R::MINUI: r = reduce(ReduceKind::umin, v); break;
-  case R::MINSI: r = reduce(ReduceKind::smin, v); break;
-  case R::MAXUI: r = reduce(ReduceKind::umax, v); break;
-  case R::MAXSI: r = reduce(ReduceKind::smax, v); break;
-  case R::AND: r = reduce(ReduceKind::and_, v); break;
-  case R::OR: r = reduce(ReduceKind::or_, v); break;
-  case R::XOR: r = reduce(ReduceKind::xor_, v); break;
-  case R::MINIMUMF: r = reduce(ReduceKind::fmin, v); break;
-  case R::MAXIMUMF: r = reduce(ReduceKind::fmax, v); break;
-  case R::MINNUMF:
-  case R::MAXNUMF: {
-    // IEEE minNum/maxNum ignore NaN operands: NaNs take the identity of
-    // minimum/maximum (+inf/-inf), and the result is NaN only when every
-    // operand is (a second reduction counts the numbers).
-    bool min = *which == R::MINNUMF;
-    auto ft = cast<FloatType>(v.getType());
-    const llvm::fltSemantics &sem = ft.getFloatSemantics();
-    Value nan = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, v, v);
-    Value identity = arith::ConstantFloatOp::create(
-        b, loc, ft, llvm::APFloat::getInf(sem, /*Negative=*/!min));
-    Value filled = arith::SelectOp::create(b, loc, nan, identity, v);
-    Value best = reduce(min ? ReduceKind::fmin : ReduceKind::fmax, filled);
-    Value i32one = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 1);
-    Value i32zero = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
-    Value isNumber = arith::SelectOp::create(b, loc, nan, i32zero, i32one);
-    Value numbers = reduce(ReduceKind::or_, isNumber);
-    Value any = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, numbers, i32zero);
-    Value qnan = arith::ConstantFloatOp::create(b, loc, ft, llvm::APFloat::getQNaN(sem));
-    r = arith::SelectOp::create(b, loc, any, best, qnan);
-    break;
+  });
+  op.getResult().replaceAllUsesWith(r);
+  return Handled::yes;
+}
+
+//===----------------------------------------------------------------------===//
+// Waves (gpu.shuffle, gpu.rotate, gpu.subgroup_reduce)
+//===----------------------------------------------------------------------===//
+
+/// Wave operations exchange i32, i64, f32 and f64: narrower scalars travel
+/// widened (integers sign- or zero-extended as `signedExt` says), and come
+/// back.
+struct Widened {
+  Type original, wide;
+  bool isSigned;
+  Value widen(OpBuilder &b, Location loc, Value v) const {
+    if (original == wide)
+      return v;
+    if (isa<FloatType>(original))
+      return arith::ExtFOp::create(b, loc, wide, v);
+    if (isSigned)
+      return arith::ExtSIOp::create(b, loc, wide, v);
+    return arith::ExtUIOp::create(b, loc, wide, v);
   }
+  Value narrow(OpBuilder &b, Location loc, Value v) const {
+    if (original == wide)
+      return v;
+    if (isa<FloatType>(original))
+      return arith::TruncFOp::create(b, loc, original, v);
+    return arith::TruncIOp::create(b, loc, original, v);
   }
+};
+
+std::optional<Widened> widenedFor(Operation *op, Type t, bool isSigned) {
+  MLIRContext *ctx = t.getContext();
+  if (t.isInteger(32) || t.isInteger(64) || t.isF32() || t.isF64())
+    return Widened{t, t, isSigned};
+  if (auto i = dyn_cast<IntegerType>(t); i && i.getWidth() < 32)
+    return Widened{t, IntegerType::get(ctx, 32), isSigned};
+  if (t.isF16() || t.isBF16())
+    return Widened{t, Float32Type::get(ctx), isSigned};
+  unsupported(op, "exchanges values of type " + typeText(t),
+              "wave operations exchange integers and floats of up to 64 bits");
+  return std::nullopt;
+}
+
+/// Applies `f` to `v`, lane by lane when it is a vector.
+Value perLane(OpBuilder &b, Location loc, Value v, function_ref<Value(Value)> f) {
+  auto vec = dyn_cast<VectorType>(v.getType());
+  if (!vec)
+    return f(v);
+  SmallVector<Value> lanes;
+  for (int64_t i = 0; i < vec.getNumElements(); ++i)
+    lanes.push_back(f(vector::ExtractOp::create(b, loc, v, ArrayRef<int64_t>{i})));
+  return vector::FromElementsOp::create(b, loc, vec, lanes);
+}
+
+Value i32Const(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
+}
+
+/// The lanes of this wave that exist (a partial last wave has fewer than
+/// the width): lanes 0 .. live-1, from a ballot of every lane.
+Value liveLanes(OpBuilder &b, Location loc) {
+  Value all = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
+  Value mask = WaveBallotOp::create(b, loc, VectorType::get({4}, b.getI32Type()), all);
+  Value bits = math::CtPopOp::create(b, loc, mask);
+  return vector::ReductionOp::create(b, loc, vector::CombiningKind::ADD, bits);
+}
+
+Value laneI32(OpBuilder &b, Location loc) {
+  return arith::IndexCastOp::create(b, loc, b.getI32Type(), LaneIdOp::create(b, loc));
+}
+
+/// gpu.shuffle: xpu.wave_shuffle of the same mode; `valid` holds where the
+/// source lane is below `width` (and at or above 0 for `up`) and exists.
+Handled shuffle(Importer &im, gpu::ShuffleOp op) {
+  OpBuilder &b = im.b;
+  Location loc = op.getLoc();
+  Type elem = getElementTypeOrSelf(op.getValue().getType());
+  auto w = widenedFor(op, elem, /*isSigned=*/false);
+  if (!w)
+    return Handled::failed;
+  WaveShuffleMode mode;
+  switch (op.getMode()) {
+  case gpu::ShuffleMode::XOR: mode = WaveShuffleMode::xor_; break;
+  case gpu::ShuffleMode::UP: mode = WaveShuffleMode::up; break;
+  case gpu::ShuffleMode::DOWN: mode = WaveShuffleMode::down; break;
+  case gpu::ShuffleMode::IDX: mode = WaveShuffleMode::index; break;
+  }
+  Value offset = op.getOffset();
+  Value r = perLane(b, loc, op.getValue(), [&](Value x) -> Value {
+    Value wide = w->widen(b, loc, x);
+    Value got = WaveShuffleOp::create(b, loc, wide.getType(), mode, wide, offset);
+    return w->narrow(b, loc, got);
+  });
+  op.getShuffleResult().replaceAllUsesWith(r);
+  if (!op.getValid().use_empty()) {
+    Value lane = laneI32(b, loc);
+    Value src;
+    switch (op.getMode()) {
+    case gpu::ShuffleMode::XOR: src = arith::XOrIOp::create(b, loc, lane, offset); break;
+    case gpu::ShuffleMode::UP: src = arith::SubIOp::create(b, loc, lane, offset); break;
+    case gpu::ShuffleMode::DOWN: src = arith::AddIOp::create(b, loc, lane, offset); break;
+    case gpu::ShuffleMode::IDX: src = offset; break;
+    }
+    using P = arith::CmpIPredicate;
+    Value width = op.getWidth();
+    Value limit = arith::MinUIOp::create(b, loc, width, liveLanes(b, loc));
+    // Unsigned: a source "below" lane 0 (up) is a huge one.
+    Value ok = arith::CmpIOp::create(b, loc, P::ult, src, limit);
+    ok = arith::AndIOp::create(b, loc, ok, arith::CmpIOp::create(b, loc, P::ult, lane, width));
+    op.getValid().replaceAllUsesWith(ok);
+  }
+  return Handled::yes;
+}
+
+/// gpu.rotate: lane L reads lane ((L + offset) mod width) of its group of
+/// `width` lanes, as an indexed shuffle.
+Handled rotate(Importer &im, gpu::RotateOp op) {
+  OpBuilder &b = im.b;
+  Location loc = op.getLoc();
+  auto w = widenedFor(op, getElementTypeOrSelf(op.getValue().getType()), false);
+  if (!w)
+    return Handled::failed;
+  int64_t width = op.getWidth(), offset = op.getOffset();
+  Value lane = laneI32(b, loc);
+  Value inGroup = arith::AndIOp::create(
+      b, loc, arith::AddIOp::create(b, loc, lane, i32Const(b, loc, offset)),
+      i32Const(b, loc, width - 1));
+  Value group = arith::AndIOp::create(b, loc, lane, i32Const(b, loc, ~(width - 1)));
+  Value src = arith::AddIOp::create(b, loc, inGroup, group);
+  Value r = perLane(b, loc, op.getValue(), [&](Value x) -> Value {
+    Value wide = w->widen(b, loc, x);
+    return w->narrow(b, loc, WaveShuffleOp::create(b, loc, wide.getType(),
+                                                   WaveShuffleMode::index, wide, src));
+  });
+  op.getRotateResult().replaceAllUsesWith(r);
+  if (!op.getValid().use_empty()) {
+    Value limit = arith::MinUIOp::create(b, loc, i32Const(b, loc, width), liveLanes(b, loc));
+    op.getValid().replaceAllUsesWith(
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, lane, limit));
+  }
+  return Handled::yes;
+}
+
+/// One step of a gpu reduction: `which` applied to two values.
+Value combineGpu(OpBuilder &b, Location loc, gpu::AllReduceOperation which, Value l,
+                 Value r) {
+  using R = gpu::AllReduceOperation;
+  bool fl = isa<FloatType>(l.getType());
+  switch (which) {
+  case R::ADD: return fl ? Value(arith::AddFOp::create(b, loc, l, r))
+                         : Value(arith::AddIOp::create(b, loc, l, r));
+  case R::MUL: return fl ? Value(arith::MulFOp::create(b, loc, l, r))
+                         : Value(arith::MulIOp::create(b, loc, l, r));
+  case R::MINUI: return arith::MinUIOp::create(b, loc, l, r);
+  case R::MINSI: return arith::MinSIOp::create(b, loc, l, r);
+  case R::MAXUI: return arith::MaxUIOp::create(b, loc, l, r);
+  case R::MAXSI: return arith::MaxSIOp::create(b, loc, l, r);
+  case R::AND: return arith::AndIOp::create(b, loc, l, r);
+  case R::OR: return arith::OrIOp::create(b, loc, l, r);
+  case R::XOR: return arith::XOrIOp::create(b, loc, l, r);
+  case R::MINIMUMF: return arith::MinimumFOp::create(b, loc, l, r);
+  case R::MAXIMUMF: return arith::MaximumFOp::create(b, loc, l, r);
+  case R::MINNUMF: return arith::MinNumFOp::create(b, loc, l, r);
+  case R::MAXNUMF: return arith::MaxNumFOp::create(b, loc, l, r);
+  }
+  return l;
+}
+
+/// gpu.subgroup_reduce: xpu.wave_reduce over the wave; with clusters, a
+/// butterfly of xor shuffles inside each cluster, where a partner lane
+/// that does not exist (a partial wave) adds nothing.
+Handled subgroupReduce(Importer &im, gpu::SubgroupReduceOp op) {
+  OpBuilder &b = im.b;
+  Location loc = op.getLoc();
+  using R = gpu::AllReduceOperation;
+  R which = op.getOp();
+  bool isSigned = which == R::MINSI || which == R::MAXSI;
+  auto w = widenedFor(op, getElementTypeOrSelf(op.getValue().getType()), isSigned);
+  if (!w)
+    return Handled::failed;
+  std::optional<uint32_t> cluster = op.getClusterSize();
+  uint32_t stride = op.getClusterStride();
+  Value live = cluster ? liveLanes(b, loc) : Value();
+  Value lane = cluster ? laneI32(b, loc) : Value();
+  Value r = perLane(b, loc, op.getValue(), [&](Value x) -> Value {
+    Value v = w->widen(b, loc, x);
+    if (!cluster) {
+      v = reduceBy(b, loc, which, v, [&](ReduceKind k, Value y) -> Value {
+        return WaveReduceOp::create(b, loc, y.getType(), k, y);
+      });
+      return w->narrow(b, loc, v);
+    }
+    for (uint32_t step = stride; step < stride * *cluster; step *= 2) {
+      Value k = i32Const(b, loc, step);
+      Value other = WaveShuffleOp::create(b, loc, v.getType(), WaveShuffleMode::xor_, v, k);
+      Value partner = arith::XOrIOp::create(b, loc, lane, k);
+      Value exists = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, partner, live);
+      v = arith::SelectOp::create(b, loc, exists, combineGpu(b, loc, which, v, other), v);
+    }
+    return w->narrow(b, loc, v);
+  });
   op.getResult().replaceAllUsesWith(r);
   return Handled::yes;
 }
@@ -219,6 +434,12 @@ Handled importCollectiveOp(Importer &im, Operation *op) {
     return atomic(im, o);
   else if (auto o = dyn_cast<gpu::AllReduceOp>(op))
     return allReduce(im, o);
+  else if (auto o = dyn_cast<gpu::SubgroupReduceOp>(op))
+    return subgroupReduce(im, o);
+  else if (auto o = dyn_cast<gpu::ShuffleOp>(op))
+    return shuffle(im, o);
+  else if (auto o = dyn_cast<gpu::RotateOp>(op))
+    return rotate(im, o);
   else
     return Handled::no;
   op->getResult(0).replaceAllUsesWith(r);

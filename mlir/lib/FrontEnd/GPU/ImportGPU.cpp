@@ -68,6 +68,9 @@ ArrayRef<AcceptedOp> acceptedOps() {
       {"gpu.barrier", "collectives"},
       {"gpu.all_reduce", "collectives"},
       {"memref.atomic_rmw", "collectives"},
+      {"gpu.subgroup_reduce", "collectives"},
+      {"gpu.shuffle", "collectives"},
+      {"gpu.rotate", "collectives"},
       // values
       {"vector.load", "values"},
       {"vector.store", "values"},
@@ -261,9 +264,6 @@ std::string insteadOf(Operation *op) {
     return "bufferize and lower to loops first; kernels work on memrefs";
   if (isa<memref::GlobalOp, memref::GetGlobalOp>(op))
     return "pass constant tables as a buffer argument";
-  if (isa<gpu::SubgroupReduceOp, gpu::ShuffleOp, gpu::RotateOp>(op))
-    return "reduce over the workgroup with gpu.all_reduce, or exchange values "
-           "through workgroup memory";
   if (isa<memref::GenericAtomicRMWOp>(op))
     return "use memref.atomic_rmw with a kind of its own";
   if (isa<gpu::PrintfOp>(op))

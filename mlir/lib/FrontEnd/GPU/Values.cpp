@@ -183,29 +183,31 @@ std::optional<Run> runOf(Importer &im, Operation *op, Value memref, ValueRange i
   return r;
 }
 
+/// For each lane, whether it is read or written: inside the transfer
+/// dimension's size unless the op says it is in bounds, and where `mask`
+/// (may be null) is set; null where nothing is to check.
+SmallVector<Value> laneGuards(Importer &im, Location loc, const Run &r, bool inBounds,
+                              Value mask) {
+  SmallVector<Value> guards;
+  for (int64_t j = 0; j < r.lanes; ++j) {
+    Value ok = inBounds || !r.dim ? Value() : laneInBounds(im, loc, r, j);
+    if (mask) {
+      Value bit = lane(im.b, loc, mask, j);
+      ok = ok ? arith::AndIOp::create(im.b, loc, ok, bit).getResult() : bit;
+    }
+    guards.push_back(ok);
+  }
+  return guards;
+}
+
 Handled transferRead(Importer &im, vector::TransferReadOp op) {
   Location loc = op.getLoc();
   auto r = runOf(im, op, op.getBase(), op.getIndices(), op.getVectorType(),
                  op.getPermutationMap());
   if (!r)
     return Handled::failed;
-  bool inBounds = op.isDimInBounds(0);
-  Value mask = op.getMask();
   Value fill = vector::BroadcastOp::create(im.b, loc, op.getVectorType(), op.getPadding());
-  auto guard = [&](int64_t j) -> Value {
-    Value ok;
-    if (!inBounds && r->dim)
-      ok = laneInBounds(im, loc, *r, j);
-    if (mask) {
-      Value bit = lane(im.b, loc, mask, j);
-      ok = ok ? arith::AndIOp::create(im.b, loc, ok, bit).getResult() : bit;
-    }
-    return ok;
-  };
-  // Guards are made once per lane, at the point of use.
-  SmallVector<Value> guards;
-  for (int64_t j = 0; j < r->lanes; ++j)
-    guards.push_back(guard(j));
+  SmallVector<Value> guards = laneGuards(im, loc, *r, op.isDimInBounds(0), op.getMask());
   Value v = readRun(im, loc, *r, op.getVectorType(),
                     [&](int64_t j) { return guards[j]; }, fill);
   op.getResult().replaceAllUsesWith(v);
@@ -227,17 +229,7 @@ Handled transferWrite(Importer &im, vector::TransferWriteOp op) {
                 "write with a minor identity map");
     return Handled::failed;
   }
-  bool inBounds = op.isDimInBounds(0);
-  Value mask = op.getMask();
-  SmallVector<Value> guards;
-  for (int64_t j = 0; j < r->lanes; ++j) {
-    Value ok = inBounds ? Value() : laneInBounds(im, loc, *r, j);
-    if (mask) {
-      Value bit = lane(im.b, loc, mask, j);
-      ok = ok ? arith::AndIOp::create(im.b, loc, ok, bit).getResult() : bit;
-    }
-    guards.push_back(ok);
-  }
+  SmallVector<Value> guards = laneGuards(im, loc, *r, op.isDimInBounds(0), op.getMask());
   writeRun(im, loc, *r, op.getVector(), [&](int64_t j) { return guards[j]; });
   return Handled::yes;
 }
@@ -267,9 +259,7 @@ Handled importValueOp(Importer &im, Operation *op) {
     auto r = runOf(im, op, o.getBase(), o.getIndices(), o.getVectorType(), std::nullopt);
     if (!r)
       return Handled::failed;
-    SmallVector<Value> bits;
-    for (int64_t j = 0; j < r->lanes; ++j)
-      bits.push_back(lane(im.b, loc, o.getMask(), j));
+    SmallVector<Value> bits = laneGuards(im, loc, *r, true, o.getMask());
     o.getResult().replaceAllUsesWith(readRun(
         im, loc, *r, o.getVectorType(), [&](int64_t j) { return bits[j]; },
         o.getPassThru()));
@@ -279,9 +269,7 @@ Handled importValueOp(Importer &im, Operation *op) {
     auto r = runOf(im, op, o.getBase(), o.getIndices(), o.getVectorType(), std::nullopt);
     if (!r)
       return Handled::failed;
-    SmallVector<Value> bits;
-    for (int64_t j = 0; j < r->lanes; ++j)
-      bits.push_back(lane(im.b, loc, o.getMask(), j));
+    SmallVector<Value> bits = laneGuards(im, loc, *r, true, o.getMask());
     writeRun(im, loc, *r, o.getValueToStore(), [&](int64_t j) { return bits[j]; });
     return Handled::yes;
   }

@@ -109,10 +109,17 @@ gpu.module @m {
 
 func.func @host(%a: memref<?xf32>) {
   %c1 = arith.constant 1 : index
-  // expected-error @+1 {{'gpu.launch' is a host-side launch; outline kernels into a gpu.module and launch through the xpujit API}}
+  // expected-error @+1 {{'gpu.launch' is a kernel that was not outlined; outline it into a gpu.module (mlir-opt --gpu-kernel-outlining)}}
   gpu.launch blocks(%bx, %by, %bz) in (%x = %c1, %y = %c1, %z = %c1)
              threads(%tx, %ty, %tz) in (%u = %c1, %v = %c1, %w = %c1) {
     gpu.terminator
   }
   return
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error @+1 {{'func.func' declares 'ext' without a body; define device functions inside the gpu.module}}
+  func.func private @ext(f32) -> f32
 }

@@ -129,3 +129,20 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// Host code beside the gpu.module is not compiled (a warning says so); the
+// kernels are.
+// CHECK-LABEL: xpu.kernel @device
+// CHECK-NOT: func.func
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @device(%a: memref<?xf32>) kernel {
+      gpu.return
+    }
+  }
+  func.func @host() {
+    return
+  }
+}

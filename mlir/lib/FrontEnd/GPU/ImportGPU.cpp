@@ -268,8 +268,10 @@ std::string insteadOf(Operation *op) {
     return "use memref.atomic_rmw with a kind of its own";
   if (isa<gpu::PrintfOp>(op))
     return "write values to a buffer argument";
-  if (isa<gpu::LaunchOp, gpu::LaunchFuncOp>(op))
-    return "outline kernels into a gpu.module and launch through the xpujit API";
+  if (isa<gpu::LaunchOp>(op))
+    return "outline it into a gpu.module (mlir-opt --gpu-kernel-outlining)";
+  if (isa<gpu::LaunchFuncOp>(op))
+    return "launch kernels through the xpujit API";
   if (dialect == "gpu" || dialect == "memref")
     return "docs/interop.md lists the gpu and memref ops that are imported";
   return "kernel bodies use the arith, math, scf, cf and vector dialects";
@@ -362,6 +364,10 @@ LogicalResult structure(FunctionOpInterface fn) {
 
 LogicalResult importFunction(Operation *fnOp) {
   auto old = cast<FunctionOpInterface>(fnOp);
+  if (old.isExternal())
+    return unsupported(fnOp, "declares '" + old.getName() + "' without a body",
+                       "define device functions inside the gpu.module; kernels "
+                       "cannot call code outside it");
   Importer im(fnOp->getContext());
   if (failed(importSignature(old, im)))
     return failure();
@@ -374,16 +380,30 @@ LogicalResult importFunction(Operation *fnOp) {
 struct ImportGPUPass : xpu::impl::ImportGPUBase<ImportGPUPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    SmallVector<gpu::GPUModuleOp> gpuModules(module.getOps<gpu::GPUModuleOp>());
     bool failed_ = false;
-    module.walk([&](Operation *op) {
-      if (isa<gpu::LaunchOp, gpu::LaunchFuncOp>(op)) {
-        unsupported(op, "is a host-side launch", insteadOf(op));
-        failed_ = true;
-      }
+    module.walk([&](gpu::LaunchOp op) {
+      unsupported(op, "is a kernel that was not outlined", insteadOf(op));
+      failed_ = true;
     });
     if (failed_)
       return signalPassFailure();
-    SmallVector<gpu::GPUModuleOp> gpuModules(module.getOps<gpu::GPUModuleOp>());
+    // Host code beside the gpu.module (as MLIR pipelines emit it): xpujit
+    // runs the kernels and the host launches them through its API.
+    if (!gpuModules.empty())
+      for (auto host : llvm::make_early_inc_range(module.getOps<func::FuncOp>())) {
+        emitWarning(host.getLoc())
+            << "host function '" << host.getName()
+            << "' is not compiled: xpujit compiles the kernels of the gpu.module; "
+               "launch them through its API";
+        host.erase();
+      }
+    module.walk([&](gpu::LaunchFuncOp op) {
+      unsupported(op, "is a host-side launch", insteadOf(op));
+      failed_ = true;
+    });
+    if (failed_)
+      return signalPassFailure();
     for (gpu::GPUModuleOp gm : gpuModules) {
       // In order, so helpers stay ahead of the kernels that call them.
       for (Operation &op : llvm::make_early_inc_range(gm.getBody()->getOperations())) {

@@ -463,6 +463,7 @@ XPU_API size_t xpu_type_size(xpu_type type);
 typedef enum xpu_param_kind {
   XPU_PARAM_SCALAR = 0,
   XPU_PARAM_BUFFER = 1,
+  XPU_PARAM_VIEW = 3, /* a memref parameter: see "Memref views" below */
   XPU_PARAM_KIND_FORCE32 = 0x7FFFFFFF
 } xpu_param_kind;
 
@@ -612,6 +613,8 @@ XPU_API xpu_status xpu_buffer_address(xpu_buffer buffer, uint64_t *out);
  * Launch
  *===========================================================================*/
 
+struct xpu_view; /* a memref parameter's argument, defined below */
+
 /* One launch argument: a buffer, or a scalar tagged with its type. The tag
  * must match the parameter exactly (an i32 parameter takes XPU_TYPE_I32,
  * with a signed or unsigned value of that width). Vector parameters take
@@ -631,6 +634,7 @@ typedef struct xpu_arg {
     double f64;
     uint8_t b;
     uint8_t bytes[32]; /* vector values, lanes packed */
+    const struct xpu_view *view; /* XPU_PARAM_VIEW: see xpu_arg_view */
   } v;
 } xpu_arg;
 
@@ -652,6 +656,88 @@ XPU_API xpu_arg xpu_arg_f64(double value);
 XPU_API xpu_status xpu_launch(xpu_kernel kernel, xpu_stream stream,
                               const uint32_t grid[3], const uint32_t block[3],
                               const xpu_arg *args, size_t arg_count);
+
+/*===========================================================================*
+ * Memref views and launch options (kernels imported from the gpu dialect)
+ *
+ * A gpu.func kernel over memrefs (see docs/interop.md) takes each memref
+ * parameter as a view: a buffer and the offset, sizes and strides of the
+ * memref in it. xpu_kernel_param reports such a parameter with kind
+ * XPU_PARAM_VIEW; xpu_kernel_param_view says what its memref type fixes.
+ * It takes an XPU_PARAM_VIEW argument (xpu_arg_view), or a plain buffer
+ * where the buffer alone fixes the layout (rank 0 or 1 with an identity
+ * layout: the buffer's length is the size; a static shape: the buffer
+ * must hold it). index parameters of such kernels are 64-bit
+ * (XPU_TYPE_I64).
+ *===========================================================================*/
+
+#define XPU_VIEW_MAX_RANK 4
+/* In xpu_view_info: a size, stride or offset the memref type leaves to the
+ * view. */
+#define XPU_VIEW_DYNAMIC INT64_MIN
+
+/* Element (i0, ..., i[rank-1]) of the view is the one at byte
+ * byte_offset + (i0 * strides[0] + ... + i[rank-1] * strides[rank-1]) *
+ * element size of `buffer`. Sizes are at least 0; strides count elements
+ * and may be 0 or negative. Entries past `rank` are ignored. The launch
+ * checks a view against the parameter's memref type and fails with
+ * XPU_ERROR_ARGUMENT_MISMATCH, naming the parameter, when the rank, a
+ * static size or stride, or the offset (a multiple of the element size,
+ * equal to the type's where the type fixes it) differ, when an identity
+ * layout's strides are not row-major over the sizes, or when an element of
+ * the view lies outside the buffer. */
+typedef struct xpu_view {
+  xpu_buffer buffer;
+  uint64_t byte_offset;
+  uint32_t rank;
+  int64_t sizes[XPU_VIEW_MAX_RANK];
+  int64_t strides[XPU_VIEW_MAX_RANK];
+} xpu_view;
+
+/* The argument of a memref parameter. `view` is read during the xpu_launch
+ * call and may be reused after it; the buffer is borrowed as by
+ * xpu_arg_buffer. */
+XPU_API xpu_arg xpu_arg_view(const xpu_view *view);
+
+/* What a memref parameter's type fixes about the views it takes. */
+typedef struct xpu_view_info {
+  uint32_t struct_size;     /* set by the caller: sizeof(xpu_view_info) */
+  uint32_t rank;
+  uint32_t identity;        /* 1: strides are row-major over the sizes */
+  int64_t sizes[XPU_VIEW_MAX_RANK];   /* or XPU_VIEW_DYNAMIC */
+  int64_t strides[XPU_VIEW_MAX_RANK]; /* or XPU_VIEW_DYNAMIC (always with
+                                         identity: they follow the sizes) */
+  int64_t offset;           /* in elements, or XPU_VIEW_DYNAMIC */
+} xpu_view_info;
+
+/* Fills `out` up to out->struct_size for parameter `index` (as counted by
+ * xpu_kernel_param) of kind XPU_PARAM_VIEW; XPU_ERROR_INVALID_ARGUMENT for
+ * another kind. */
+XPU_API xpu_status xpu_kernel_param_view(xpu_kernel kernel, uint32_t index,
+                                         xpu_view_info *out);
+
+/* Options of one launch. Initialize with XPU_LAUNCH_OPTIONS_INIT. */
+typedef struct xpu_launch_options {
+  uint32_t struct_size; /* sizeof(xpu_launch_options) */
+  /* Bytes of dynamic shared memory (gpu.dynamic_shared_memory) each
+   * workgroup gets. Static and dynamic shared memory together must fit the
+   * device's limit (capability shared.memory; on Vulkan, where a shader's
+   * workgroup memory is fixed when it is compiled, what its module leaves
+   * after the static shared memory of its kernels that use dynamic shared
+   * memory); a kernel that reads views of it at fixed offsets needs at
+   * least as much as they span. Else XPU_ERROR_INVALID_ARGUMENT. Ignored by
+   * kernels that use none. */
+  uint32_t dynamic_shared_bytes;
+} xpu_launch_options;
+#define XPU_LAUNCH_OPTIONS_INIT {sizeof(xpu_launch_options), 0}
+
+/* xpu_launch with options; `options` NULL is xpu_launch. Thread-safe as
+ * xpu_launch. */
+XPU_API xpu_status xpu_launch_with_options(xpu_kernel kernel, xpu_stream stream,
+                                           const uint32_t grid[3],
+                                           const uint32_t block[3],
+                                           const xpu_arg *args, size_t arg_count,
+                                           const xpu_launch_options *options);
 
 /*===========================================================================*
  * Builder: kernels made by calls instead of text

@@ -400,7 +400,8 @@ public:
     auto *kernel = static_cast<const CudaKernel *>(r.kernel);
     CUresult res = device.drv.cuLaunchKernel(kernel->function, r.grid[0], r.grid[1],
                                              r.grid[2], r.block[0], r.block[1],
-                                             r.block[2], 0, stream, params.data(), nullptr);
+                                             r.block[2], r.dynamicSharedBytes, stream,
+                                             params.data(), nullptr);
     if (res != CUDA_SUCCESS)
       return device.check(res, "cuLaunchKernel of '" + r.info->name + "'");
     inFlight.add(r.info->name);

@@ -286,7 +286,7 @@ public:
     auto *kernel = static_cast<const HipKernel *>(r.kernel);
     hipError_t e = device.hip.hipModuleLaunchKernel(
         kernel->function, r.grid[0], r.grid[1], r.grid[2], r.block[0], r.block[1],
-        r.block[2], 0, stream, params.data(), nullptr);
+        r.block[2], r.dynamicSharedBytes, stream, params.data(), nullptr);
     if (e != hipSuccess)
       return device.check(e, "hipModuleLaunchKernel of '" + r.info->name + "'");
     inFlight.add(r.info->name);

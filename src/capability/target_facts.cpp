@@ -63,6 +63,7 @@ Rule cpuRule(C c) {
   case C::workgroupInvocations: return device("fiber scheduler limit");
   case C::contractionControl: return measured();
   case C::mathLibrary: return table("host libm, resolved in the process");
+  case C::f64Math: return table("host libm has f64 forms");
   case C::matrixTiles: return cannot("xpujit lowers no matrix tiles for the CPU yet");
   default: break;
   }
@@ -83,6 +84,7 @@ Rule nvptxRule(C c) {
   case C::workgroupInvocations: return device("threads per block");
   case C::contractionControl: return measured();
   case C::mathLibrary: return toolchain("libdevice bitcode from the CUDA toolkit");
+  case C::f64Math: return table("libdevice has f64 forms (__nv_exp, ...)");
   case C::matrixTiles: return cannot("xpujit lowers no matrix tiles for NVPTX yet");
   default: break;
   }
@@ -98,6 +100,7 @@ Rule amdgcnRule(C c) {
   case C::workgroupInvocations: return device("work-items per workgroup");
   case C::contractionControl: return measured();
   case C::mathLibrary: return toolchain("ocml/ockl from the AMD device libraries");
+  case C::f64Math: return table("ocml has f64 forms (__ocml_exp_f64, ...)");
   case C::matrixTiles: return cannot("xpujit lowers no matrix tiles for AMDGPU yet");
   default: break;
   }
@@ -136,6 +139,9 @@ Rule spirvRule(C c) {
   case C::workgroupInvocations: return device("maxComputeWorkGroupInvocations");
   case C::contractionControl: return measured();
   case C::mathLibrary: return table("GLSL.std.450 extended instructions");
+  case C::f64Math:
+    return cannot("GLSL.std.450's exponential, logarithmic, trigonometric, "
+                  "hyperbolic and power functions take 16- and 32-bit floats only");
   case C::matrixTiles: return cannot("xpujit lowers no matrix tiles for SPIR-V yet");
   default: break;
   }

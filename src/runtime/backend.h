@@ -111,6 +111,8 @@ struct LaunchRequest {
   /// The buffer behind each parameter (null for scalars).
   std::vector<BackendBuffer *> buffers;
   uint64_t status = 0; ///< StatusWord::device
+  /// Dynamic shared memory per workgroup, after the static (interop).
+  uint32_t dynamicSharedBytes = 0;
 };
 
 class Device;

@@ -56,6 +56,15 @@ static Status stageFailure(xpu_status code, const DiagnosticList &diags,
   return {code, fallback};
 }
 
+/// A source that parsed but holds a construct the gpu dialect import does
+/// not take is unsupported, not malformed (XPU-UNSUPPORTED, FrontEnd/GPU).
+static xpu_status importFailure(const DiagnosticList &diags) {
+  for (const Diagnostic &d : diags)
+    if (d.severity == Diagnostic::Severity::error)
+      return d.code == "XPU-UNSUPPORTED" ? XPU_ERROR_UNSUPPORTED : XPU_ERROR_PARSE;
+  return XPU_ERROR_PARSE;
+}
+
 namespace {
 /// One compilation's MLIR context, diagnostics and dump scope.
 struct Session {
@@ -89,7 +98,7 @@ static Status frontEnd(Session &s, const CompileRequest &request,
   s.collector.setDefaultCode("XPU-PARSE");
   module = parseKernelSource(s.ctx, request.text, request.sourceName);
   if (!module)
-    return stageFailure(XPU_ERROR_PARSE, diags, "the kernel source did not parse");
+    return stageFailure(importFailure(diags), diags, "the kernel source did not parse");
 
   // Admission against each kernel's profile (ub.poison is zero before
   // anything folds it).
@@ -143,7 +152,7 @@ Status formatModule(const CompileRequest &request, std::string &out,
   s.collector.setDefaultCode("XPU-PARSE");
   auto module = parseKernelSource(s.ctx, request.text, request.sourceName);
   if (!module)
-    return stageFailure(XPU_ERROR_PARSE, diags, "the kernel source did not parse");
+    return stageFailure(importFailure(diags), diags, "the kernel source did not parse");
   out = printKernelSource(*module);
   return {};
 }

@@ -33,6 +33,8 @@ enum class Capability : uint8_t {
   mathLibrary,
   // Cooperative matrix tiles.
   matrixTiles,
+  // Math functions on f64 (exp, sin, ...; GLSL.std.450 has 32-bit forms only).
+  f64Math,
   count_ // keep last
 };
 

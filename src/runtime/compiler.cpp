@@ -1,5 +1,6 @@
 // The path of a kernel; see compiler.h.
 #include "runtime/compiler.h"
+#include "calibration/device_calibration.h"
 #include "capability/gate.h"
 #include "runtime/dump.h"
 #include "runtime/env.h"
@@ -80,10 +81,12 @@ struct Session {
 } // namespace
 
 /// Parse, verify, admit and describe: everything before code generation.
+/// `loopSites` numbers the loops as run-time check sites, for a device that
+/// stops loops after a budget of passes (GuardLoopLimit reports them).
 static Status frontEnd(Session &s, const CompileRequest &request,
                        DiagnosticList &diags,
                        mlir::OwningOpRef<mlir::ModuleOp> &module,
-                       std::vector<abi::KernelInfo> &kernels) {
+                       std::vector<abi::KernelInfo> &kernels, bool loopSites = false) {
   dumpStage("input.mlir", std::string(request.text));
   s.collector.setDefaultCode("XPU-PARSE");
   module = parseKernelSource(s.ctx, request.text, request.sourceName);
@@ -110,6 +113,8 @@ static Status frontEnd(Session &s, const CompileRequest &request,
   if (mlir::failed(pm.run(*module)))
     return stageFailure(XPU_ERROR_COMPILE, diags, "reduction expansion failed");
   assignCheckSites(*module);
+  if (loopSites)
+    assignLoopSites(*module);
   kernels = describeKernels(*module);
   dumpStage("admitted.mlir", *module);
   s.frontEndMs = s.msSinceStart();
@@ -170,11 +175,20 @@ static std::string canonicalIR(mlir::ModuleOp module) {
   return text;
 }
 
-const cache::Key &DeviceCache::environment(const Device &device) {
+const cache::Key &DeviceCache::environment(Device &device) {
   std::call_once(once_, [&] {
-    environment_ = cache::environmentDigest(keyEnvironment(device));
+    cache::Environment env = keyEnvironment(device);
+    // What the device's measured facts change in its code (a loop guard,
+    // a software fma): the calibration's first reader is the first compile.
+    env.toolchain += "; " + device.calibration().codegenKey();
+    environment_ = cache::environmentDigest(env);
   });
   return environment_;
+}
+
+/// Whether kernels for `device` number their loops (see frontEnd).
+static bool loopSitesFor(Device &device) {
+  return device.calibration().loopPassLimit().has_value();
 }
 
 /// Loads a compiled payload for the kernels the front end described.
@@ -256,7 +270,7 @@ static Status fromContent(Device &device, cache::Cache &kc, const cache::Key &en
   Session s(request, diags);
   mlir::OwningOpRef<mlir::ModuleOp> module;
   std::vector<abi::KernelInfo> kernels;
-  XPU_RETURN_IF_ERROR(frontEnd(s, request, diags, module, kernels));
+  XPU_RETURN_IF_ERROR(frontEnd(s, request, diags, module, kernels, loopSitesFor(device)));
   cache::Key key = cache::contentKey(env, request.options, canonicalIR(*module));
 
   Status st;
@@ -294,7 +308,7 @@ Status compileProgram(Device &device, const CompileRequest &request,
   Session s(request, diags);
   mlir::OwningOpRef<mlir::ModuleOp> module;
   std::vector<abi::KernelInfo> kernels;
-  XPU_RETURN_IF_ERROR(frontEnd(s, request, diags, module, kernels));
+  XPU_RETURN_IF_ERROR(frontEnd(s, request, diags, module, kernels, loopSitesFor(device)));
   cache::KernelPayload payload;
   XPU_RETURN_IF_ERROR(compile(device, s, request, *module, kernels, diags, payload));
   return loadProgram(device, payload, kernels, diags, out);

@@ -30,6 +30,9 @@ enum class Capability : uint8_t {
   mathLibrary,
   // Cooperative matrix tiles.
   matrixTiles,
+  // A fused (singly rounded) multiply-add, math.fma, by element type;
+  // measured per device (src/calibration).
+  fmaF32, fmaF64,
   count_ // keep last
 };
 

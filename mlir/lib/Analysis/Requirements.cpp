@@ -38,6 +38,8 @@ const char *capabilityName(Capability c) {
   case Capability::contractionControl: return "fp.contraction-control";
   case Capability::mathLibrary: return "math.library";
   case Capability::matrixTiles: return "matrix.tiles";
+  case Capability::fmaF32: return "fp.fma.f32";
+  case Capability::fmaF64: return "fp.fma.f64";
   case Capability::count_: break;
   }
   return "?";
@@ -68,6 +70,8 @@ const char *capabilityPhrase(Capability c) {
   case Capability::contractionControl: return "floating point without contraction";
   case Capability::mathLibrary: return "math library functions";
   case Capability::matrixTiles: return "matrix tiles";
+  case Capability::fmaF32: return "a fused multiply-add of f32 (math.fma)";
+  case Capability::fmaF64: return "a fused multiply-add of f64 (math.fma)";
   case Capability::count_: break;
   }
   return "?";
@@ -174,6 +178,13 @@ public:
       need(Capability::waveOps, loc);
     if (needsMathLibrary(op))
       need(Capability::mathLibrary, loc);
+    if (auto fma = dyn_cast<math::FmaOp>(op)) {
+      Type e = getElementTypeOrSelf(fma.getType());
+      if (e.isF32())
+        need(Capability::fmaF32, loc);
+      else if (e.isF64())
+        need(Capability::fmaF64, loc);
+    }
     if (!req.fastMath && !movesOnly(op) && isa<arith::ArithFastMathInterface>(op))
       need(Capability::contractionControl, loc);
     if (auto call = dyn_cast<CallOp>(op))

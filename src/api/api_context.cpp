@@ -4,6 +4,7 @@
 
 #include "llvm/Config/llvm-config.h"
 
+#include <algorithm>
 #include <cstring>
 
 using namespace xpu::rt;
@@ -65,11 +66,15 @@ XPU_API xpu_status xpu_context_create(const xpu_context_options *options,
     for (auto &dev : found) {
       auto obj = std::make_shared<DeviceObj>();
       obj->device = std::move(dev);
-      obj->index = uint32_t(ctx->devices.size());
       obj->context = ctx;
       ctx->devices.push_back(std::move(obj));
     }
   }
+  std::stable_sort(ctx->devices.begin(), ctx->devices.end(), [](auto &a, auto &b) {
+    return defaultOrderRank(a->device->identity()) < defaultOrderRank(b->device->identity());
+  });
+  for (size_t i = 0; i < ctx->devices.size(); ++i)
+    ctx->devices[i]->index = uint32_t(i);
   uint64_t h = HandleTable::get().add(Kind::context, ctx);
   for (auto &dev : ctx->devices) {
     HandleTable::get().add(Kind::device, dev);

@@ -292,7 +292,8 @@ Status compileSPIRV(VulkanDevice &device, ModuleOp module,
   cal::DeviceCalibration &measured = device.calibration();
   options.guardLoops = measured.loopPassLimit().has_value();
   options.softwareFmaF16 = measured.fmaUnfused("f16");
-  options.softwareFmaF32 = measured.fmaUnfused("f32") && device.info.requested[Feature::shaderFloat64];
+  options.softwareFmaF32 =
+      measured.fmaUnfused("f32") && device.info.requested[Feature::shaderFloat64];
   if (failed(lowerToSPIRV(module, options)))
     return {XPU_ERROR_COMPILE, "lowering to SPIR-V failed"};
   rt::dumpStage("lowered-spirv.mlir", module);

@@ -1,9 +1,11 @@
 // A device's calibration; see device_calibration.h.
 #include "calibration/device_calibration.h"
 
+#include "calibration/probe_kernel.h"
 #include "calibration/probes.h"
 #include "calibration/registry.h"
 #include "runtime/kernel_cache.h"
+#include "runtime/log.h"
 
 namespace xpu::cal {
 
@@ -92,9 +94,10 @@ std::shared_ptr<const Record> DeviceCalibration::ensure(Need need) {
     std::vector<Measurement> measured;
     ProbeTypes types = probeTypes(device_);
     if (need == Need::fresh || !hasAll(record, correctnessFacts())) {
-      for (Measurement &m : measureNumerics(device_, types))
+      std::shared_ptr<ProbeProgram> counting;
+      for (Measurement &m : measureNumerics(device_, types, false, &counting))
         measured.push_back(std::move(m));
-      for (Measurement &m : measureLoopLimit(device_))
+      for (Measurement &m : measureLoopLimit(device_, counting.get()))
         measured.push_back(std::move(m));
     }
     if (performance && (need == Need::fresh || !hasAll(record, performanceFacts())))
@@ -102,9 +105,18 @@ std::shared_ptr<const Record> DeviceCalibration::ensure(Need need) {
         measured.push_back(std::move(m));
     measuring_.store(std::thread::id());
     Registry::get().stats().probes += measured.size();
-    for (Measurement &m : measured)
+    std::string failure;
+    for (Measurement &m : measured) {
+      if (probeFailed(m) && failure.empty())
+        failure = m.evidence;
       record.put(std::move(m));
-    Registry::get().write(record);
+    }
+    if (failure.empty())
+      Registry::get().write(record);
+    else
+      rt::logOnce(rt::LogLevel::warn, "calibration-incomplete:" + key().digest(),
+                  "calibration of " + device_.label() + " is incomplete (" + failure +
+                      "); it is used by this process only and measured again by the next");
   }
   auto published = std::make_shared<const Record>(std::move(record));
   std::lock_guard<std::mutex> r(recordMu_);

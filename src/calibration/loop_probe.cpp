@@ -13,38 +13,10 @@ namespace xpu::cal {
 
 namespace {
 
-/// out[g] = passes of one loop of %n iterations (the loop also steps a
-/// linear congruential generator, which no compiler can fold into a closed
-/// form, so the loop really runs); @two: of two loops of %n;
+/// Where a budget shows: @two counts the passes of two loops of %n;
 /// @apart: invocation 0 loops %n times in a first loop, the others %n
 /// times in a second one.
-const char *kLoops = R"(
-xpu.kernel @count(%out: !xpu.buffer<i32>, %lcg: !xpu.buffer<i32>, %n: i32) {
-  %zero = arith.constant 0 : i32
-  %one = arith.constant 1 : i32
-  %mul = arith.constant 1103515245 : i32
-  %add = arith.constant 12345 : i32
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %N = arith.index_castui %n : i32 to index
-  %g = xpu.global_id x
-  %size = xpu.buffer_size %out : !xpu.buffer<i32>
-  %lsize = xpu.buffer_size %lcg : !xpu.buffer<i32>
-  %in1 = arith.cmpi ult, %g, %size : index
-  %in2 = arith.cmpi ult, %g, %lsize : index
-  %in = arith.andi %in1, %in2 : i1
-  %r:2 = scf.for %i = %c0 to %N step %c1 iter_args(%acc = %zero, %x = %zero) -> (i32, i32) {
-    %a = arith.addi %acc, %one : i32
-    %m = arith.muli %x, %mul : i32
-    %y = arith.addi %m, %add : i32
-    scf.yield %a, %y : i32, i32
-  }
-  scf.if %in {
-    xpu.store %r#0, %out[%g] : !xpu.buffer<i32>
-    xpu.store %r#1, %lcg[%g] : !xpu.buffer<i32>
-  }
-  xpu.return
-}
+const char *kFollowUps = R"(
 xpu.kernel @two(%out: !xpu.buffer<i32>, %n: i32) {
   %zero = arith.constant 0 : i32
   %one = arith.constant 1 : i32
@@ -98,18 +70,56 @@ constexpr int32_t kTry = 1 << 20;
 
 } // namespace
 
-std::vector<Measurement> measureLoopLimit(rt::Device &device) {
+/// out[g] = passes of one loop of %n iterations; the loop also steps a
+/// linear congruential generator into lcg[g], which no compiler can fold
+/// into a closed form, so the loop really runs.
+const std::string &loopCountKernel() {
+  static const std::string text = R"(
+xpu.kernel @loop_count(%out: !xpu.buffer<i32>, %lcg: !xpu.buffer<i32>, %n: i32) {
+  %zero = arith.constant 0 : i32
+  %one = arith.constant 1 : i32
+  %mul = arith.constant 1103515245 : i32
+  %add = arith.constant 12345 : i32
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %N = arith.index_castui %n : i32 to index
+  %g = xpu.global_id x
+  %size = xpu.buffer_size %out : !xpu.buffer<i32>
+  %lsize = xpu.buffer_size %lcg : !xpu.buffer<i32>
+  %in1 = arith.cmpi ult, %g, %size : index
+  %in2 = arith.cmpi ult, %g, %lsize : index
+  %in = arith.andi %in1, %in2 : i1
+  %r:2 = scf.for %i = %c0 to %N step %c1 iter_args(%acc = %zero, %x = %zero) -> (i32, i32) {
+    %a = arith.addi %acc, %one : i32
+    %m = arith.muli %x, %mul : i32
+    %y = arith.addi %m, %add : i32
+    scf.yield %a, %y : i32, i32
+  }
+  scf.if %in {
+    xpu.store %r#0, %out[%g] : !xpu.buffer<i32>
+    xpu.store %r#1, %lcg[%g] : !xpu.buffer<i32>
+  }
+  xpu.return
+}
+)";
+  return text;
+}
+
+std::vector<Measurement> measureLoopLimit(rt::Device &device, ProbeProgram *counting) {
   const char *unit = "passes";
   std::string where = " on " + device.label();
-  ProbeProgram program;
+  ProbeProgram own, program;
   std::unique_ptr<rt::Queue> queue;
   auto absent = [&](const std::string &why) {
-    return std::vector<Measurement>{{fact::loopPassLimit, std::nullopt, unit,
-                                     "the loop probe did not run" + where + ": " + why,
-                                     now()}};
+    std::string e = kProbeFailed + std::string("the loop probe did not run") + where;
+    return std::vector<Measurement>{
+        {fact::loopPassLimit, std::nullopt, unit, e + ": " + why, now()}};
   };
-  if (rt::Status st = program.build(device, kLoops, "<loop probe>"); !st.isOk())
-    return absent(st.message());
+  if (!counting) {
+    if (rt::Status st = own.build(device, loopCountKernel(), "<loop probe>"); !st.isOk())
+      return absent(st.message());
+    counting = &own;
+  }
   if (rt::Status st = device.createQueue(queue); !st.isOk())
     return absent(st.message());
   // Runs `kernel` over `invocations` with %n = n; the counts come back.
@@ -129,8 +139,8 @@ std::vector<Measurement> measureLoopLimit(rt::Device &device) {
     if (st.isOk())
       st = makeBuffer(device, lcg, l);
     if (st.isOk())
-      st = program.run(*queue, "count", 1, 1,
-                       {ProbeArg::of(b), ProbeArg::of(l), ProbeArg::value(kTry)});
+      st = counting->run(*queue, "loop_count", 1, 1,
+                         {ProbeArg::of(b), ProbeArg::of(l), ProbeArg::value(kTry)});
     if (st.isOk())
       st = readBuffer(device, b, one);
     if (st.isOk())
@@ -150,6 +160,8 @@ std::vector<Measurement> measureLoopLimit(rt::Device &device) {
                  " in one loop (0 = no limit up to that count)",
              now()}};
   int32_t limit = one[0];
+  if (rt::Status st = program.build(device, kFollowUps, "<loop probe follow-ups>"); !st.isOk())
+    return absent(st.message());
   std::string evidence = "one invocation counting to " + std::to_string(kTry) + where +
                          " stopped at " + std::to_string(limit) + ", silently";
   // How the budget is shared: two loops of m, and two invocations of one

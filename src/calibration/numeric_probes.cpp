@@ -73,53 +73,34 @@ template <typename T> uint64_t ulpDistance(T x, T y) {
 
 constexpr uint32_t kCount = 1024, kSensitive = 64;
 
-std::string numericsKernel(const char *t, bool fastmath) {
+/// For i < n: out[i] = a*b+c, out[n+i] = math.fma(a, b, c), and with
+/// `exp` out[2n+i] = exp(a). The inputs past the probe's random and chosen
+/// ones make subnormal results (see runType), so one kernel per type
+/// answers every numeric question: compiles are what probes cost.
+std::string numericsKernel(const char *t, bool fastmath, bool exp) {
   std::string b = std::string("!xpu.buffer<") + t + ">";
   std::string ro = std::string("!xpu.buffer<") + t + ", ro>";
-  return "xpu.kernel @numerics_" + std::string(t) + "(%out: " + b + ", %a: " + ro +
-         ", %b: " + ro + ", %c: " + ro + ")" +
-         (fastmath ? " attributes {fastmath}" : "") + " {\n"
-         "  %i = xpu.global_id x\n"
-         "  %n = xpu.buffer_size %a : " + ro + "\n"
-         "  %in = arith.cmpi ult, %i, %n : index\n"
-         "  scf.if %in {\n"
-         "    %av = xpu.load %a[%i] : " + ro + "\n"
-         "    %bv = xpu.load %b[%i] : " + ro + "\n"
-         "    %cv = xpu.load %c[%i] : " + ro + "\n"
-         "    %p = arith.mulf %av, %bv : " + t + "\n"
-         "    %r = arith.addf %p, %cv : " + t + "\n"
-         "    %f = math.fma %av, %bv, %cv : " + t + "\n"
-         "    xpu.store %r, %out[%i] : " + b + "\n"
-         "    %j = arith.addi %i, %n : index\n"
-         "    xpu.store %f, %out[%j] : " + b + "\n"
-         "  }\n"
-         "  xpu.return\n"
-         "}\n";
-}
-
-/// out[0] = x0*x1 (normal operands, subnormal product), out[1] = x2+x2
-/// (subnormal operands), and with `exp` out[2] = exp(x3).
-std::string subnormalKernel(const char *t, bool exp) {
-  std::string b = std::string("!xpu.buffer<") + t + ">";
-  std::string ro = std::string("!xpu.buffer<") + t + ", ro>";
-  std::string k = "xpu.kernel @subnormal_" + std::string(t) + "(%out: " + b + ", %x: " + ro +
-                  ") {\n"
-                  "  %c0 = arith.constant 0 : index\n"
-                  "  %c1 = arith.constant 1 : index\n"
-                  "  %c2 = arith.constant 2 : index\n"
-                  "  %c3 = arith.constant 3 : index\n"
-                  "  %x0 = xpu.load %x[%c0] : " + ro + "\n"
-                  "  %x1 = xpu.load %x[%c1] : " + ro + "\n"
-                  "  %x2 = xpu.load %x[%c2] : " + ro + "\n"
-                  "  %m = arith.mulf %x0, %x1 : " + t + "\n"
-                  "  %s = arith.addf %x2, %x2 : " + t + "\n"
-                  "  xpu.store %m, %out[%c0] : " + b + "\n"
-                  "  xpu.store %s, %out[%c1] : " + b + "\n";
+  std::string k = "xpu.kernel @numerics_" + std::string(t) + "(%out: " + b + ", %a: " + ro +
+                  ", %b: " + ro + ", %c: " + ro + ")" +
+                  (fastmath ? " attributes {fastmath}" : "") + " {\n"
+                  "  %i = xpu.global_id x\n"
+                  "  %n = xpu.buffer_size %a : " + ro + "\n"
+                  "  %in = arith.cmpi ult, %i, %n : index\n"
+                  "  scf.if %in {\n"
+                  "    %av = xpu.load %a[%i] : " + ro + "\n"
+                  "    %bv = xpu.load %b[%i] : " + ro + "\n"
+                  "    %cv = xpu.load %c[%i] : " + ro + "\n"
+                  "    %p = arith.mulf %av, %bv : " + t + "\n"
+                  "    %r = arith.addf %p, %cv : " + t + "\n"
+                  "    %f = math.fma %av, %bv, %cv : " + t + "\n"
+                  "    xpu.store %r, %out[%i] : " + b + "\n"
+                  "    %j = arith.addi %i, %n : index\n"
+                  "    xpu.store %f, %out[%j] : " + b + "\n";
   if (exp)
-    k += "  %x3 = xpu.load %x[%c3] : " + ro + "\n"
-         "  %e = math.exp %x3 : " + t + "\n"
-         "  xpu.store %e, %out[%c2] : " + b + "\n";
-  return k + "  xpu.return\n}\n";
+    k += "    %e = math.exp %av : " + std::string(t) + "\n"
+         "    %k = arith.addi %j, %n : index\n"
+         "    xpu.store %e, %out[%k] : " + b + "\n";
+  return k + "  }\n  xpu.return\n}\n";
 }
 
 Measurement absent(const char *name, const char *unit, std::string why) {
@@ -144,7 +125,12 @@ rt::Status runType(rt::Device &device, rt::Queue &queue, ProbeProgram &program,
   // k^2 2^-2h is not representable, so adding -(1 + 2k 2^-h) leaves the
   // rounding of the product unfused and exactly k^2 2^-2h fused.
   int h = (H::precision + 1) / 2;
-  std::vector<T> a(kCount), b(kCount), c(kCount), result(2 * kCount, T(-1));
+  // Then: x0*x0 + 0 (normal operands, a subnormal product), x2*1 + x2 (a
+  // sum of subnormal operands), and -90 (exp(-90) is subnormal in f32).
+  int emin = H::leastNormalExponent, half = (emin - H::precision / 4 * 2) / 2;
+  T x0 = T(std::ldexp(1.0, half)), x2 = T(std::ldexp(1.0, emin - 6));
+  constexpr uint32_t kMul = kCount, kAdd = kCount + 1, kExp = kCount + 2, n = kCount + 3;
+  std::vector<T> a(n), b(n), c(n), result((withExp ? 3 : 2) * n, T(-1));
   std::mt19937 rng(12345);
   std::uniform_real_distribution<double> d(-2.0, 2.0);
   for (uint32_t i = 0; i < kCount; ++i) {
@@ -158,12 +144,19 @@ rt::Status runType(rt::Device &device, rt::Queue &queue, ProbeProgram &program,
       c[i] = T(d(rng));
     }
   }
+  a[kMul] = b[kMul] = x0;
+  c[kMul] = T(0);
+  a[kAdd] = c[kAdd] = x2;
+  b[kAdd] = T(1);
+  a[kExp] = T(-90.0);
+  b[kExp] = T(1);
+  c[kExp] = T(0);
   ProbeBuffer bo, ba, bb, bc;
   XPU_RETURN_IF_ERROR(makeBuffer(device, result, bo));
   XPU_RETURN_IF_ERROR(makeBuffer(device, a, ba));
   XPU_RETURN_IF_ERROR(makeBuffer(device, b, bb));
   XPU_RETURN_IF_ERROR(makeBuffer(device, c, bc));
-  XPU_RETURN_IF_ERROR(program.run(queue, std::string("numerics_") + H::name, kCount / 64, 64,
+  XPU_RETURN_IF_ERROR(program.run(queue, std::string("numerics_") + H::name, (n + 63) / 64, 64,
                                   {ProbeArg::of(bo), ProbeArg::of(ba), ProbeArg::of(bb),
                                    ProbeArg::of(bc)}));
   XPU_RETURN_IF_ERROR(readBuffer(device, bo, result));
@@ -176,11 +169,11 @@ rt::Status runType(rt::Device &device, rt::Queue &queue, ProbeProgram &program,
       ++contracted;
       sensitiveContracted += i < kSensitive;
     }
-    if (bits(fused) != bits(result[kCount + i])) {
+    if (bits(fused) != bits(result[n + i])) {
       ++fmaDiffer;
       fmaSensitiveDiffer += i < kSensitive;
       if (i >= kSensitive) // the chosen inputs cancel to near zero
-        fmaMaxUlp = std::max(fmaMaxUlp, ulpDistance(fused, result[kCount + i]));
+        fmaMaxUlp = std::max(fmaMaxUlp, ulpDistance(fused, result[n + i]));
     }
   }
   std::string counts = std::to_string(kCount) + " " + H::name + " inputs (" +
@@ -202,36 +195,27 @@ rt::Status runType(rt::Device &device, rt::Queue &queue, ProbeProgram &program,
                    "and the random ones by up to " + std::to_string(fmaMaxUlp) + " ULP";
   out.fma = {fmaName, fmaDiffer ? 0.0 : 1.0, "bool", fmaEvidence, now()};
 
-  // Subnormal results: a product of normal values, a sum of subnormal ones.
-  int emin = H::leastNormalExponent, half = (emin - H::precision / 4 * 2) / 2;
-  T x0 = T(std::ldexp(1.0, half)), x2 = T(std::ldexp(1.0, emin - 6));
-  std::vector<T> x = {x0, x0, x2, T(-90.0)}, sub(3, T(-1));
-  ProbeBuffer bx, bs;
-  XPU_RETURN_IF_ERROR(makeBuffer(device, x, bx));
-  XPU_RETURN_IF_ERROR(makeBuffer(device, sub, bs));
-  XPU_RETURN_IF_ERROR(program.run(queue, std::string("subnormal_") + H::name, 1, 1,
-                                  {ProbeArg::of(bs), ProbeArg::of(bx)}));
-  XPU_RETURN_IF_ERROR(readBuffer(device, bs, sub));
   T wantMul = x0 * x0, wantAdd = x2 + x2;
-  bool mulOk = bits(sub[0]) == bits(wantMul), addOk = bits(sub[1]) == bits(wantAdd);
+  bool mulOk = bits(result[kMul]) == bits(wantMul), addOk = bits(result[kAdd]) == bits(wantAdd);
   auto show = [](T v) {
     char buf[48];
     std::snprintf(buf, sizeof buf, "%.9g", double(v));
     return std::string(buf);
   };
-  std::string ev = std::string(H::name) + where + ": 2^" + std::to_string(half) +
-                   " * 2^" + std::to_string(half) + " = " + show(sub[0]) +
+  std::string ev = std::string(H::name) + where + ": 2^" + std::to_string(half) + " * 2^" +
+                   std::to_string(half) + " = " + show(result[kMul]) +
                    " (subnormal: " + show(wantMul) + "), 2^" + std::to_string(emin - 6) +
-                   " + 2^" + std::to_string(emin - 6) + " = " + show(sub[1]) + " (" +
+                   " + 2^" + std::to_string(emin - 6) + " = " + show(result[kAdd]) + " (" +
                    show(wantAdd) + ")";
   out.subnormal = {subName, mulOk && addOk ? 1.0 : 0.0, "bool", ev, now()};
   if (withExp) {
     // exp(-90) = 8.194e-40 is subnormal in f32; the math functions are
     // allowed some ULP of error, not a flush to zero.
     double want = std::exp(-90.0);
-    bool kept = std::fabs(double(sub[2]) - want) <= 1e-3 * want;
+    T got = result[2 * n + kExp];
+    bool kept = std::fabs(double(got) - want) <= 1e-3 * want;
     out.exp = Measurement{fact::subnormalExpF32, kept ? 1.0 : 0.0, "bool",
-                          "f32" + where + ": exp(-90) = " + show(sub[2]) +
+                          std::string(H::name) + where + ": exp(-90) = " + show(got) +
                               " (subnormal: " + show(T(want)) + ")",
                           now()};
   }
@@ -251,17 +235,19 @@ ProbeTypes probeTypes(rt::Device &device) {
 }
 
 std::vector<Measurement> measureNumerics(rt::Device &device, const ProbeTypes &types,
-                                         bool permitContraction) {
-  std::string t32 = numericsKernel("f32", permitContraction) +
-                    subnormalKernel("f32", types.mathLibrary);
-  std::string t16 = numericsKernel("f16", permitContraction) + subnormalKernel("f16", false);
-  std::string t64 = numericsKernel("f64", permitContraction) + subnormalKernel("f64", false);
+                                         bool permitContraction,
+                                         std::shared_ptr<ProbeProgram> *loopCounting) {
+  std::string t32 = numericsKernel("f32", permitContraction, types.mathLibrary) +
+                    (loopCounting ? loopCountKernel() : std::string());
+  std::string t16 = numericsKernel("f16", permitContraction, false);
+  std::string t64 = numericsKernel("f64", permitContraction, false);
   std::string where = " on " + device.label();
 
   std::vector<Measurement> out;
   auto failed = [&](const std::string &why) {
     out.clear();
-    std::string e = "the numeric probes did not run" + where + ": " + why;
+    std::string e =
+        kProbeFailed + std::string("the numeric probes did not run") + where + ": " + why;
     for (const char *n : {fact::contraction, fact::fmaF16, fact::fmaF32, fact::fmaF64,
                           fact::subnormalF16, fact::subnormalF32, fact::subnormalF64,
                           fact::subnormalExpF32})
@@ -271,23 +257,29 @@ std::vector<Measurement> measureNumerics(rt::Device &device, const ProbeTypes &t
   // One module for every type (one compile: ptxas alone costs tens of ms);
   // when it does not build, one per type, so that a type the toolchain
   // cannot compile loses only its own facts.
-  ProbeProgram all, p32, p16, p64;
-  ProbeProgram *for32 = &all, *for16 = &all, *for64 = &all;
+  auto all = std::make_shared<ProbeProgram>(), p32 = std::make_shared<ProbeProgram>();
+  ProbeProgram p16, p64;
+  ProbeProgram *for16 = all.get(), *for64 = all.get();
+  std::shared_ptr<ProbeProgram> for32 = all;
   std::string why16 = types.f16 ? "" : "the device has no f16 arithmetic";
   std::string why64 = types.f64 ? "" : "the device has no f64 arithmetic";
-  if (!all.build(device, t32 + (types.f16 ? t16 : "") + (types.f64 ? t64 : ""),
-                 "<numeric probes>")
+  if (!all->build(device, t32 + (types.f16 ? t16 : "") + (types.f64 ? t64 : ""),
+                  "<numeric probes>")
            .isOk()) {
-    if (rt::Status st = p32.build(device, t32, "<f32 numeric probes>"); !st.isOk())
+    if (rt::Status st = p32->build(device, t32, "<f32 numeric probes>"); !st.isOk())
       return failed(st.message());
-    for32 = &p32;
+    for32 = p32;
     if (rt::Status st; types.f16 && !(st = p16.build(device, t16, "<f16 numeric probes>")).isOk())
-      why16 = "the probe did not build" + where + ": " + st.message();
+      why16 = kProbeFailed + std::string("the f16 probe did not build") + where + ": " +
+              st.message();
     for16 = &p16;
     if (rt::Status st; types.f64 && !(st = p64.build(device, t64, "<f64 numeric probes>")).isOk())
-      why64 = "the probe did not build" + where + ": " + st.message();
+      why64 = kProbeFailed + std::string("the f64 probe did not build") + where + ": " +
+              st.message();
     for64 = &p64;
   }
+  if (loopCounting)
+    *loopCounting = for32;
   std::unique_ptr<rt::Queue> queue;
   if (rt::Status st = device.createQueue(queue); !st.isOk())
     return failed(st.message());

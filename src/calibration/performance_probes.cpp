@@ -129,8 +129,9 @@ std::vector<Measurement> measurePerformance(rt::Device &device, const ProbeTypes
   auto fail = [&](const std::string &why) {
     out.clear();
     for (const std::string &n : performanceFacts())
-      out.push_back({n, std::nullopt, "", "the performance probes did not run" + where +
-                                              ": " + why,
+      out.push_back({n, std::nullopt, "",
+                     kProbeFailed + std::string("the performance probes did not run") +
+                         where + ": " + why,
                      now()});
     return out;
   };
@@ -252,8 +253,9 @@ std::vector<Measurement> measurePerformance(rt::Device &device, const ProbeTypes
       best = std::min(best, microseconds(t0));
     }
     if (!st.isOk())
-      return {name, std::nullopt, "GFLOP/s", "the peak probe failed" + where + ": " +
-                                                 st.message(), now()};
+      return {name, std::nullopt, "GFLOP/s",
+              kProbeFailed + std::string("the peak probe failed") + where + ": " + st.message(),
+              now()};
     double flops = double(n) * sz.peakK * 8 * 2;
     return make(name.c_str(), flops / best / 1e3, "GFLOP/s",
                 std::to_string(sz.peakGroups) + " workgroups of " + std::to_string(sz.block) +

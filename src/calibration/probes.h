@@ -7,9 +7,12 @@
 #include "calibration/record.h"
 #include "runtime/backend.h"
 
+#include <memory>
 #include <vector>
 
 namespace xpu::cal {
+
+class ProbeProgram;
 
 /// Names of the measurements the capability model and code generation
 /// rest on (the correctness probes).
@@ -25,6 +28,14 @@ inline constexpr const char *subnormalExpF32 = "subnormal.f32.exp";
 inline constexpr const char *loopPassLimit = "loop.pass-limit";
 } // namespace fact
 
+/// How the evidence of a fact a probe failed to measure begins: such a
+/// record is used by the process that measured it but not stored, so that
+/// a passing failure (memory, a busy device) is measured again next time.
+inline constexpr const char *kProbeFailed = "probe failed: ";
+inline bool probeFailed(const Measurement &m) {
+  return !m.value && m.evidence.rfind(kProbeFailed, 0) == 0;
+}
+
 /// Which element types the device computes with (from its device-optional
 /// facts), so probes of the others are recorded as absent, not run.
 struct ProbeTypes {
@@ -37,14 +48,23 @@ ProbeTypes probeTypes(rt::Device &device);
 /// for f32 and, where the device has them, f16 and f64: one module.
 /// `permitContraction` builds the a*b+c kernels as fast-math instead, so
 /// that tests can show the probe sees a contracting toolchain.
+/// With `loopCounting`, the loop probe's counting kernel is built into the
+/// same module (one compile for both) and the module is handed out for
+/// measureLoopLimit.
 std::vector<Measurement> measureNumerics(rt::Device &device, const ProbeTypes &types,
-                                         bool permitContraction = false);
+                                         bool permitContraction = false,
+                                         std::shared_ptr<ProbeProgram> *loopCounting = nullptr);
 
 /// How many loop passes one invocation may run: 0 when one invocation
 /// counted to 2^20 unhindered, else the count it stopped at, with follow-up
 /// runs saying whether the budget is per loop, shared by an invocation's
 /// loops, and shared by invocations that run together.
-std::vector<Measurement> measureLoopLimit(rt::Device &device);
+/// `counting` holds the counting kernel (loopCountKernel) when the caller
+/// built it already; the follow-up runs are built only where a budget shows.
+std::vector<Measurement> measureLoopLimit(rt::Device &device, ProbeProgram *counting = nullptr);
+
+/// The loop probe's counting kernel, @loop_count.
+const std::string &loopCountKernel();
 
 /// Copy bandwidth both ways, launch cost, event and inter-queue cost, peak
 /// FLOP/s of f32 (and f64 where the device has it), and how many

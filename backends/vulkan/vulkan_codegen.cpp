@@ -294,6 +294,7 @@ Status compileSPIRV(VulkanDevice &device, ModuleOp module,
   options.softwareFmaF16 = measured.fmaUnfused("f16");
   options.softwareFmaF32 =
       measured.fmaUnfused("f32") && device.info.requested[Feature::shaderFloat64];
+  options.subnormalExp = measured.expFlushesSubnormals();
   if (failed(lowerToSPIRV(module, options)))
     return {XPU_ERROR_COMPILE, "lowering to SPIR-V failed"};
   rt::dumpStage("lowered-spirv.mlir", module);

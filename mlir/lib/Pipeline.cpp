@@ -342,6 +342,8 @@ LogicalResult lowerToSPIRV(ModuleOp module, const SPIRVOptions &options) {
     fma.f32 = options.softwareFmaF32;
     pm.addPass(createSoftwareFMA(fma));
   }
+  if (options.subnormalExp)
+    pm.addPass(createSubnormalExp());
   // MLIR 22 lowers an scf.for's results to SPIR-V through variables stored
   // only in the loop body, so a loop that runs zero times yields undefined
   // values; scf.while stores them in the loop header and gets it right.

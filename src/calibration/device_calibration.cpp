@@ -157,8 +157,18 @@ bool DeviceCalibration::fmaUnfused(const char *type) {
   return m && m->value && *m->value == 0.0;
 }
 
+bool DeviceCalibration::expFlushesSubnormals() {
+  auto r = correctness();
+  const Measurement *exp = r->find(fact::subnormalExpF32);
+  const Measurement *arith = r->find(fact::subnormalF32);
+  return exp && exp->value && *exp->value == 0.0 && arith && arith->value &&
+         *arith->value == 1.0;
+}
+
 std::string DeviceCalibration::codegenKey() {
   std::string key;
+  if (expFlushesSubnormals())
+    key += "exp-flushes-subnormals;";
   if (auto limit = loopPassLimit())
     key += "loop-limit=" + std::to_string(*limit) + ";";
   for (const char *t : {"f16", "f32"})

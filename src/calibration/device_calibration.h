@@ -46,6 +46,9 @@ public:
   /// Whether math.fma of `type` ("f16", "f32", "f64") was measured and
   /// found not fused (false when fused, or not measured).
   bool fmaUnfused(const char *type);
+  /// Whether f32 exp was measured to flush subnormal results to zero while
+  /// the device's arithmetic keeps them (so that a square can keep them).
+  bool expFlushesSubnormals();
   /// What the correctness facts change in generated code, for kernel cache
   /// keys ("" when nothing).
   std::string codegenKey();

@@ -446,3 +446,59 @@ xpu.kernel @sub(%out: !xpu.buffer<f32>, %x: !xpu.buffer<f32, ro>) {
       CHECK((sameBits(got[i], want) || got[i] == 0.0f));
   }
 }
+
+TEST_CASE("f32 exp and exp2 keep subnormal results (computed through a square where the driver flushes)") {
+  xpu_module mod = nullptr;
+  const char *text = R"(
+xpu.kernel @exps(%e: !xpu.buffer<f32>, %e2: !xpu.buffer<f32>, %x: !xpu.buffer<f32, ro>) {
+  %i = xpu.global_id x
+  %n = xpu.buffer_size %x : !xpu.buffer<f32, ro>
+  %in = arith.cmpi ult, %i, %n : index
+  scf.if %in {
+    %v = xpu.load %x[%i] : !xpu.buffer<f32, ro>
+    %a = math.exp %v : f32
+    %c = arith.constant 1.4426950408889634 : f32
+    %w = arith.mulf %v, %c : f32
+    %b = math.exp2 %w : f32
+    xpu.store %a, %e[%i] : !xpu.buffer<f32>
+    xpu.store %b, %e2[%i] : !xpu.buffer<f32>
+  }
+  xpu.return
+}
+)";
+  xpu_status st =
+      xpu_module_create(target().ctx, target().dev, text, std::strlen(text), nullptr, &mod,
+                        nullptr);
+  if (st == XPU_ERROR_REFUSED && std::string(xpu_last_error_message()).find("math library") !=
+                                     std::string::npos) {
+    MESSAGE("SKIP: no math library on this device: " << xpu_last_error_message());
+    return;
+  }
+  XPU_OK(st);
+  xpu_kernel k;
+  XPU_OK(xpu_module_kernel(mod, "exps", &k));
+  // Arguments from the normal range down to where exp underflows to zero.
+  std::vector<float> x = randomFloats(512, -104.0f, -80.0f);
+  x[0] = -90.0f;
+  Buffer bx = Buffer::from(x), be = Buffer::from(std::vector<float>(x.size(), -1.0f)),
+         be2 = Buffer::from(std::vector<float>(x.size(), -1.0f));
+  run(k, {8}, {64}, {xpu_arg_buffer(be.handle), xpu_arg_buffer(be2.handle),
+                     xpu_arg_buffer(bx.handle)});
+  std::vector<float> e = be.read<float>(), e2 = be2.read<float>();
+  // Vulkan allows exp 3 + 2|x| ULP; here relative 3e-5 at most, plus the
+  // rounding of a subnormal (2^-149), against the host's correctly rounded
+  // double result.
+  size_t flushed = 0;
+  for (size_t i = 0; i < x.size(); ++i) {
+    double want = std::exp(double(x[i]));
+    double want2 = std::exp2(double(x[i] * 1.4426950408889634f));
+    double tol = 3e-5 * want + std::ldexp(1.0, -149), tol2 = 3e-5 * want2 + std::ldexp(1.0, -149);
+    INFO("x = " << x[i] << ": exp " << e[i] << " (want " << want << "), exp2 " << e2[i]
+                << " (want " << want2 << ")");
+    flushed += want > std::ldexp(1.0, -149) && e[i] == 0.0f;
+    CHECK(std::fabs(double(e[i]) - want) <= tol);
+    CHECK(std::fabs(double(e2[i]) - want2) <= tol2);
+  }
+  CHECK(flushed == 0);
+  xpu_module_release(mod);
+}

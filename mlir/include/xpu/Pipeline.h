@@ -99,9 +99,11 @@ struct SPIRVOptions {
   /// Measured device facts (src/calibration) the lowering works around:
   /// loops numbered by assignLoopSites report being stopped by the device's
   /// loop budget (lavapipe); math.fma of f16 / f32 is computed exactly
-  /// through the wider type where the driver does not fuse it.
+  /// through the wider type where the driver does not fuse it; f32 exp and
+  /// exp2 keep subnormal results where the driver's flush them.
   bool guardLoops = false;
   bool softwareFmaF16 = false, softwareFmaF32 = false;
+  bool subnormalExp = false;
 };
 
 /// Lowers an admitted module to a spirv.module for Vulkan: helpers inlined,

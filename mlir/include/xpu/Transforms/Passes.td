@@ -321,4 +321,27 @@ def SoftwareFMA : Pass<"xpu-software-fma", "mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def SubnormalExp : Pass<"xpu-subnormal-exp", "mlir::ModuleOp"> {
+  let summary = "Compute f32 exp and exp2 with subnormal results through a square";
+  let description = [{
+    For devices whose exponential flushes subnormal results to zero while
+    their multiplication keeps them (measured: lavapipe returns 0 for
+    `exp(-90)`, 8.194e-40). Below the normal range the result is the square
+    of the exponential of half the argument, which is a normal number; the
+    multiplication rounds once into the subnormal range:
+
+    ```mlir
+    %r = math.exp %x : f32
+    // becomes
+    %e = math.exp %x : f32
+    %h = arith.mulf %x, %half : f32
+    %eh = math.exp %h : f32
+    %sq = arith.mulf %eh, %eh : f32
+    %low = arith.cmpf olt, %x, %lnMinNormal : f32   // ln(2^-126)
+    %r = arith.select %low, %sq, %e : f32
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 #endif // XPU_PASSES_TD

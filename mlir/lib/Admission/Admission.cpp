@@ -6,6 +6,7 @@
 // checked in its precedence order. portable admits floats and marks every
 // access it cannot prove in bounds `checked`, so the backend guards it.
 #include "xpu/Admission/BoundsProof.h"
+#include "xpu/Admission/UniformControl.h"
 #include "xpu/Transforms/Passes.h"
 
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
@@ -323,7 +324,10 @@ private:
       return Refusal{op->getLoc(), 12,
                      "the kernel performs the host effect '" +
                          effect.getEffect().str() + "'"};
-    if (isa<WaveWidthOp, LaneIdOp>(op))
+    // Integer wave reductions, scans and votes are exact whatever the
+    // combination order; what names lanes (ids, shuffles, ballot masks)
+    // depends on the device's wave width.
+    if (isa<WaveWidthOp, LaneIdOp, WaveShuffleOp, WaveBroadcastOp, WaveBallotOp>(op))
       return Refusal{op->getLoc(), 12,
                      opName(op) + " depends on the device's wave width, "
                                   "outside the profile's closed operation set"};
@@ -396,6 +400,7 @@ struct AdmitPass : xpu::impl::AdmitBase<AdmitPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     bool refused = false;
+    std::optional<UniformityAnalysis> uniformity;
     for (KernelOp kernel : module.getOps<KernelOp>()) {
       bool deterministic = kernel.getProfileName() == kProfileDeterministic;
       auto r = deterministic ? DeterministicChecker(kernel, explicitDevice).check()
@@ -404,7 +409,14 @@ struct AdmitPass : xpu::impl::AdmitBase<AdmitPass> {
         emitError(r->loc) << (deterministic ? codeName(r->code) : "XPU-PT001")
                           << ": kernel '" << kernel.getSymName() << "': " << r->reason;
         refused = true;
+        continue;
       }
+      // Both profiles, after the profile's own rules (the RFC's precedence
+      // covers only its 13 reasons).
+      if (!uniformity)
+        uniformity.emplace(module);
+      if (failed(checkUniformControl(kernel, *uniformity)))
+        refused = true;
     }
     if (refused)
       return signalPassFailure();

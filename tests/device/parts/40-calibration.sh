@@ -35,7 +35,7 @@ rm -rf "$cal_bench"
   echo
   echo "\`xpu-bench-compile --device D\` twice with one fresh calibration store"
   echo "(XPU_CACHE_DIR=$cal_bench): the first process measures the correctness"
-  echo "probes during its first compile (in \"gates\"); the second reads them."
+  echo "probes during its first compile (the \"calibration\" stage); the second reads them."
 } > "$res/calibration-compile.md"
 for dev in cuda:0 vulkan:0; do
   for pass in "empty store" "filled store"; do

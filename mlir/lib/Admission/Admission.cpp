@@ -6,6 +6,7 @@
 // checked in its precedence order. portable admits floats and marks every
 // access it cannot prove in bounds `checked`, so the backend guards it.
 #include "xpu/Admission/BoundsProof.h"
+#include "xpu/Admission/LaunchExtents.h"
 #include "xpu/Admission/UniformControl.h"
 #include "xpu/Transforms/Passes.h"
 
@@ -299,8 +300,8 @@ private:
         return Refusal{op->getLoc(), 9,
                        "the value an atomic returns depends on the schedule; "
                        "it may not be used"};
-      if (!prover.provesInBounds(op))
-        return outOfBounds(op, "atomic");
+      if (BoundsVerdict v = prover.prove(op); !v.proven)
+        return outOfBounds(op, "atomic", v);
       return std::nullopt;
     }
     if (auto reduce = dyn_cast<ReduceOp>(op)) {
@@ -316,8 +317,8 @@ private:
                      opName(op) + " computes with floating point, which the "
                                   "exact-integer profile does not admit"};
     if (isa<LoadOp, StoreOp>(op)) {
-      if (!prover.provesInBounds(op))
-        return outOfBounds(op, isa<LoadOp>(op) ? "load" : "store");
+      if (BoundsVerdict v = prover.prove(op); !v.proven)
+        return outOfBounds(op, isa<LoadOp>(op) ? "load" : "store", v);
       return std::nullopt;
     }
     if (auto effect = dyn_cast<HostEffectOp>(op))
@@ -345,11 +346,11 @@ private:
                                 "operation set"};
   }
 
-  Refusal outOfBounds(Operation *op, const char *what) {
+  Refusal outOfBounds(Operation *op, const char *what, const BoundsVerdict &v) {
     return Refusal{op->getLoc(), 7,
                    std::string("this ") + what +
                        " is neither proven in bounds nor guarded by a check "
-                       "against the buffer's size"};
+                       "against the buffer's size: " + v.reason};
   }
 
   KernelOp kernel;
@@ -408,6 +409,10 @@ struct AdmitPass : xpu::impl::AdmitBase<AdmitPass> {
       if (r) {
         emitError(r->loc) << (deterministic ? codeName(r->code) : "XPU-PT001")
                           << ": kernel '" << kernel.getSymName() << "': " << r->reason;
+        refused = true;
+        continue;
+      }
+      if (failed(verifyFixedExtents(kernel))) {
         refused = true;
         continue;
       }

@@ -4,7 +4,6 @@
 
 #include "llvm/Config/llvm-config.h"
 
-#include <algorithm>
 #include <cstring>
 
 using namespace xpu::rt;
@@ -70,9 +69,13 @@ XPU_API xpu_status xpu_context_create(const xpu_context_options *options,
       ctx->devices.push_back(std::move(obj));
     }
   }
-  std::stable_sort(ctx->devices.begin(), ctx->devices.end(), [](auto &a, auto &b) {
-    return defaultOrderRank(a->device->identity()) < defaultOrderRank(b->device->identity());
-  });
+  // The default order, each rank keeping its backend's order.
+  std::vector<std::shared_ptr<DeviceObj>> ordered;
+  for (int rank = 0; rank <= kLastDefaultOrderRank; ++rank)
+    for (auto &dev : ctx->devices)
+      if (defaultOrderRank(dev->device->identity()) == rank)
+        ordered.push_back(dev);
+  ctx->devices = std::move(ordered);
   for (size_t i = 0; i < ctx->devices.size(); ++i)
     ctx->devices[i]->index = uint32_t(i);
   uint64_t h = HandleTable::get().add(Kind::context, ctx);

@@ -4,6 +4,7 @@
 #include "calibration/probe_kernel.h"
 #include "calibration/probes.h"
 #include "calibration/registry.h"
+#include "calibration/store.h"
 #include "runtime/kernel_cache.h"
 #include "runtime/log.h"
 
@@ -83,11 +84,26 @@ std::shared_ptr<const Record> DeviceCalibration::ensure(Need need) {
 
   Record record;
   record.key = key();
+  bool seen = false;
   if (need != Need::fresh) {
     if (current)
       record = *current;
-    else if (std::optional<Record> stored = Registry::get().read(key()))
+    else if (std::optional<Record> stored = Registry::get().read(key(), &seen))
       record = std::move(*stored);
+  }
+  // Another process may be measuring this device right now (the ranks of
+  // a job start together): wait for it, then read what it stored.
+  std::unique_ptr<Store::Lock> lock;
+  if (need == Need::fresh || !complete(record)) {
+    lock = Registry::get().lockForMeasuring(key());
+    // Read again unless the record there was read already (and found
+    // wanting): another process may have stored it meanwhile.
+    if (need != Need::fresh && lock && (lock->waited || !seen))
+      if (std::optional<Record> stored = Registry::get().read(key())) {
+        for (const Measurement &m : stored->measurements)
+          if (!record.find(m.name))
+            record.put(m);
+      }
   }
   if (need == Need::fresh || !complete(record)) {
     measuring_.store(std::this_thread::get_id());

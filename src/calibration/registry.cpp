@@ -91,9 +91,11 @@ void Registry::disableLocked(const std::string &what, const rt::Status &st) {
                   "measurements stay in memory");
 }
 
-std::optional<Record> Registry::read(const Key &key) {
+std::optional<Record> Registry::read(const Key &key, bool *seen) {
   std::lock_guard<std::mutex> g(mu_);
   freezeLocked();
+  if (seen)
+    *seen = false;
   for (const Record &r : snapshot_)
     if (r.key == key) {
       stats_.loaded++;
@@ -108,6 +110,8 @@ std::optional<Record> Registry::read(const Key &key) {
   }
   if (!text)
     return std::nullopt;
+  if (seen)
+    *seen = true;
   Record r;
   std::string problem = decode(*text, r);
   if (problem.empty() && r.key != key)
@@ -145,6 +149,18 @@ void Registry::write(const Record &record) {
     return;
   }
   stats_.stored++;
+}
+
+std::unique_ptr<Store::Lock> Registry::lockForMeasuring(const Key &key) {
+  Store *store;
+  {
+    std::lock_guard<std::mutex> g(mu_);
+    freezeLocked();
+    if (disabled_)
+      return nullptr;
+    store = store_.get();
+  }
+  return store->lockForMeasuring(key); // may wait: not under mu_
 }
 
 std::string Registry::describe() {

@@ -33,10 +33,15 @@ public:
   rt::Status replace(std::unique_ptr<Store> store);
 
   /// The valid record for `key`, if a snapshot or the store has one.
-  std::optional<Record> read(const Key &key);
+  /// `seen` (when given) tells whether the store had a record for the key
+  /// at all, valid or not.
+  std::optional<Record> read(const Key &key, bool *seen = nullptr);
   /// Stores `record` when the store is writable; otherwise it stays in
   /// the caller's memory (said once).
   void write(const Record &record);
+  /// The store's lock for measuring `key` (see Store::lockForMeasuring);
+  /// null when there is none.
+  std::unique_ptr<Store::Lock> lockForMeasuring(const Key &key);
 
   /// What serves records: "directory ...", plus the snapshots in use.
   std::string describe();

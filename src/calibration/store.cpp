@@ -5,11 +5,14 @@
 #include "runtime/env.h"
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <random>
+#include <thread>
 
 namespace xpu::cal {
 
@@ -102,6 +105,38 @@ rt::Status DirectoryStore::store(const Key &key, const std::string &text) {
     return ioError("cannot write", final, err);
   }
   return {};
+}
+
+namespace {
+class FileLock : public Store::Lock {
+public:
+  explicit FileLock(int fd) : fd_(fd) {}
+  ~FileLock() override { ::close(fd_); } // closing releases the flock
+private:
+  int fd_;
+};
+} // namespace
+
+std::unique_ptr<Store::Lock> DirectoryStore::lockForMeasuring(const Key &key) {
+  if (!writable_)
+    return nullptr;
+  std::string path = dir_ + "/" + key.digest() + ".lock";
+  int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  if (fd < 0)
+    return nullptr;
+  auto until = std::chrono::steady_clock::now() + std::chrono::seconds(kLockWaitSeconds);
+  bool waited = false;
+  while (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    if ((errno != EWOULDBLOCK && errno != EINTR) || std::chrono::steady_clock::now() > until) {
+      ::close(fd);
+      return nullptr;
+    }
+    waited = true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  auto lock = std::make_unique<FileLock>(fd);
+  lock->waited = waited;
+  return lock;
 }
 
 std::unique_ptr<Store> defaultStore(std::string &note) {

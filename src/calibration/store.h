@@ -15,6 +15,9 @@
 
 namespace xpu::cal {
 
+/// How long a process waits for another that measures the same device.
+constexpr int kLockWaitSeconds = 60;
+
 class Store {
 public:
   virtual ~Store() = default;
@@ -26,6 +29,19 @@ public:
   /// means the store failed (it is then disabled for the process).
   virtual rt::Status load(const Key &key, std::optional<std::string> &text) = 0;
   virtual rt::Status store(const Key &key, const std::string &text) = 0;
+
+  /// Held while one process measures `key`, so that others starting at the
+  /// same time wait and read what it stored instead of measuring too.
+  class Lock {
+  public:
+    virtual ~Lock() = default;
+    /// Whether another process held it first (and may have stored the
+    /// record meanwhile).
+    bool waited = false;
+  };
+  /// Null where the store cannot lock (the measurement is then simply
+  /// taken by each process that finds no record).
+  virtual std::unique_ptr<Lock> lockForMeasuring(const Key &) { return nullptr; }
 };
 
 /// One file per record, `<dir>/<key digest>.json`, written to a temporary
@@ -40,6 +56,9 @@ public:
   const std::string &note() const { return note_; }
   rt::Status load(const Key &key, std::optional<std::string> &text) override;
   rt::Status store(const Key &key, const std::string &text) override;
+  /// An flock on `<dir>/<key digest>.lock`; waits at most `kLockWaitSeconds`
+  /// for another process (a hung one must not stop this one).
+  std::unique_ptr<Lock> lockForMeasuring(const Key &key) override;
 
 private:
   std::string dir_, note_;

@@ -219,5 +219,6 @@ std::vector<std::unique_ptr<Backend>> createBackends();
 /// Vulkan, the CPU backend, then Vulkan devices that run on the host CPU
 /// (lavapipe). Devices of equal rank keep their backend's order.
 int defaultOrderRank(const DeviceIdentity &id);
+constexpr int kLastDefaultOrderRank = 4;
 
 } // namespace xpu::rt

@@ -79,6 +79,21 @@ if s1 and s2:
     check(s2[0] == 0 and s2[1] == 1, f"second process runs no probe: {s2}")
 check(len(record_files(d)) == 1, f"one record: {record_files(d)}")
 
+# Processes that start together on an uncalibrated device: one measures,
+# the others wait for it and read its record.
+together = fresh("together")
+procs = [subprocess.Popen([XPUJIT, "run", SAXPY, "--device", "cpu", "--kernel", "saxpy",
+                           "--grid", "1", "--block", "256", "--arg", "buf:f32[256]=rand",
+                           "--arg", "buf:f32[256]=iota", "--arg", "f32:2", "--arg", "u32:256"],
+                          env=environment(together), stdout=subprocess.DEVNULL,
+                          stderr=subprocess.PIPE,
+                          text=True) for _ in range(6)]
+runs = [STATS.search(p.communicate()[1]) for p in procs]
+if check(all(runs) and all(p.returncode == 0 for p in procs), "processes together"):
+    counts = [tuple(int(v) for v in m.groups()[:5]) for m in runs]
+    check(sum(1 for c in counts if c[0] > 0) == 1 and sum(c[1] for c in counts) == 5,
+          f"one of the processes that start together measures: {counts}")
+
 # A record whose checksum fails is ignored (and measured again).
 path = record_files(d)[0]
 text = open(path).read()

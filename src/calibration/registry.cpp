@@ -77,7 +77,7 @@ void Registry::freezeLocked() {
   }
   if (!store_) {
     store_ = defaultStore(storeNote_);
-    noLocation_ = !store_->writable() && storeNote_ != "XPU_CACHE=readonly" &&
+    noLocation_ = !store_->writable() && storeNote_.rfind("XPU_CACHE=", 0) != 0 &&
                   store_->describe().rfind("none", 0) == 0;
   }
 }
@@ -135,7 +135,7 @@ void Registry::write(const Record &record) {
     // Said once; quietly when the user asked for it (XPU_CACHE=readonly).
     // An unusable cache location is described by the kernel cache's own
     // message, so it is named here, not described again.
-    bool asked = storeNote_ == "XPU_CACHE=readonly";
+    bool asked = storeNote_.rfind("XPU_CACHE=", 0) == 0;
     std::string where = noLocation_ ? "no usable cache location" : store_->describe();
     if (!noLocation_ && !storeNote_.empty())
       where += ": " + storeNote_;

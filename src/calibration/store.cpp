@@ -49,7 +49,7 @@ DirectoryStore::DirectoryStore(std::string dir, bool create) : dir_(std::move(di
       return;
     }
   if (!create) {
-    note_ = "XPU_CACHE=readonly";
+    note_ = "opened read-only";
     return;
   }
   if (::access(dir_.c_str(), W_OK | X_OK) != 0) {
@@ -143,14 +143,17 @@ std::unique_ptr<Store> defaultStore(std::string &note) {
   const rt::Settings *s = nullptr;
   (void)rt::settings(s); // a bad setting was reported by xpu_context_create
   cache::Location loc = s->cacheLocation;
-  bool create = s->cacheMode != cache::Mode::readonly;
+  // XPU_CACHE=readonly and off write nothing to the cache's location;
+  // records already there are still read.
+  bool create = s->cacheMode == cache::Mode::on;
+  std::string asked = create ? "" : std::string("XPU_CACHE=") + cache::modeName(s->cacheMode);
   cache::prepareLocation(loc, create);
   if (loc.dir.empty()) {
-    note = loc.problem;
-    return std::make_unique<NoStore>(loc.problem);
+    note = asked.empty() ? loc.problem : asked;
+    return std::make_unique<NoStore>(note);
   }
   auto store = std::make_unique<DirectoryStore>(loc.dir + "/calibration", create);
-  note = store->note();
+  note = asked.empty() ? store->note() : asked;
   return store;
 }
 

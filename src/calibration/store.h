@@ -67,8 +67,9 @@ private:
 
 /// The default store: `calibration/` in the kernel cache's location
 /// (XPU_CACHE_DIR, else $XDG_CACHE_HOME/xpujit, else ~/.cache/xpujit),
-/// read-only under XPU_CACHE=readonly. With no usable location it is a
-/// store that holds nothing and is not writable; `note` says why.
+/// read-only under XPU_CACHE=readonly and XPU_CACHE=off (records there are
+/// read, nothing is written). With no usable location it is a store that
+/// holds nothing and is not writable; `note` says why.
 std::unique_ptr<Store> defaultStore(std::string &note);
 
 } // namespace xpu::cal

@@ -298,9 +298,7 @@ check(stats and stats["disk_hits"] == 1, f"the newest kernel was evicted: {stats
 off = os.path.join(SCRATCH, "off")
 shutil.rmtree(off, ignore_errors=True)
 stats, _ = run(off, c=1, XPU_CACHE="off")
-# Off is the kernel cache only: calibration records (calibration/) are kept.
-check(stats and stats["compiled"] == 1 and
-      (not os.path.exists(off) or files(off) == ([], [])), f"off: {stats}")
+check(stats and stats["compiled"] == 1 and not os.path.exists(off), f"off: {stats}")
 ro = fresh("readonly")
 run(ro, c=1)
 before = files(ro)[0]

@@ -39,7 +39,7 @@ def fresh(name):
 
 def environment(cache_dir, **extra):
     env = {k: v for k, v in os.environ.items() if not k.startswith("XPU_")}
-    env.update(XPU_CALIBRATION_STATS="1", XPU_CACHE="off")
+    env.update(XPU_CALIBRATION_STATS="1")
     if cache_dir is not None:
         env["XPU_CACHE_DIR"] = cache_dir
     env.update(extra)
@@ -93,6 +93,15 @@ if check(all(runs) and all(p.returncode == 0 for p in procs), "processes togethe
     counts = [tuple(int(v) for v in m.groups()[:5]) for m in runs]
     check(sum(1 for c in counts if c[0] > 0) == 1 and sum(c[1] for c in counts) == 5,
           f"one of the processes that start together measures: {counts}")
+
+# XPU_CACHE=off (and readonly) read records but write none.
+off = fresh("off")
+s_off, _ = saxpy(off, XPU_CACHE="off")
+if s_off:
+    check(s_off[0] > 0 and s_off[2] == 0 and not record_files(off), f"off writes nothing: {s_off}")
+s_off, _ = saxpy(d, XPU_CACHE="off")
+if s_off:
+    check(s_off[0] == 0 and s_off[1] == 1, f"off reads the record: {s_off}")
 
 # A record whose checksum fails is ignored (and measured again).
 path = record_files(d)[0]

@@ -1182,7 +1182,7 @@ XPU_API xpu_status xpu_cache_clear(uint64_t *removed);
  * then the file XPU_CALIBRATION names), then from the store: by default
  * `calibration/` in the kernel cache's directory (XPU_CACHE_DIR, else
  * $XDG_CACHE_HOME/xpujit, else ~/.cache/xpujit, never under /tmp; read-only
- * with XPU_CACHE=readonly). With nothing writable the process runs from
+ * with XPU_CACHE=readonly or off). With nothing writable the process runs from
  * memory and says so once; a store that fails is disabled once and
  * reported. Every function below is thread-safe.
  *===========================================================================*/

@@ -26,18 +26,19 @@ for dev in cuda:0 vulkan:0; do
 done
 
 step "calibration: first compile of a process, store empty then filled"
-# bench/compile runs with the kernel cache off; the calibration store is
-# separate, so only the first process pays for the probes.
+# bench/compile runs with the kernel cache off, which reads calibration
+# records but writes none: its first process measures the probes, then one
+# `xpujit run` stores them, and the second bench process reads them.
 cal_bench="$root/$run/calibration-bench"
-rm -rf "$cal_bench"
 {
   echo "# First compile of a process: probes measured, then served from the store"
   echo
-  echo "\`xpu-bench-compile --device D\` twice with one fresh calibration store"
-  echo "(XPU_CACHE_DIR=$cal_bench): the first process measures the correctness"
-  echo "probes during its first compile (the \"calibration\" stage); the second reads them."
+  echo "\`xpu-bench-compile --device D\` with an empty calibration store, then, after one"
+  echo "\`xpujit run\` on D stored the record, again (XPU_CACHE_DIR=$cal_bench). The probes"
+  echo "are the \"calibration\" stage of the first compile."
 } > "$res/calibration-compile.md"
 for dev in cuda:0 vulkan:0; do
+  rm -rf "$cal_bench"
   for pass in "empty store" "filled store"; do
     check env XPU_CACHE_DIR="$cal_bench" "$bin/xpu-bench-compile" --device "$dev" --runs 5 \
       --out "$run/compile-$$.md"
@@ -45,6 +46,9 @@ for dev in cuda:0 vulkan:0; do
     stages=$(grep "First compile's stages" "$run/compile-$$.md")
     printf '\n- %s, %s: first compile %s ms. %s\n' "$dev" "$pass" "$first" "$stages" \
       >> "$res/calibration-compile.md"
+    [ "$pass" = "empty store" ] && check env XPU_CACHE_DIR="$cal_bench" "$bin/xpujit" run \
+      examples/saxpy.mlir --device "$dev" --kernel saxpy --grid 4 --block 256 \
+      --arg 'buf:f32[1024]=rand' --arg 'buf:f32[1024]=iota' --arg f32:2 --arg u32:1024 >/dev/null
   done
 done
 cat "$res/calibration-compile.md"

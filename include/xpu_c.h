@@ -198,8 +198,10 @@ typedef struct xpu_device_info {
 XPU_API const char *xpu_context_backend_note(xpu_context context,
                                             xpu_backend backend);
 
-/* Devices are listed in the default order: CUDA, HIP, Vulkan, CPU. The CPU
- * device is always present. Device handles belong to the context. */
+/* Devices are listed in the default order: CUDA, HIP, Vulkan, CPU, then
+ * Vulkan devices that run on the host CPU (software renderers such as
+ * lavapipe: slower than the CPU backend, and with a measured loop limit).
+ * The CPU device is always present. Device handles belong to the context. */
 XPU_API xpu_status xpu_device_count(xpu_context context, uint32_t *out);
 XPU_API xpu_status xpu_device_get(xpu_context context, uint32_t index,
                                   xpu_device *out);
@@ -1270,6 +1272,103 @@ XPU_API xpu_status xpu_cache_verify(xpu_cache_entry_fn fn, void *user,
  * XPU_ERROR_UNSUPPORTED with XPU_CACHE=readonly or off. Modules already
  * made and the in-process level are not affected. */
 XPU_API xpu_status xpu_cache_clear(uint64_t *removed);
+
+/*===========================================================================*
+ * Calibration: facts measured on a device, kept in a store
+ *
+ * Each device is measured once by small probe kernels and the results are
+ * kept as one record per device, keyed by subject ("device"), the device's
+ * identity (with its UUID), its driver, the compiler (library build,
+ * pipeline, LLVM, target, device toolchain) and a power mode where a query
+ * gives one (none does today: it is recorded as absent). A record whose key
+ * is not the live one, or whose checksum fails, is ignored, so an upgraded
+ * driver or library measures again. The correctness facts (contraction,
+ * fma fusion, subnormal results, a loop-pass limit) are read by the first
+ * compile on the device; the performance facts (copy bandwidth, launch,
+ * event and inter-queue cost, peak FLOP/s, occupancy) only when asked for.
+ *
+ * Records are served from a snapshot first (one built into the library,
+ * then the file XPU_CALIBRATION names), then from the store: by default
+ * `calibration/` in the kernel cache's directory (XPU_CACHE_DIR, else
+ * $XDG_CACHE_HOME/xpujit, else ~/.cache/xpujit, never under /tmp; read-only
+ * with XPU_CACHE=readonly or off). With nothing writable the process runs from
+ * memory and says so once; a store that fails is disabled once and
+ * reported. Every function below is thread-safe.
+ *===========================================================================*/
+
+/* One measured fact. Strings are owned by the device (valid until its
+ * context is released). */
+typedef struct xpu_calibration_record {
+  uint32_t struct_size;  /* set by the caller: sizeof(xpu_calibration_record) */
+  const char *name;      /* "copy.h2d", "fma.f32.fused", "loop.pass-limit" */
+  uint32_t has_value;    /* 0: absent, it could not be measured (see evidence) */
+  double value;
+  const char *unit;      /* "GB/s", "us", "bool" (1 yes, 0 no), "passes", ... */
+  const char *evidence;  /* what ran, where, what it saw */
+  const char *date;      /* when it was measured, "2026-12-01T10:22:03Z" */
+  const char *key;       /* the record's key as text */
+} xpu_calibration_record;
+
+/* Which facts to read. */
+typedef enum xpu_calibration_set {
+  XPU_CALIBRATION_CORRECTNESS = 0, /* what compiles rest on */
+  XPU_CALIBRATION_ALL = 1,         /* ... and the performance facts */
+  XPU_CALIBRATION_SET_FORCE32 = 0x7FFFFFFF
+} xpu_calibration_set;
+
+/* The number of facts in the device's record, measuring (and storing) the
+ * ones of `set` the store does not have. */
+XPU_API xpu_status xpu_device_calibration_count(xpu_device device,
+                                                xpu_calibration_set set,
+                                                uint32_t *out);
+/* Fact `index` of the device's record (see xpu_device_calibration_count). */
+XPU_API xpu_status xpu_device_calibration_record(xpu_device device, uint32_t index,
+                                                 xpu_calibration_record *out);
+/* Measures every fact of the device again and stores the record. Kernels
+ * already compiled are not affected. */
+XPU_API xpu_status xpu_device_calibrate(xpu_device device);
+/* Writes the records of `devices` (as measured or loaded so far, with at
+ * least the correctness facts) to `path` as a snapshot, for
+ * XPU_CALIBRATION or a build with -DXPU_CALIBRATION_SNAPSHOT=path. */
+XPU_API xpu_status xpu_calibration_snapshot_write(const xpu_device *devices,
+                                                  uint32_t count, const char *path);
+
+/* A store of the host's, in place of the default. Records are opaque text
+ * (JSON with a checksum, checked by the library) stored under a key text
+ * (16 hex digits). load: 0 and (*data, *size) when found, the data owned by
+ * the store and valid until its next call; 1 when there is none; anything
+ * else is a failure. store: 0 on success. writable: nonzero when store may
+ * be called. A failure disables the store for the rest of the process (said
+ * once through the log); the library then runs from memory. */
+typedef struct xpu_calibration_store {
+  uint32_t struct_size; /* sizeof(xpu_calibration_store) */
+  void *user;           /* passed to every callback */
+  int (*load)(void *user, const char *key, const char **data, size_t *size);
+  int (*store)(void *user, const char *key, const char *data, size_t size);
+  int (*writable)(void *user);
+} xpu_calibration_store;
+
+/* Replaces the process's store with `store` (copied; the callbacks and
+ * `user` must stay valid until the process exits), or with the default
+ * store when NULL. XPU_ERROR_BUSY once a record has been read: call it
+ * before the first compile. */
+XPU_API xpu_status xpu_calibration_store_set(const xpu_calibration_store *store);
+
+/* What calibration did in this process. */
+typedef struct xpu_calibration_stats {
+  uint32_t struct_size; /* set by the caller: sizeof(xpu_calibration_stats) */
+  const char *store;    /* what serves records (valid until this thread's
+                           next call of xpu_calibration_stats_get) */
+  uint32_t writable;    /* 1 when measurements are stored */
+  uint64_t probes;      /* facts measured by running probes */
+  uint64_t loaded;      /* records served from a snapshot or the store */
+  uint64_t stored;      /* records written */
+  uint64_t rejected;    /* records ignored: checksum, key, format */
+  uint64_t failures;    /* store calls that failed */
+} xpu_calibration_stats;
+
+/* Fills `out` up to out->struct_size. */
+XPU_API xpu_status xpu_calibration_stats_get(xpu_calibration_stats *out);
 
 #ifdef __cplusplus
 } /* extern "C" */

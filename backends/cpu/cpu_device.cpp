@@ -285,6 +285,7 @@ public:
     id.computeUnits = ThreadPool::get().concurrency();
     id.waveWidth = 1;
     id.maxWorkgroupSize = 1024;
+    id.runsOnHostCpu = true;
   }
 
   const rt::DeviceIdentity &identity() const override { return id; }

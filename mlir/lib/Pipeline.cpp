@@ -258,6 +258,8 @@ std::vector<abi::KernelInfo> describeKernels(ModuleOp module) {
       s.what = "store to '" + bufferName(store.getBuffer()) + "'";
     else if (auto atomic = dyn_cast<AtomicRMWOp>(op))
       s.what = "atomic on '" + bufferName(atomic.getBuffer()) + "'";
+    else if (isa<scf::ForOp, scf::WhileOp>(op))
+      s.what = "loop";
     if (sites.size() <= size_t(site.getInt()))
       sites.resize(site.getInt() + 1);
     sites[site.getInt()] = s;
@@ -352,6 +354,16 @@ LogicalResult lowerToSPIRV(ModuleOp module, const SPIRVOptions &options) {
   PrepareLoweringOptions prepare;
   prepare.statusType = "buffer";
   pm.addPass(createPrepareLowering(prepare));
+  if (options.guardLoops)
+    pm.addPass(createGuardLoopLimit());
+  if (options.softwareFmaF16 || options.softwareFmaF32) {
+    SoftwareFMAOptions fma;
+    fma.f16 = options.softwareFmaF16;
+    fma.f32 = options.softwareFmaF32;
+    pm.addPass(createSoftwareFMA(fma));
+  }
+  if (options.subnormalExp)
+    pm.addPass(createSubnormalExp());
   // MLIR 22 lowers an scf.for's results to SPIR-V through variables stored
   // only in the loop body, so a loop that runs zero times yields undefined
   // values; scf.while stores them in the loop header and gets it right.

@@ -65,11 +65,19 @@ XPU_API xpu_status xpu_context_create(const xpu_context_options *options,
     for (auto &dev : found) {
       auto obj = std::make_shared<DeviceObj>();
       obj->device = std::move(dev);
-      obj->index = uint32_t(ctx->devices.size());
       obj->context = ctx;
       ctx->devices.push_back(std::move(obj));
     }
   }
+  // The default order, each rank keeping its backend's order.
+  std::vector<std::shared_ptr<DeviceObj>> ordered;
+  for (int rank = 0; rank <= kLastDefaultOrderRank; ++rank)
+    for (auto &dev : ctx->devices)
+      if (defaultOrderRank(dev->device->identity()) == rank)
+        ordered.push_back(dev);
+  ctx->devices = std::move(ordered);
+  for (size_t i = 0; i < ctx->devices.size(); ++i)
+    ctx->devices[i]->index = uint32_t(i);
   uint64_t h = HandleTable::get().add(Kind::context, ctx);
   for (auto &dev : ctx->devices) {
     HandleTable::get().add(Kind::device, dev);

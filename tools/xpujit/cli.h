@@ -64,5 +64,9 @@ int runCheck(int argc, char **argv);
 int runRun(int argc, char **argv);
 int runCompile(int argc, char **argv);
 int runCache(int argc, char **argv);
+int runCalibrate(int argc, char **argv);
+/// Prints the device's calibration facts (measuring what is missing), each
+/// line starting with `indent`.
+int printCalibration(xpu_device device, const char *indent);
 
 } // namespace cli

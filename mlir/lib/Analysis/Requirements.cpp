@@ -47,6 +47,8 @@ const char *capabilityName(Capability c) {
   case Capability::mathLibrary: return "math.library";
   case Capability::matrixTiles: return "matrix.tiles";
   case Capability::f64Math: return "math.f64";
+  case Capability::fmaF32: return "fp.fma.f32";
+  case Capability::fmaF64: return "fp.fma.f64";
   case Capability::count_: break;
   }
   return "?";
@@ -83,6 +85,8 @@ const char *capabilityPhrase(Capability c) {
   case Capability::mathLibrary: return "math library functions";
   case Capability::matrixTiles: return "matrix tiles";
   case Capability::f64Math: return "f64 math functions";
+  case Capability::fmaF32: return "a fused multiply-add of f32 (math.fma)";
+  case Capability::fmaF64: return "a fused multiply-add of f64 (math.fma)";
   case Capability::count_: break;
   }
   return "?";
@@ -187,6 +191,13 @@ public:
       need(Capability::mathLibrary, loc);
       if (getElementTypeOrSelf(op->getResult(0).getType()).isF64())
         need(Capability::f64Math, loc);
+    }
+    if (auto fma = dyn_cast<math::FmaOp>(op)) {
+      Type e = getElementTypeOrSelf(fma.getType());
+      if (e.isF32())
+        need(Capability::fmaF32, loc);
+      else if (e.isF64())
+        need(Capability::fmaF64, loc);
     }
     if (!req.fastMath && !movesOnly(op) && isa<arith::ArithFastMathInterface>(op))
       need(Capability::contractionControl, loc);

@@ -503,4 +503,91 @@ def CPUWrappers : Pass<"xpu-cpu-wrappers", "mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+//===----------------------------------------------------------------------===//
+// Work-arounds for measured device facts (src/calibration)
+//===----------------------------------------------------------------------===//
+
+def GuardLoopLimit : Pass<"xpu-guard-loop-limit", "mlir::ModuleOp"> {
+  let summary = "Report a loop the device stopped before it finished";
+  let description = [{
+    For devices whose driver stops loops after a budget of passes, silently
+    (lavapipe: 65,535 passes per group of invocations run together, shared
+    by all their loops; measured by src/calibration/loop_probe.cpp). Runs
+    after `xpu-prepare-lowering` on loops that `assignLoopSites` numbered
+    (`xpu.site`). Each such loop, as an `scf.while` (an `scf.for` is
+    rewritten into one first), also yields its condition, exclusive-ored
+    with a value the driver's compiler cannot know is false
+    (`grid_size x == 0`): had the condition simply been yielded, the
+    driver's compiler would know it is false after the loop and delete the
+    check. A loop that ends normally yields false; one the device stopped
+    yields true, and its site is reported through the status word, so the
+    launch fails naming the limit instead of returning a truncated result:
+
+    ```mlir
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%a = %z) -> (i32) {...} {xpu.site = 4}
+    // becomes
+    %g = xpu.grid_size x
+    %never = arith.cmpi eq, %g, %c0 : index
+    %w:3 = scf.while (%i = %c0, %a = %z) : (index, i32) -> (index, i32, i1) {
+      %c = arith.cmpi slt, %i, %n : index
+      %stopped = arith.xori %c, %never : i1
+      scf.condition(%c) %i, %a, %stopped : index, i32, i1
+    } do { ... }
+    scf.if %w#2 { xpu.report_out_of_bounds %status site 4 : !xpu.buffer<2xi32> }
+    ```
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect"];
+}
+
+def SoftwareFMA : Pass<"xpu-software-fma", "mlir::ModuleOp"> {
+  let summary = "Compute math.fma exactly through the wider float type";
+  let description = [{
+    For devices whose driver does not fuse `math.fma` (measured: lavapipe
+    rounds the product, up to 13,023 ULP from a fused result). The product
+    of two values is exact in the type of twice the precision (f16 in f32,
+    f32 in f64); the sum with the addend is rounded there to odd (the
+    rounding error, from an exact two-sum, decides the last bit), and one
+    rounding to the narrow type then gives the correctly rounded fused
+    result (Boldo and Melquiond: the wide type has at least 2p + 2 bits).
+
+    ```mlir
+    %r = math.fma %a, %b, %c : f32
+    // becomes, with A, B, C = arith.extf of %a, %b, %c to f64
+    %p = arith.mulf %A, %B : f64          // exact
+    %s = arith.addf %p, %C : f64          // rounded to nearest
+    // pv = s - C; e = (p - pv) + (C - (s - pv)): s + e == p + C exactly
+    // s' = s with its last bit forced to 1 toward e when e != 0
+    %r = arith.truncf %s' : f64 to f32
+    ```
+  }];
+  let options = [
+    Option<"f16", "f16", "bool", /*default=*/"false", "rewrite f16 math.fma (through f32)">,
+    Option<"f32", "f32", "bool", /*default=*/"true", "rewrite f32 math.fma (through f64)">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
+def SubnormalExp : Pass<"xpu-subnormal-exp", "mlir::ModuleOp"> {
+  let summary = "Compute f32 exp and exp2 with subnormal results through a square";
+  let description = [{
+    For devices whose exponential flushes subnormal results to zero while
+    their multiplication keeps them (measured: lavapipe returns 0 for
+    `exp(-90)`, 8.194e-40). Below the normal range the result is the square
+    of the exponential of half the argument, which is a normal number; the
+    multiplication rounds once into the subnormal range:
+
+    ```mlir
+    %r = math.exp %x : f32
+    // becomes
+    %e = math.exp %x : f32
+    %h = arith.mulf %x, %half : f32
+    %eh = math.exp %h : f32
+    %sq = arith.mulf %eh, %eh : f32
+    %low = arith.cmpf olt, %x, %lnMinNormal : f32   // ln(2^-126)
+    %r = arith.select %low, %sq, %e : f32
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 #endif // XPU_PASSES_TD

@@ -20,6 +20,14 @@ const char *scalarName(Scalar s) {
   return "?";
 }
 
+std::vector<uint32_t> argumentParams(const KernelInfo &kernel) {
+  std::vector<uint32_t> out;
+  for (uint32_t i = 0; i < kernel.params.size(); ++i)
+    if (kernel.params[i].role == Role::argument)
+      out.push_back(i);
+  return out;
+}
+
 uint32_t layoutArgs(const std::vector<Param> &params, std::vector<Slot> &slots) {
   slots.clear();
   uint32_t offset = 0;
@@ -75,20 +83,6 @@ StructLayout structLayout(const std::vector<Param> &fields) {
   }
   layout.bytes = (offset + layout.align - 1) / layout.align * layout.align;
   return layout;
-}
-
-std::vector<LaunchArg> launchArgs(const KernelInfo &info) {
-  std::vector<LaunchArg> args;
-  for (uint32_t i = 0; i < info.params.size(); ++i) {
-    if (int32_t(i) == info.printParam)
-      continue; // the launch supplies it
-    int32_t s = info.params[i].structArg;
-    if (s < 0)
-      args.push_back({false, i});
-    else if (info.structs[s].firstParam == i)
-      args.push_back({true, uint32_t(s)});
-  }
-  return args;
 }
 
 } // namespace xpu::abi

@@ -3,6 +3,7 @@
 #include "runtime/compiler.h"
 #include "runtime/objects.h"
 #include "runtime/targets.h"
+#include "runtime/view_args.h"
 
 #include <cstddef>
 #include <cstdlib>
@@ -144,6 +145,7 @@ XPU_API xpu_status xpu_module_create(xpu_context context, xpu_device device,
     k->info = program->kernels[i];
     k->code = program->code->kernel(i);
     k->argBytes = xpu::abi::layoutArgs(k->info->params, k->slots);
+    describeArguments(*dev, *program, *k);
     mod->kernelHandles.push_back(registerObject(dev, k));
   }
   *out = toHandle<xpu_module>(h);
@@ -351,7 +353,7 @@ XPU_API xpu_status xpu_kernel_param_count(xpu_kernel kernel, uint32_t *out) {
     return finish(st);
   if (!out)
     return finish(invalidArgument("xpu_kernel_param_count: `out` is NULL"));
-  *out = uint32_t(xpu::abi::launchArgs(*k->info).size());
+  *out = uint32_t(k->arguments.size());
   return XPU_SUCCESS;
 }
 
@@ -362,20 +364,18 @@ XPU_API xpu_status xpu_kernel_param(xpu_kernel kernel, uint32_t index,
     return finish(st);
   if (!out)
     return finish(invalidArgument("xpu_kernel_param: `out` is NULL"));
-  std::vector<xpu::abi::LaunchArg> args = xpu::abi::launchArgs(*k->info);
-  if (index >= args.size())
+  if (index >= k->arguments.size())
     return finish({XPU_ERROR_NOT_FOUND,
                    "parameter index " + std::to_string(index) + " out of range"});
-  if (args[index].isStruct) {
-    const xpu::abi::StructArg &s = k->info->structs[args[index].index];
+  const xpu::abi::Param &p = k->info->params[k->arguments[index]];
+  if (p.structArg >= 0) {
     *out = {};
-    out->name = s.name.c_str();
+    out->name = k->info->structs[p.structArg].name.c_str();
     out->kind = XPU_PARAM_STRUCT;
     return XPU_SUCCESS;
   }
-  const xpu::abi::Param &p = k->info->params[args[index].index];
   out->name = p.name.c_str();
-  out->kind = p.isBuffer ? XPU_PARAM_BUFFER : XPU_PARAM_SCALAR;
+  out->kind = p.view ? XPU_PARAM_VIEW : p.isBuffer ? XPU_PARAM_BUFFER : XPU_PARAM_SCALAR;
   out->type = toType(p.elem);
   out->lanes = p.lanes;
   out->access = p.access == xpu::abi::Access::ro ? XPU_ACCESS_READ_ONLY
@@ -386,13 +386,13 @@ XPU_API xpu_status xpu_kernel_param(xpu_kernel kernel, uint32_t index,
 /// The struct that launch argument `param` of `k` is, or a failure.
 static Status structParam(const std::shared_ptr<KernelObj> &k, uint32_t param,
                           const xpu::abi::StructArg *&out) {
-  std::vector<xpu::abi::LaunchArg> args = xpu::abi::launchArgs(*k->info);
-  if (param >= args.size())
+  if (param >= k->arguments.size())
     return {XPU_ERROR_NOT_FOUND, "parameter index " + std::to_string(param) + " out of range"};
-  if (!args[param].isStruct)
+  int32_t s = k->info->params[k->arguments[param]].structArg;
+  if (s < 0)
     return invalidArgument("parameter " + std::to_string(param) + " of kernel '" +
                            k->info->name + "' is not a struct");
-  out = &k->info->structs[args[param].index];
+  out = &k->info->structs[s];
   return {};
 }
 

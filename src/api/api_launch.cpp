@@ -2,8 +2,8 @@
 // kernel's parameter list, packed into the kernel ABI's argument block, and
 // the buffers are lent to the stream until it synchronizes.
 #include "runtime/objects.h"
-#include "xpu/PrintFormat.h"
 #include "runtime/view_args.h"
+#include "xpu/PrintFormat.h"
 
 #include <cstddef>
 #include <cstdio>
@@ -41,7 +41,7 @@ std::string describe(const xpu_arg &a) {
 Status mismatch(const abi::KernelInfo &k, size_t i, const abi::Param &p,
                 const std::string &why) {
   return {XPU_ERROR_ARGUMENT_MISMATCH, "kernel '" + k.name + "' argument " +
-                                           std::to_string(arg) + " ('" + p.name +
+                                           std::to_string(i) + " ('" + p.name +
                                            "', " + describe(p) + "): " + why};
 }
 

@@ -3,6 +3,7 @@
 #include "observe/observe.h"
 #include "observe/sinks.h"
 #include "runtime/env.h"
+#include "runtime/log.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -67,9 +68,13 @@ rt::Status configureFromEnvironment() {
     const rt::Settings *s = nullptr;
     if (rt::Status st = rt::settings(s); st.isOk() && s->log >= rt::LogLevel::debug)
       gFeatures.fetch_or(kDebugLog);
+    // A trace the host started itself (xpujit run --trace) takes precedence.
     if (const char *path = std::getenv("XPU_TRACE"); path && *path)
-      if (rt::Status st = trace::start(path); !st.isOk())
-        return rt::Status(st.code(), "XPU_TRACE: " + st.message());
+      if (rt::Status st = trace::start(path); !st.isOk()) {
+        if (st.code() != XPU_ERROR_BUSY)
+          return rt::Status(st.code(), "XPU_TRACE: " + st.message());
+        rt::log(rt::LogLevel::warn, "XPU_TRACE ignored: " + st.message());
+      }
     if (const char *path = std::getenv("XPU_REPORT"); path && *path)
       if (rt::Status st = dispatch::start(path); !st.isOk())
         return rt::Status(st.code(), "XPU_REPORT: " + st.message());

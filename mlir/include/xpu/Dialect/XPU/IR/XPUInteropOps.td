@@ -55,6 +55,9 @@ def XPU_WaveIdOp : XPU_WaveQueryOp<"wave_id",
     CPU (waves of one) it is the linear id; on Vulkan, where the driver
     decides which invocations share a subgroup, it is the `SubgroupId`
     builtin, consistent with `xpu.lane_id`.
+    ```mlir
+    %wave = xpu.wave_id
+    ```
   }];
 }
 
@@ -63,6 +66,9 @@ def XPU_WaveCountOp : XPU_WaveQueryOp<"wave_count",
   let description = [{
     `gpu.num_subgroups`: `ceil(invocations / wave width)` on CUDA, AMD and
     the CPU; the `NumSubgroups` builtin on Vulkan.
+    ```mlir
+    %waves = xpu.wave_count
+    ```
   }];
 }
 

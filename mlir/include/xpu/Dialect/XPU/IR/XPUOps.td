@@ -126,6 +126,11 @@ def XPU_FuncOp : XPU_Op<"func", [
 def XPU_CallOp : XPU_Op<"call", [
     DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "call a device helper function";
+  let description = [{
+    ```mlir
+    %r = xpu.call @helper(%n) : (i32) -> i32
+    ```
+  }];
   let arguments = (ins FlatSymbolRefAttr:$callee, Variadic<AnyType>:$operands);
   let results = (outs Variadic<AnyType>:$results);
   let assemblyFormat = [{
@@ -136,6 +141,12 @@ def XPU_CallOp : XPU_Op<"call", [
 def XPU_ReturnOp : XPU_Op<"return", [
     Pure, ReturnLike, Terminator, ParentOneOf<["KernelOp", "FuncOp"]>]> {
   let summary = "return from a kernel or device function";
+  let description = [{
+    ```mlir
+    xpu.return            // a kernel returns nothing
+    xpu.return %r : i32   // a device function returns its results
+    ```
+  }];
   let arguments = (ins Variadic<AnyType>:$operands);
   let builders = [OpBuilder<(ins), [{ build($_builder, $_state, {}); }]>];
   let assemblyFormat = "attr-dict ($operands^ `:` type($operands))?";
@@ -149,6 +160,7 @@ def XPU_ReturnOp : XPU_Op<"return", [
 class XPU_DimOp<string mnemonic, string what> : XPU_Op<mnemonic, [
     Pure, DeclareOpInterfaceMethods<InferIntRangeInterface, ["inferResultRanges"]>]> {
   let summary = what;
+  let description = "```mlir\n%v = xpu." # mnemonic # " x   // axis x, y or z: an index\n```";
   let arguments = (ins EnumProp<XPU_Dim>:$dim);
   let results = (outs Index:$result);
   let assemblyFormat = "$dim attr-dict";
@@ -176,6 +188,9 @@ def XPU_WaveWidthOp : XPU_Op<"wave_width", [
   let description = [{
     A per-target constant (32 on NVIDIA, 32 or 64 on AMD, the subgroup size
     on Vulkan, 1 on CPU); never assume 32.
+    ```mlir
+    %w = xpu.wave_width
+    ```
   }];
   let results = (outs Index:$result);
   let assemblyFormat = "attr-dict";
@@ -187,6 +202,11 @@ def XPU_WaveWidthOp : XPU_Op<"wave_width", [
 def XPU_LaneIdOp : XPU_Op<"lane_id", [
     Pure, DeclareOpInterfaceMethods<InferIntRangeInterface, ["inferResultRanges"]>]> {
   let summary = "the invocation's index inside its wave";
+  let description = [{
+    ```mlir
+    %lane = xpu.lane_id   // 0 .. xpu.wave_width - 1
+    ```
+  }];
   let results = (outs Index:$result);
   let assemblyFormat = "attr-dict";
   let builders = [OpBuilder<(ins), [{
@@ -206,6 +226,10 @@ def XPU_LoadOp : XPU_Op<"load", [MemoryEffects<[MemRead]>]> {
     `checked` is set by admission when the index is not proven in bounds: the
     backend then guards the access at run time and reports a violation to
     the host instead of reading outside the buffer.
+    ```mlir
+    %x  = xpu.load %buf[%i] : !xpu.buffer<f32, ro>
+    %x4 = xpu.load %buf[%i] : !xpu.buffer<f32, ro> -> vector<4xf32>
+    ```
   }];
   let arguments = (ins XPU_AnyBuffer:$buffer, Index:$index, UnitAttr:$checked);
   let results = (outs AnyType:$result);
@@ -222,6 +246,14 @@ def XPU_LoadOp : XPU_Op<"load", [MemoryEffects<[MemRead]>]> {
 
 def XPU_StoreOp : XPU_Op<"store", [MemoryEffects<[MemWrite]>]> {
   let summary = "write one element (or a short vector of them) to a buffer";
+  let description = [{
+    The counterpart of `xpu.load`, on a read-write buffer; admission sets
+    `checked` the same way.
+    ```mlir
+    xpu.store %v, %buf[%i] : !xpu.buffer<f32>
+    xpu.store %v4, %buf[%i] : !xpu.buffer<f32> -> vector<4xf32>
+    ```
+  }];
   let arguments = (ins AnyType:$value, XPU_AnyBuffer:$buffer, Index:$index,
                        UnitAttr:$checked);
   let hasCustomAssemblyFormat = 1;
@@ -237,6 +269,11 @@ def XPU_StoreOp : XPU_Op<"store", [MemoryEffects<[MemWrite]>]> {
 def XPU_BufferSizeOp : XPU_Op<"buffer_size", [Pure,
     DeclareOpInterfaceMethods<InferIntRangeInterface, ["inferResultRanges"]>]> {
   let summary = "the buffer's length in elements";
+  let description = [{
+    ```mlir
+    %n = xpu.buffer_size %buf : !xpu.buffer<f32>
+    ```
+  }];
   let arguments = (ins XPU_AnyBuffer:$buffer);
   let results = (outs Index:$result);
   let assemblyFormat = "$buffer attr-dict `:` qualified(type($buffer))";
@@ -264,6 +301,9 @@ def XPU_ViewOp : XPU_Op<"view", [Pure]> {
   let description = [{
     Made by target lowering when scratch memory is a slice of a block the
     runtime provides (CPU shared memory). Not accepted in kernel source.
+    ```mlir
+    %tile = xpu.view %p : !llvm.ptr -> !xpu.buffer<256xf32, shared>
+    ```
   }];
   let arguments = (ins AnyType:$pointer);
   let results = (outs XPU_AnyBuffer:$result);
@@ -282,6 +322,11 @@ def XPU_BarrierOp : XPU_Op<"barrier", [XPU_RequiresWorkgroupUniformControl]> {
     the barrier ahead of those after it. Every invocation of the workgroup
     must reach the same barrier: one under control flow that is not uniform
     across the workgroup is refused (XPU-UC001).
+    ```mlir
+    xpu.store %v, %tile[%t] : !xpu.buffer<256xf32, shared>
+    xpu.barrier
+    %w = xpu.load %tile[%other] : !xpu.buffer<256xf32, shared>
+    ```
   }];
   let assemblyFormat = "attr-dict";
 }
@@ -354,6 +399,9 @@ def XPU_HostEffectOp : XPU_Op<"host_effect"> {
   let description = [{
     Names a host effect such as `"print"`. No backend executes it; it exists
     so that a kernel which asks for one is refused with a diagnostic.
+    ```mlir
+    xpu.host_effect "print" %n : i32   // refused: XPU-GC001 (deterministic-v1)
+    ```
   }];
   let arguments = (ins StrAttr:$effect, Variadic<AnyType>:$operands);
   let assemblyFormat = "$effect ($operands^ `:` type($operands))? attr-dict";

@@ -95,6 +95,7 @@ struct PendingLaunch {
   std::unique_ptr<rt::BackendEvent> start, end;
   llvm::json::Object line; ///< the dispatch report line so far
   std::string kernel;
+  uint64_t sequence = 0;
   double hostUs = 0;       ///< when the enqueue began (trace clock)
 };
 
@@ -198,6 +199,7 @@ Status observedLaunch(rt::StreamObj &s, const rt::KernelObj &k,
     return st;
   }
   pending->kernel = k.info->name;
+  pending->sequence = sequence;
   s.observed.pending.push_back(std::move(pending));
   return st;
 }
@@ -218,9 +220,7 @@ Status SyncScope::done(Status status) {
       trace::complete(p->kernel, "device", log.originUs + offsetMs * 1e3, ms * 1e3, pid,
                       log.id,
                       llvm::json::Object{{"device_ms", ms},
-                                         {"sequence", p->line.getInteger("sequence")
-                                                          ? *p->line.getInteger("sequence")
-                                                          : 0}});
+                                         {"sequence", int64_t(p->sequence)}});
     if (enabled(kDispatch) && !p->line.empty()) {
       p->line["device_ms"] = timed ? llvm::json::Value(ms) : llvm::json::Value(nullptr);
       p->line["run_status"] = xpu_status_name(status.code());

@@ -3,7 +3,9 @@ user sees them: the trace is checked against the trace-event format and
 for the events the run must have; the reports against their schemas
 (docs/observe.md) and against what the run did.
 
-usage: test_observe.py XPUJIT EXAMPLES_DIR WORK_DIR"""
+usage: test_observe.py XPUJIT EXAMPLES_DIR WORK_DIR
+The default device's backend is XPU_BACKEND's (cpu in CI; the device
+script runs it for cuda and vulkan)."""
 import json
 import os
 import re
@@ -17,6 +19,8 @@ import trace_format  # noqa: E402
 XPUJIT, EXAMPLES, WORK = sys.argv[1:4]
 SAXPY = os.path.join(EXAMPLES, "saxpy.mlir")
 HEX32 = re.compile(r"^[0-9a-f]{32}$")
+BACKEND = os.environ.get("XPU_BACKEND", "cpu")
+TARGET = {"cpu": "cpu", "cuda": "nvptx", "hip": "amdgcn", "vulkan": "spirv"}[BACKEND]
 failures = []
 
 
@@ -109,8 +113,8 @@ check(report["source"]["name"] == SAXPY, "report source name")
 check(report["source"]["bytes"] == os.path.getsize(SAXPY), "report source size")
 check(HEX32.match(report["source"]["hash"] or ""), "report source hash")
 check(HEX32.match(report["source"]["canonical_ir_hash"] or ""), "report IR hash")
-check(report["target"]["kind"] == "cpu" and report["device"]["backend"] == "cpu",
-      "the report names another target or device than the run's (cpu)")
+check(report["target"]["kind"] == TARGET and report["device"]["backend"] == BACKEND,
+      f"the report names another target or device than the run's ({BACKEND})")
 check(report["device"]["label"] and report["target"]["triple"], "device label / triple")
 k = report["kernels"][0] if report["kernels"] else {}
 check(k.get("name") == "saxpy" and k.get("profile") == "portable" and
@@ -153,7 +157,7 @@ log = p.stderr.splitlines()
 for pattern in (r"^xpujit info: compile: stage=parse ms=[0-9.]+ source=",
                 r"^xpujit info: compile: stage=codegen ms=[0-9.]+ source=",
                 r"^xpujit info: cache: level=content miss key=[0-9a-f]{32}$",
-                r"^xpujit info: module: source=\S+ device=\"cpu device .*\" origin=compiled ms=",
+                r"^xpujit info: module: source=\S+ device=\"" + BACKEND + r" device .*\" origin=compiled ms=",
                 r"^xpujit debug: pass: name=\S+ op=\S+ ms=[0-9.]+",
                 r"^xpujit debug: launch: kernel=saxpy stream=\d+ grid=\d+,1,1 block=128,1,1 "
                 r"status=XPU_SUCCESS$"):

@@ -20,8 +20,10 @@ HEADER = ("<!-- docs/dialect.md: generated from mlir/include/xpu/Dialect/XPU/IR/
 
 
 def generate(tblgen):
+    # MLIR's own .td files live beside the tool: <prefix>/bin/mlir-tblgen.
+    mlir_include = pathlib.Path(tblgen).resolve().parent.parent / "include"
     out = subprocess.run([tblgen, "-gen-dialect-doc", "-dialect=xpu",
-                          "-I", str(ROOT / "mlir/include"), "-I", "/usr/lib/llvm-22/include",
+                          "-I", str(ROOT / "mlir/include"), "-I", str(mlir_include),
                           str(TD)], capture_output=True, text=True, check=True).stdout
     return HEADER + out
 

@@ -1449,7 +1449,9 @@ typedef struct xpu_launch_hooks {
  * and record its own data, but must not call xpujit on the same stream
  * (that waits for the lock it holds). Launches on other threads call the
  * hooks concurrently. A launch that races with xpu_launch_hooks_set sees
- * the old hooks or the new ones, never a mix. */
+ * the old hooks or the new ones, never a mix; launches on other threads
+ * may still be running the old hooks when it returns, so keep `user` alive
+ * until those launches have returned. */
 XPU_API xpu_status xpu_launch_hooks_set(const xpu_launch_hooks *hooks);
 
 #ifdef __cplusplus

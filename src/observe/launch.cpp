@@ -129,9 +129,11 @@ Status observedLaunch(rt::StreamObj &s, const rt::KernelObj &k,
     h.enter(&info, h.user);
 
   bool timed = enabled(kTrace) || enabled(kDispatch);
-  auto pending = std::make_unique<PendingLaunch>();
+  // Hooks alone need no record: nothing is allocated for them.
+  std::unique_ptr<PendingLaunch> pending;
   rt::Device &device = *dev.device;
   if (timed) {
+    pending = std::make_unique<PendingLaunch>();
     // The stream's origin: a completed event whose host time is known,
     // from which device times are placed on the host's timeline.
     if (!s.observed.origin && device.createEvent(s.observed.origin).isOk()) {
@@ -145,9 +147,9 @@ Status observedLaunch(rt::StreamObj &s, const rt::KernelObj &k,
         !s.queue->record(*pending->start).isOk())
       pending->start.reset();
   }
-  pending->hostUs = nowUs();
+  double hostUs = timed ? nowUs() : 0;
   Status st = s.queue->launch(req);
-  double enqueueUs = nowUs() - pending->hostUs;
+  double enqueueUs = timed ? nowUs() - hostUs : 0;
   if (timed && pending->start &&
       (!device.createEvent(pending->end).isOk() || !s.queue->record(*pending->end).isOk()))
     pending->end.reset();
@@ -162,6 +164,7 @@ Status observedLaunch(rt::StreamObj &s, const rt::KernelObj &k,
               " status=" + xpu_status_name(st.code()));
   if (!timed)
     return st;
+  pending->hostUs = hostUs;
 
   int pid = trace::devicePid(dev.index, device.label());
   trace::complete("launch " + k.info->name, "launch", pending->hostUs, enqueueUs,

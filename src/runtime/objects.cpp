@@ -89,6 +89,7 @@ static Status printRecords(Device &device, const PendingPrint &p) {
 
 Status StreamObj::synchronize() {
   std::lock_guard<std::mutex> g(mu);
+  observe::SyncScope timing(*this);
   uint64_t upTo = enqueued;
   Status st = queue->synchronize();
   for (PendingCheck &check : checks) {
@@ -106,7 +107,7 @@ Status StreamObj::synchronize() {
       st = printed;
   prints.clear();
   synchronized.store(upTo, std::memory_order_release);
-  return st;
+  return timing.done(std::move(st));
 }
 
 Status BufferObj::checkConflicts(const char *what, bool isWrite,

@@ -344,6 +344,14 @@ def XPU_AsyncCopyOp : XPU_Op<"async_copy", [MemoryEffects<[MemRead, MemWrite]>,
 
 def XPU_AsyncWaitOp : XPU_Op<"async_wait", [XPU_RequiresWorkgroupUniformControl]> {
   let summary = "wait for asynchronous copies; a workgroup barrier";
+  let description = [{
+    Every invocation of the workgroup waits for the copies of `tokens`
+    (`xpu.async_copy`); afterwards their shared ranges hold the elements.
+
+    ```mlir
+    xpu.async_wait %t1, %t2
+    ```
+  }];
   let arguments = (ins Variadic<XPU_AsyncTokenType>:$tokens);
   let assemblyFormat = "$tokens attr-dict";
 }
@@ -356,6 +364,11 @@ def XPU_AsyncCopyElementOp : XPU_Op<"async_copy_element",
     sm_80 and later, set by `xpu-lower-async-copies`) it is a `cp.async` of
     the element; otherwise `xpu-lower-async-copies` makes it a load and a
     store.
+
+    ```mlir
+    xpu.async_copy_element %in[%s] to %tile[%d] {cp_async}
+        : !xpu.buffer<f32, ro> to !xpu.buffer<256xf32, shared>
+    ```
   }];
   let arguments = (ins XPU_AnyBuffer:$src, Index:$srcIndex, XPU_AnyBuffer:$dst,
                        Index:$dstIndex, UnitAttr:$cp_async);

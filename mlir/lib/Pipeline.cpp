@@ -1,5 +1,6 @@
 // The compiler's stages as functions; see Pipeline.h.
 #include "xpu/Pipeline.h"
+#include "xpu/ParserGuards.h"
 #include "xpu/Transforms/Passes.h"
 
 #include "mlir/AsmParser/AsmParser.h"
@@ -116,8 +117,27 @@ DiagnosticCollector::~DiagnosticCollector() {
   ctx.getDiagEngine().eraseHandler(id);
 }
 
+/// A module holds kernels and device functions, nothing else: an op outside
+/// them (a top-level xpu.alloc, barrier or coordinate, a func.func, a nested
+/// module) has no invocation to run for, and no backend lowers it.
+static LogicalResult verifyTopLevel(ModuleOp module) {
+  bool ok = true;
+  for (Operation &op : module.getBody()->getOperations()) {
+    if (isa<KernelOp, FuncOp>(op))
+      continue;
+    emitError(op.getLoc()) << "'" << op.getName()
+                   << "' is outside any kernel: a module holds only xpu.kernel "
+                      "and xpu.func (or an upstream gpu.module to import); "
+                      "move it into a kernel body";
+    ok = false;
+  }
+  return success(ok);
+}
+
 OwningOpRef<ModuleOp> parseKernelSource(MLIRContext &ctx, StringRef text,
                                         StringRef sourceName) {
+  if (failed(refuseParserCrashers(ctx, text, sourceName)))
+    return nullptr;
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(
       llvm::MemoryBuffer::getMemBufferCopy(text, sourceName), llvm::SMLoc());
@@ -158,9 +178,13 @@ OwningOpRef<ModuleOp> parseKernelSource(MLIRContext &ctx, StringRef text,
     }
   });
 
+  // Verified before the import, which assumes valid IR.
+  if (failed(verify(*module)))
+    return nullptr;
   PassManager pm(&ctx, ModuleOp::getOperationName());
   pm.addPass(createImportGPU());
-  if (failed(pm.run(*module)) || failed(verify(*module)))
+  if (failed(pm.run(*module)) || failed(verify(*module)) ||
+      failed(verifyTopLevel(*module)))
     return nullptr;
   return module;
 }

@@ -439,7 +439,11 @@ struct UniformityAnalysis::State {
       raiseAll(op->getResults(), {Uniformity::none, op});
       return;
     }
-    if (!isMemoryEffectFree(op)) {
+    // An xpu op not named above, or an op of no operands that is not a
+    // constant, may be a coordinate or a wave operation: divergent unless
+    // it declares UniformResults.
+    if (!isMemoryEffectFree(op) || isa<XPUDialect>(op->getDialect()) ||
+        (op->getNumOperands() == 0 && !op->hasTrait<OpTrait::ConstantLike>())) {
       raiseAll(op->getResults(), {Uniformity::none, op});
       return;
     }

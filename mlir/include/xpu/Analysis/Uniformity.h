@@ -27,8 +27,10 @@ namespace xpu {
 /// - divergent: thread_id, global_id, lane_id, atomic results, ub.poison,
 ///   loads from read-write, shared or private buffers (another invocation
 ///   may write between two reads), results of ops the analysis does not
-///   know;
-/// - anything else joins its operands. The results of scf.if / scf.for /
+///   know: with side effects or regions, xpu ops not listed here, and ops
+///   of no operands that are not constants (an op declares better with
+///   UniformResults in XPUTraits.td);
+/// - anything else (pure arith, math, vector, ...) joins its operands. The results of scf.if / scf.for /
 ///   scf.while / scf.index_switch, loop-carried values and block arguments
 ///   join every incoming value and the decision that selects between them;
 ///   a call's results join its callee's returned values, with the callee

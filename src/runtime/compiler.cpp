@@ -96,6 +96,7 @@ static Status frontEnd(Session &s, const CompileRequest &request,
     mlir::PassManager pm(&s.ctx, mlir::ModuleOp::getOperationName());
     AdmitOptions options;
     options.explicitDevice = request.explicitDevice;
+    options.device = request.device;
     options.runtimeChecks = request.runtimeChecks;
     pm.addPass(createAdmit(options));
     if (mlir::failed(pm.run(*module)))
@@ -314,8 +315,10 @@ Status buildProgram(Device &device, DeviceCache &dc, const CompileRequest &reque
 
   // In-process level by exact source: a hit costs a hash and a lookup.
   const cache::Key &env = dc.environment(device);
+  std::string deviceChoice =
+      (request.explicitDevice ? "explicit " : "default ") + request.device;
   cache::Key sourceKey = cache::sourceKey(env, request.options, request.sourceName,
-                                          request.explicitDevice, request.text);
+                                          deviceChoice, request.text);
   Status st;
   bool hit = false;
   out = dc.programs.get(

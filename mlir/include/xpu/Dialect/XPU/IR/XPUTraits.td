@@ -26,4 +26,9 @@ def XPU_RequiresWaveUniformControl
 def XPU_WorkgroupUniformResults : XPU_ScopedTrait<"UniformResults", "workgroup">;
 def XPU_WaveUniformResults : XPU_ScopedTrait<"UniformResults", "wave">;
 
+// Acts on the host (printing): refused by deterministic-v1 (XPU-GC012).
+def XPU_HostEffect : NativeOpTrait<"HostEffect"> {
+  let cppNamespace = "::xpu";
+}
+
 #endif // XPU_TRAITS_TD

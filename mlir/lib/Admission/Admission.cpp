@@ -395,7 +395,10 @@ private:
     if (isHostEffect(op))
       return Refusal{op->getLoc(), 12,
                      "the kernel performs " + hostEffectText(op)};
-    if (isa<WaveWidthOp, LaneIdOp>(op))
+    // Integer wave reductions, scans and votes are exact whatever the
+    // combination order; what names lanes (ids, shuffles, ballot masks)
+    // depends on the device's wave width.
+    if (isa<WaveWidthOp, LaneIdOp, WaveShuffleOp, WaveBroadcastOp, WaveBallotOp>(op))
       return Refusal{op->getLoc(), 12,
                      opName(op) + " depends on the device's wave width, "
                                   "outside the profile's closed operation set"};

@@ -9,6 +9,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/IR/Dominance.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/MapVector.h"
@@ -369,6 +370,12 @@ struct UniformityAnalysis::State {
                   join(info(load.getBuffer()), info(load.getIndex())));
           else
             raise(load.getResult(), {Uniformity::none, op});
+        })
+        .Case<WaveBroadcastOp>([&](WaveBroadcastOp broadcast) {
+          // Lane 0 is live in every wave, so its value reaches the whole
+          // wave; a lane that is not live leaves each lane its own value.
+          bool laneZero = matchPattern(broadcast.getLane(), m_Zero());
+          raise(broadcast.getResult(), {laneZero ? Uniformity::wave : Uniformity::none, op, 0});
         })
         .Case<AllocOp>([&](AllocOp alloc) {
           // One shared allocation per workgroup; private is per invocation.

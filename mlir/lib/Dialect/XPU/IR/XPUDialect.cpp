@@ -1,6 +1,7 @@
 // The xpu dialect: registration, the buffer type's syntax, op verifiers and
 // custom assembly.
 #include "xpu/Dialect/XPU/IR/XPUDialect.h"
+#include "xpu/Dialect/XPU/IR/Combiners.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -460,17 +461,9 @@ LogicalResult AtomicRMWOp::verify() {
 }
 
 LogicalResult ReduceOp::verify() {
-  Type t = getValue().getType();
-  if (t != getResult().getType())
+  if (getValue().getType() != getResult().getType())
     return emitOpError("result type must equal the operand type");
-  bool isFloat = isa<FloatType>(t);
-  ReduceKind k = getKind();
-  bool floatOnly = k == ReduceKind::fmin || k == ReduceKind::fmax;
-  bool intOnly = k != ReduceKind::add && k != ReduceKind::mul && !floatOnly;
-  if (!t.isIntOrFloat() || (isFloat && intOnly) || (!isFloat && floatOnly))
-    return emitOpError() << "'" << stringifyReduceKind(k)
-                         << "' does not apply to " << t;
-  return success();
+  return verifyCombiner(*this, getKind(), getValue().getType());
 }
 
 //===----------------------------------------------------------------------===//

@@ -359,4 +359,10 @@ def XPU_HostEffectOp : XPU_Op<"host_effect", [XPU_HostEffect]> {
   let assemblyFormat = "$effect ($operands^ `:` type($operands))? attr-dict";
 }
 
+//===----------------------------------------------------------------------===//
+// Kernel surface (issue 14): wave operations, in their own file
+//===----------------------------------------------------------------------===//
+
+include "xpu/Dialect/XPU/IR/XPUSurfaceOps.td"
+
 #endif // XPU_OPS_TD

@@ -6,6 +6,7 @@
 // checked in its precedence order. portable admits floats and marks every
 // access it cannot prove in bounds `checked`, so the backend guards it.
 #include "xpu/Admission/BoundsProof.h"
+#include "xpu/Admission/LaunchExtents.h"
 #include "xpu/Admission/UniformControl.h"
 #include "xpu/Transforms/Passes.h"
 
@@ -371,8 +372,8 @@ private:
         return Refusal{op->getLoc(), 9,
                        "the value an atomic returns depends on the schedule; "
                        "it may not be used"};
-      if (!prover.provesInBounds(op))
-        return outOfBounds(op, "atomic");
+      if (BoundsVerdict v = prover.prove(op); !v.proven)
+        return outOfBounds(op, "atomic", v);
       return std::nullopt;
     }
     if (auto reduce = dyn_cast<ReduceOp>(op)) {
@@ -388,8 +389,8 @@ private:
                      opName(op) + " computes with floating point, which the "
                                   "exact-integer profile does not admit"};
     if (isa<LoadOp, StoreOp>(op)) {
-      if (!prover.provesInBounds(op))
-        return outOfBounds(op, isa<LoadOp>(op) ? "load" : "store");
+      if (BoundsVerdict v = prover.prove(op); !v.proven)
+        return outOfBounds(op, isa<LoadOp>(op) ? "load" : "store", v);
       return std::nullopt;
     }
     if (isHostEffect(op))
@@ -413,11 +414,11 @@ private:
                                 "operation set"};
   }
 
-  Refusal outOfBounds(Operation *op, const char *what) {
+  Refusal outOfBounds(Operation *op, const char *what, const BoundsVerdict &v) {
     return Refusal{op->getLoc(), 7,
                    std::string("this ") + what +
                        " is neither proven in bounds nor guarded by a check "
-                       "against the buffer's size"};
+                       "against the buffer's size: " + v.reason};
   }
 
   KernelOp kernel;
@@ -454,8 +455,8 @@ std::optional<Refusal> checkPortableParams(KernelOp kernel) {
 }
 
 /// portable: the body, and the device functions it calls, in order: no
-/// host effect that no backend carries out (XPU-PT002), no op outside the
-/// kernel surface (XPU-PT003). Either would fail in code generation.
+/// host effect that no backend carries out (XPU-PT003), no op outside the
+/// kernel surface (XPU-PT004). Either would fail in code generation.
 std::optional<std::pair<std::string, Refusal>> checkPortableBody(KernelOp kernel) {
   std::optional<std::pair<std::string, Refusal>> refusal;
   auto module = kernel->getParentOfType<ModuleOp>();
@@ -467,12 +468,12 @@ std::optional<std::pair<std::string, Refusal>> checkPortableBody(KernelOp kernel
       if (op == fn)
         return WalkResult::advance();
       if (isUnloweredHostEffect(op))
-        refusal = {"XPU-PT002",
+        refusal = {"XPU-PT003",
                    Refusal{op->getLoc(), 0,
                            "the kernel performs " + hostEffectText(op) +
                                ", which no backend carries out"}};
       else if (!isKernelSurface(op))
-        refusal = {"XPU-PT003",
+        refusal = {"XPU-PT004",
                    Refusal{op->getLoc(), 0,
                            opName(op) + " is outside the kernel surface (the xpu, "
                                         "arith, math, scf, cf, vector and ub "
@@ -513,14 +514,25 @@ struct AdmitPass : xpu::impl::AdmitBase<AdmitPass> {
           code = codeName(r->code);
       } else if ((r = checkPortableParams(kernel))) {
         code = "XPU-PT001";
-      } else if (auto body = checkPortableBody(kernel)) {
-        code = body->first;
-        r = body->second;
       }
-      if (r) {
+      auto emitRefusal = [&] {
         emitError(r->loc) << code << ": kernel '" << kernel.getSymName()
                           << "': " << r->reason;
         refused = true;
+      };
+      if (r) {
+        emitRefusal();
+        continue;
+      }
+      if (failed(verifyFixedExtents(kernel))) {
+        refused = true;
+        continue;
+      }
+      // portable: the parameters, the kernel's shape, then its body.
+      if (auto body = deterministic ? std::nullopt : checkPortableBody(kernel)) {
+        code = body->first;
+        r = body->second;
+        emitRefusal();
         continue;
       }
       // Both profiles, after the profile's own rules (the RFC's precedence

@@ -168,6 +168,10 @@ OwningOpRef<ModuleOp> parseKernelSource(MLIRContext &ctx, StringRef text,
     if (!def)
       return;
     for (auto [i, arg] : llvm::enumerate(def->arguments)) {
+      // A gpu.func's workgroup/private attributions are entry-block
+      // arguments after its parameters: they have no argument attributes.
+      if (i >= fn.getNumArguments())
+        break;
       const char *begin = arg.loc.Start.getPointer();
       const char *end = arg.loc.End.getPointer();
       if (!begin || end <= begin)

@@ -125,8 +125,21 @@ LogicalResult rewriteBody(Region &body, OriginalTypes &original) {
       auto mt = cast<MemRefType>(o.getType());
       if (!mt.hasStaticShape())
         return op->emitError("only statically shaped memref.alloca is imported");
+      // The memory space decides who shares it: an alloca in workgroup
+      // memory is one tile per workgroup, as a workgroup attribution is;
+      // one in no named space is the invocation's own.
+      FailureOr<BufferType> buf = bufferFor(loc, mt, Access::rw);
+      if (failed(buf))
+        return failure();
+      Space space = buf->getSpace();
+      if (!mt.getMemorySpace())
+        space = Space::private_;
+      else if (space == Space::global)
+        return op->emitError() << "memref.alloca in global memory is not imported "
+                                  "(global buffers come from the host), got "
+                               << mt;
       repl = AllocOp::create(b, loc, BufferType::get(op->getContext(), mt.getElementType(),
-                                                     Space::private_, Access::rw,
+                                                     space, Access::rw,
                                                      mt.getNumElements()));
       original[repl] = mt;
     } else {
@@ -160,6 +173,9 @@ LogicalResult importFunc(ModuleOp module, OldOp fn) {
   }
   auto type = b.getFunctionType(inputs, fn.getResultTypes());
   auto op = NewOp::create(b, loc, fn.getName(), type);
+  // Parameter attributes (xpu.name among them) name the buffers in errors.
+  if (ArrayAttr argAttrs = fn.getAllArgAttrs())
+    op.setAllArgAttrs(argAttrs);
   op.getBody().takeBody(fn.getBody());
   Block &entry = op.getBody().front();
 

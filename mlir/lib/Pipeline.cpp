@@ -134,6 +134,29 @@ static LogicalResult verifyTopLevel(ModuleOp module) {
   return success(ok);
 }
 
+/// Attributes the compiler sets on operations for its own later stages
+/// (`xpu.site` numbers run-time checks; `checked` marks one; `xpu.barriers`,
+/// `xpu.shared_bytes` and `xpu.kernel` describe lowered functions). Written
+/// in the source they would be believed: `xpu.site = 4e10` sized a table,
+/// `checked` on an arithmetic op failed code generation. `checked` stays
+/// accepted where it is part of the op (loads, stores, atomics: it only
+/// adds a run-time check).
+static LogicalResult refuseCompilerAttributes(ModuleOp module) {
+  bool ok = true;
+  module.walk([&](Operation *op) {
+    for (NamedAttribute attr : op->getDiscardableAttrs()) {
+      StringRef name = attr.getName().getValue();
+      if (!name.starts_with("xpu.") && name != "checked")
+        continue;
+      emitError(op->getLoc()) << "'" << name << "' on '" << op->getName()
+                      << "' is an attribute the compiler sets, not one kernel "
+                         "source may write";
+      ok = false;
+    }
+  });
+  return success(ok);
+}
+
 OwningOpRef<ModuleOp> parseKernelSource(MLIRContext &ctx, StringRef text,
                                         StringRef sourceName) {
   if (failed(refuseParserCrashers(ctx, text, sourceName)))
@@ -183,7 +206,7 @@ OwningOpRef<ModuleOp> parseKernelSource(MLIRContext &ctx, StringRef text,
   });
 
   // Verified before the import, which assumes valid IR.
-  if (failed(verify(*module)))
+  if (failed(verify(*module)) || failed(refuseCompilerAttributes(*module)))
     return nullptr;
   PassManager pm(&ctx, ModuleOp::getOperationName());
   pm.addPass(createImportGPU());

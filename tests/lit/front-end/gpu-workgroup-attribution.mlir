@@ -1,10 +1,10 @@
 // RUN: xpujit check %s 2>&1 | count 0
-// RUN: xpujit run %s --kernel k --grid 1 --block 64 --device cpu --arg 'buf:f32[64]' --arg 'buf:f32[64]=iota' | FileCheck %s
+// RUN: xpujit run %s --kernel k --grid 1 --block 64 --device cpu --arg 'buf:f32[64]' --arg 'buf:f32[64]=iota' | FileCheck %s --check-prefix=OUT
 // Regression, from shared/repros/interop/t4_workgroup_attribution.mlir: a
 // gpu.func's workgroup attribution is an entry-block argument after the
 // parameters, and naming the parameters walked past them (LLVM ERROR,
 // abort). The tile is shared: each invocation reads its neighbour's store.
-// CHECK: out: f32[64] {{.*}}[1, 2, 3, 4, 5, 6, 7, 8,
+// OUT: out: f32[64] {{.*}}[1, 2, 3, 4, 5, 6, 7, 8,
 gpu.module @m {
   gpu.func @k(%out: memref<?xf32>, %in: memref<?xf32>)
       workgroup(%tile: memref<64xf32, #gpu.address_space<workgroup>>)

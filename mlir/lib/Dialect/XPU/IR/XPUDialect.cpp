@@ -115,11 +115,18 @@ static ParseResult parseFunctionLike(OpAsmParser &parser,
                           function_interface_impl::VariadicFlag, std::string &) {
     return builder.getFunctionType(argTypes, results);
   };
-  return function_interface_impl::parseFunctionOp(
-      parser, result, /*allowVariadic=*/false,
-      OpT::getFunctionTypeAttrName(result.name), buildFuncType,
-      OpT::getArgAttrsAttrName(result.name),
-      OpT::getResAttrsAttrName(result.name));
+  SMLoc loc = parser.getCurrentLocation();
+  if (failed(function_interface_impl::parseFunctionOp(
+          parser, result, /*allowVariadic=*/false,
+          OpT::getFunctionTypeAttrName(result.name), buildFuncType,
+          OpT::getArgAttrsAttrName(result.name),
+          OpT::getResAttrsAttrName(result.name))))
+    return failure();
+  // An inherent attribute of the wrong kind (`workgroup_size = [64, 1, 1]`,
+  // `profile = 1`) would be dropped without a word when the operation is
+  // made from the dictionary: refuse it here, where the text is.
+  return result.name.verifyInherentAttrs(result.attributes,
+                                         [&] { return parser.emitError(loc); });
 }
 
 /// The parameters' source names (set by the parser or the builder) become

@@ -65,7 +65,11 @@ struct Session {
   std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
   double frontEndMs = 0; ///< set when the front end finishes
   Session(const CompileRequest &request, DiagnosticList &diags)
-      : collector(ctx, diags), dump(dumpId(request.text)) {}
+      : collector(ctx, diags), dump(dumpId(request.text)) {
+    // A diagnostic names its source location; MLIR's generic dump of the op
+    // ("see current operation") only repeats it in IR the author never wrote.
+    ctx.printOpOnDiagnostic(false);
+  }
   double msSinceStart() const {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
                                                      start)

@@ -100,24 +100,3 @@ TEST_CASE("gpu.func with a workgroup attribution shares one tile per workgroup")
 TEST_CASE("gpu.func with memref.alloca in workgroup memory shares one tile per workgroup") {
   checkTranspose(allocaKernel());
 }
-
-TEST_CASE("gpu.func memref.alloca in global memory is a located error") {
-  const std::string text = R"(gpu.module @m {
-  gpu.func @k(%out: memref<?xf32>) kernel {
-    %t = memref.alloca() : memref<4xf32, #gpu.address_space<global>>
-    gpu.return
-  }
-})";
-  xpu_module m = nullptr;
-  xpu_diagnostics diags = nullptr;
-  CHECK(xpu_module_create(target().ctx, target().dev, text.data(), text.size(), nullptr, &m,
-                          &diags) != XPU_SUCCESS);
-  CHECK(m == nullptr);
-  REQUIRE(xpu_diagnostics_count(diags) >= 1);
-  xpu_diagnostic d;
-  XPU_OK(xpu_diagnostics_get(diags, 0, &d));
-  CHECK(d.line == 3);
-  CHECK(std::string(d.message).find("memref.alloca in global memory is not imported") !=
-        std::string::npos);
-  xpu_diagnostics_release(diags);
-}

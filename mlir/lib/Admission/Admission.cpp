@@ -7,6 +7,7 @@
 // access it cannot prove in bounds `checked`, so the backend guards it.
 #include "xpu/Admission/BoundsProof.h"
 #include "xpu/Admission/LaunchExtents.h"
+#include "xpu/Admission/PrivateScratch.h"
 #include "xpu/Admission/UniformControl.h"
 #include "xpu/Transforms/Passes.h"
 
@@ -537,6 +538,10 @@ struct AdmitPass : xpu::impl::AdmitBase<AdmitPass> {
       }
       // Both profiles, after the profile's own rules (the RFC's precedence
       // covers only its 13 reasons).
+      if (failed(verifyPrivateScratch(kernel))) {
+        refused = true;
+        continue;
+      }
       if (!uniformity)
         uniformity.emplace(module);
       if (failed(checkUniformControl(kernel, *uniformity)))

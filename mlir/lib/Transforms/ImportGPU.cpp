@@ -135,7 +135,7 @@ LogicalResult rewriteBody(Region &body, OriginalTypes &original) {
       if (!mt.getMemorySpace())
         space = Space::private_;
       else if (space == Space::global)
-        return op->emitError() << "memref.alloca in global memory is not imported "
+        return emitError(loc) << "memref.alloca in global memory is not imported "
                                   "(global buffers come from the host), got "
                                << mt;
       repl = AllocOp::create(b, loc, BufferType::get(op->getContext(), mt.getElementType(),

@@ -2,8 +2,8 @@
 // `in` into out[workgroup]. Every invocation keeps four float4 accumulators
 // (four independent 16-byte loads in flight per iteration), folds them,
 // then a wave reduction per wave, the waves' sums in shared memory, and
-// every wave folds those (invocation 0 stores). Run twice: over the data
-// with many workgroups, then over their partial sums with one.
+// wave 0 folds those. Run twice: over the data with many workgroups, then
+// over their partial sums with one.
 xpu.kernel @wave_sum(%out: !xpu.buffer<f32>, %in: !xpu.buffer<f32, ro>) {
   %gid = xpu.global_id x
   %gsize = xpu.global_size x
@@ -65,24 +65,29 @@ xpu.kernel @wave_sum(%out: !xpu.buffer<f32>, %in: !xpu.buffer<f32, ro>) {
   }
   xpu.barrier
   %waves = arith.ceildivui %size, %width : index
-  // Every wave folds the waves' sums (a wave operation may not sit under a
-  // branch on the thread id: XPU-UC001); invocation 0 stores the result.
-  %total = scf.for %c = %c0 to %waves step %width iter_args(%acc2 = %zero) -> (f32) {
-    %k = arith.addi %c, %lane : index
-    %has = arith.cmpi ult, %k, %waves : index
-    %p = scf.if %has -> f32 {
-      %y = xpu.load %partials[%k] : !xpu.buffer<1024xf32, shared>
-      scf.yield %y : f32
-    } else {
-      scf.yield %zero : f32
+  // Wave 0 decides by lane 0's wave index, the same in every lane of a
+  // wave: the wave reduction below needs wave-uniform control (XPU-UC001).
+  %c0i = arith.constant 0 : i32
+  %wave32 = arith.index_castui %wave : index to i32
+  %wave_u = xpu.wave_broadcast %wave32, %c0i : i32
+  %is_wave0 = arith.cmpi eq, %wave_u, %c0i : i32
+  scf.if %is_wave0 {
+    %total = scf.for %c = %c0 to %waves step %width iter_args(%acc2 = %zero) -> (f32) {
+      %k = arith.addi %c, %lane : index
+      %has = arith.cmpi ult, %k, %waves : index
+      %p = scf.if %has -> f32 {
+        %y = xpu.load %partials[%k] : !xpu.buffer<1024xf32, shared>
+        scf.yield %y : f32
+      } else {
+        scf.yield %zero : f32
+      }
+      %w = xpu.wave_reduce add %p : f32
+      %next = arith.addf %acc2, %w : f32
+      scf.yield %next : f32
     }
-    %w = xpu.wave_reduce add %p : f32
-    %next = arith.addf %acc2, %w : f32
-    scf.yield %next : f32
-  }
-  %is_first = arith.cmpi eq, %t, %c0 : index
-  scf.if %is_first {
-    xpu.store %total, %out[%wg] : !xpu.buffer<f32>
+    scf.if %is_lane0 {
+      xpu.store %total, %out[%wg] : !xpu.buffer<f32>
+    }
   }
   xpu.return
 }

@@ -341,9 +341,8 @@ TEST_CASE("wave reductions and scans of every combiner match the host in every l
 namespace {
 
 /// Each workgroup sums its elements of `in` (0 past n): a wave reduction
-/// per wave, the waves' partials in shared memory, then every wave folds
-/// them a wave at a time (a wave operation may not sit under a branch on the
-/// thread id, XPU-UC001) and invocation 0 stores the sum.
+/// per wave, the waves' partials in shared memory, then wave 0 folds them a
+/// wave at a time.
 const char *const kWaveBlockSum = R"(
     xpu.kernel @wave_block_sum(%out: !xpu.buffer<i32>, %in: !xpu.buffer<i32, ro>, %n: i32) {
       %t = xpu.thread_id x
@@ -371,31 +370,36 @@ const char *const kWaveBlockSum = R"(
       }
       xpu.barrier
       %waves = arith.ceildivui %size, %width : index
-      %total = scf.for %c = %c0 to %waves step %width iter_args(%acc = %zero) -> (i32) {
-        %j = arith.addi %c, %lane : index
-        %has = arith.cmpi ult, %j, %waves : index
-        %p = scf.if %has -> i32 {
-          %x = xpu.load %partials[%j] : !xpu.buffer<1024xi32, shared>
-          scf.yield %x : i32
-        } else {
-          scf.yield %zero : i32
+      // Wave 0 decides by lane 0's wave index, the same in every lane of a
+      // wave: the wave operations below need wave-uniform control (UC001).
+      %wave32 = arith.index_castui %wave : index to i32
+      %wave_u = xpu.wave_broadcast %wave32, %zero : i32
+      %wave0 = arith.cmpi eq, %wave_u, %zero : i32
+      scf.if %wave0 {
+        %total = scf.for %c = %c0 to %waves step %width iter_args(%acc = %zero) -> (i32) {
+          %j = arith.addi %c, %lane : index
+          %has = arith.cmpi ult, %j, %waves : index
+          %p = scf.if %has -> i32 {
+            %x = xpu.load %partials[%j] : !xpu.buffer<1024xi32, shared>
+            scf.yield %x : i32
+          } else {
+            scf.yield %zero : i32
+          }
+          %r = xpu.wave_reduce add %p : i32
+          %next = arith.addi %acc, %r : i32
+          scf.yield %next : i32
         }
-        %r = xpu.wave_reduce add %p : i32
-        %next = arith.addi %acc, %r : i32
-        scf.yield %next : i32
-      }
-      %t0 = arith.cmpi eq, %t, %c0 : index
-      scf.if %t0 {
-        xpu.store %total, %out[%wg] : !xpu.buffer<i32>
+        scf.if %first {
+          xpu.store %total, %out[%wg] : !xpu.buffer<i32>
+        }
       }
       xpu.return
     })";
 
 /// Each workgroup's inclusive prefix sum of `in` (0 past n) into `out`: a
-/// wave scan per wave, each wave's total in shared memory; every wave scans
-/// the totals a wave at a time (carrying the sum so far; XPU-UC001 keeps wave
-/// operations out of branches on the thread id) and wave 0 stores them as
-/// exclusive prefixes; then every lane adds its wave's prefix.
+/// wave scan per wave, each wave's total in shared memory, wave 0 turns the
+/// totals into exclusive prefixes a wave at a time (carrying the sum so far),
+/// and every lane adds its wave's prefix.
 const char *const kWaveBlockScan = R"(
     xpu.kernel @wave_block_scan(%out: !xpu.buffer<i32>, %in: !xpu.buffer<i32, ro>, %n: i32) {
       %t = xpu.thread_id x
@@ -427,29 +431,33 @@ const char *const kWaveBlockScan = R"(
       }
       xpu.barrier
       %waves = arith.ceildivui %size, %width : index
-      %wave0 = arith.cmpi eq, %wave, %c0 : index
-      %prefixes = xpu.alloc : !xpu.buffer<1024xi32, shared>
-      %done = scf.for %c = %c0 to %waves step %width iter_args(%carry = %zero) -> (i32) {
-        %j = arith.addi %c, %lane : index
-        %has = arith.cmpi ult, %j, %waves : index
-        %x = scf.if %has -> i32 {
-          %y = xpu.load %totals[%j] : !xpu.buffer<1024xi32, shared>
-          scf.yield %y : i32
-        } else {
-          scf.yield %zero : i32
+      // Wave 0 decides by lane 0's wave index, the same in every lane of a
+      // wave: the wave operations below need wave-uniform control (UC001).
+      %wave32 = arith.index_castui %wave : index to i32
+      %wave_u = xpu.wave_broadcast %wave32, %zero : i32
+      %wave0 = arith.cmpi eq, %wave_u, %zero : i32
+      scf.if %wave0 {
+        %done = scf.for %c = %c0 to %waves step %width iter_args(%carry = %zero) -> (i32) {
+          %j = arith.addi %c, %lane : index
+          %has = arith.cmpi ult, %j, %waves : index
+          %x = scf.if %has -> i32 {
+            %y = xpu.load %totals[%j] : !xpu.buffer<1024xi32, shared>
+            scf.yield %y : i32
+          } else {
+            scf.yield %zero : i32
+          }
+          %e = xpu.wave_scan add %x exclusive : i32
+          %r = xpu.wave_reduce add %x : i32
+          scf.if %has {
+            %prefix = arith.addi %e, %carry : i32
+            xpu.store %prefix, %totals[%j] : !xpu.buffer<1024xi32, shared>
+          }
+          %next = arith.addi %carry, %r : i32
+          scf.yield %next : i32
         }
-        %e = xpu.wave_scan add %x exclusive : i32
-        %r = xpu.wave_reduce add %x : i32
-        %mine = arith.andi %wave0, %has : i1
-        scf.if %mine {
-          %prefix = arith.addi %e, %carry : i32
-          xpu.store %prefix, %prefixes[%j] : !xpu.buffer<1024xi32, shared>
-        }
-        %next = arith.addi %carry, %r : i32
-        scf.yield %next : i32
       }
       xpu.barrier
-      %before = xpu.load %prefixes[%wave] : !xpu.buffer<1024xi32, shared>
+      %before = xpu.load %totals[%wave] : !xpu.buffer<1024xi32, shared>
       %result = arith.addi %incl, %before : i32
       scf.if %inside {
         xpu.store %result, %out[%g] : !xpu.buffer<i32>

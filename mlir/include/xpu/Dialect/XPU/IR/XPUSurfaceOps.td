@@ -40,12 +40,12 @@ def XPU_WaveValue : AnyTypeOf<[I32, I64, F32, F64],
 def XPU_WaveMask : VectorOfLengthAndType<[4], [I32]>;
 
 // No memory effects are declared and none are Pure: a wave operation must
-// not be moved across control flow, which unknown effects prevent.
-// Every wave op must be reached by every invocation of its wave (XPU-UC001,
-// xpu/Analysis/Uniformity.h): a lane that takes another branch would leave
-// the others reading a lane that is not there.
+// not be moved across control flow, which unknown effects prevent. Each
+// needs control flow uniform across its wave (admission refuses it
+// otherwise, XPU-UC001); those whose result is the same for the whole wave
+// say so with XPU_WaveUniformResults (the uniformity analysis).
 class XPU_WaveOp<string mnemonic, list<Trait> traits = []>
-    : XPU_Op<mnemonic, !listconcat([XPU_RequiresWaveUniformControl], traits)>;
+    : XPU_Op<mnemonic, !listconcat(traits, [XPU_RequiresWaveUniformControl])>;
 
 def XPU_WaveShuffleOp : XPU_WaveOp<"wave_shuffle",
     [AllTypesMatch<["value", "result"]>]> {

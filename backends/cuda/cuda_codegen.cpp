@@ -10,6 +10,8 @@
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Linker/Linker.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Target/TargetMachine.h"
 
@@ -17,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -134,6 +137,50 @@ const Ptxas &ptxas() {
   return p;
 }
 
+static void initNVPTX() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    LLVMInitializeNVPTXTargetInfo();
+    LLVMInitializeNVPTXTarget();
+    LLVMInitializeNVPTXTargetMC();
+    LLVMInitializeNVPTXAsmPrinter();
+  });
+}
+
+const std::vector<std::string> &nvptxChips() {
+  static const std::vector<std::string> chips = [] {
+    initNVPTX();
+    std::vector<std::string> out;
+    std::string error;
+    llvm::Triple triple("nvptx64-nvidia-cuda");
+    const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+    if (!target)
+      return out;
+    std::unique_ptr<llvm::MCSubtargetInfo> sti(
+        target->createMCSubtargetInfo(triple, "", ""));
+    for (const llvm::SubtargetSubTypeKV &kv : sti->getAllProcessorDescriptions()) {
+      llvm::StringRef name = kv.Key;
+      unsigned cc = 0;
+      // sm_XY only: the "a"/"f" variants are not a compute capability.
+      if (name.consume_front("sm_") && !name.getAsInteger(10, cc) && cc >= 50)
+        out.push_back(kv.Key);
+    }
+    return out;
+  }();
+  return chips;
+}
+
+Status checkNvptxChip(const std::string &chip) {
+  const std::vector<std::string> &known = nvptxChips();
+  if (std::find(known.begin(), known.end(), chip) != known.end())
+    return {};
+  std::string list;
+  for (const std::string &c : known)
+    list += (list.empty() ? "" : ", ") + c;
+  return rt::invalidArgument("unknown NVIDIA architecture '" + chip + "' (LLVM " +
+                             LLVM_VERSION_STRING " generates code for: " + list + ")");
+}
+
 rt::TargetDesc nvptxTarget(int major, int minor) {
   rt::TargetDesc t;
   t.kind = rt::TargetDesc::Kind::nvptx;
@@ -154,13 +201,9 @@ Status compileForNVPTX(mlir::ModuleOp module, const rt::TargetDesc &target,
   rt::dumpStage("lowered-nvvm.mlir", module);
   timer.lap("lowering");
 
-  static std::once_flag once;
-  std::call_once(once, [] {
-    LLVMInitializeNVPTXTargetInfo();
-    LLVMInitializeNVPTXTarget();
-    LLVMInitializeNVPTXTargetMC();
-    LLVMInitializeNVPTXAsmPrinter();
-  });
+  // A chip LLVM does not know would only warn here and fail in ptxas.
+  XPU_RETURN_IF_ERROR(checkNvptxChip(target.chip));
+  initNVPTX();
   std::unique_ptr<llvm::TargetMachine> tm;
   XPU_RETURN_IF_ERROR(codegen::createMachine(target, std::nullopt, tm));
 

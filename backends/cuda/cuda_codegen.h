@@ -6,6 +6,7 @@
 #include "runtime/backend.h"
 
 #include <string>
+#include <vector>
 
 namespace xpu::cuda {
 
@@ -21,6 +22,12 @@ const Ptxas &ptxas();
 /// The toolchain as cache keys name it: LLVM, and the identity of each
 /// ptxas candidate and of libdevice, without running anything.
 std::string nvptxToolchainIdentity();
+
+/// The architectures LLVM's NVPTX back end generates code for (sm_50 and
+/// later, without the "a"/"f" variants), and a check that `chip` is one of
+/// them (XPU_ERROR_INVALID_ARGUMENT listing them otherwise).
+const std::vector<std::string> &nvptxChips();
+rt::Status checkNvptxChip(const std::string &chip);
 
 /// The target for a device of compute capability major.minor.
 rt::TargetDesc nvptxTarget(int major, int minor);

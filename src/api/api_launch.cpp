@@ -1,6 +1,7 @@
 // C API: launch arguments and xpu_launch. Arguments are checked against the
 // kernel's parameter list, packed into the kernel ABI's argument block, and
 // the buffers are lent to the stream until it synchronizes.
+#include "runtime/enum_bits.h"
 #include "runtime/objects.h"
 
 #include <cstdio>
@@ -20,10 +21,13 @@ std::string describe(const abi::Param &p) {
 }
 
 std::string describe(const xpu_arg &a) {
-  if (a.kind == XPU_PARAM_BUFFER)
+  uint32_t kind = enumBits(a.kind), type = enumBits(a.type);
+  if (kind == XPU_PARAM_BUFFER)
     return "a buffer";
-  if (a.kind != XPU_PARAM_SCALAR)
-    return "an argument of unknown kind " + std::to_string(int(a.kind));
+  if (kind != XPU_PARAM_SCALAR)
+    return "an argument of unknown kind " + std::to_string(int32_t(kind));
+  if (type < XPU_TYPE_BOOL || type > XPU_TYPE_F64)
+    return "a scalar of unknown type " + std::to_string(int32_t(type));
   std::string t = xpu_type_name(a.type);
   return a.lanes > 1 ? "vector<" + std::to_string(a.lanes) + "x" + t + ">" : t;
 }
@@ -45,6 +49,12 @@ Status checkShape(const KernelObj &k, const DeviceIdentity &id,
       return invalidArgument("grid extent " + std::to_string(grid[d]) +
                              " exceeds the device limit " +
                              std::to_string(id.maxGrid[d]));
+    // Each extent is bounded before it is multiplied: three extents of up
+    // to 2^32 - 1 would wrap a 64-bit product.
+    if (block[d] > id.maxWorkgroupSize)
+      return invalidArgument("a block extent of " + std::to_string(block[d]) +
+                             " exceeds the device limit of " +
+                             std::to_string(id.maxWorkgroupSize) + " invocations");
     invocations *= block[d];
   }
   if (invocations > id.maxWorkgroupSize)
@@ -97,7 +107,7 @@ Status checkDeterministicLaunch(const abi::KernelInfo &info, const uint32_t grid
                                " invocations exceeds " + std::to_string(kDetMaxWorkgroup));
   for (size_t i = 0; i < info.params.size(); ++i) {
     const abi::Param &p = info.params[i];
-    if (!p.isBuffer || args[i].kind != XPU_PARAM_BUFFER)
+    if (!p.isBuffer || enumBits(args[i].kind) != XPU_PARAM_BUFFER)
       continue;
     std::shared_ptr<BufferObj> buf;
     if (!resolve(args[i].v.buffer, buf).isOk())
@@ -110,7 +120,7 @@ Status checkDeterministicLaunch(const abi::KernelInfo &info, const uint32_t grid
     for (size_t j = 0; j < i; ++j) {
       const abi::Param &q = info.params[j];
       bool writes = p.access != abi::Access::ro || q.access != abi::Access::ro;
-      if (q.isBuffer && args[j].kind == XPU_PARAM_BUFFER &&
+      if (q.isBuffer && enumBits(args[j].kind) == XPU_PARAM_BUFFER &&
           args[j].v.buffer == args[i].v.buffer && writes)
         return refuse(info, 11, "arguments '" + q.name + "' and '" + p.name +
                                     "' are the same buffer, and one is written");
@@ -155,7 +165,8 @@ XPU_API xpu_status xpu_launch(xpu_kernel kernel, xpu_stream stream,
   const std::shared_ptr<DeviceObj> &dev = k->module->device;
   std::shared_ptr<StreamObj> s;
   if (!stream) {
-    s = dev->defaultStream;
+    if (Status st = dev->stream0(s); !st.isOk())
+      return finish(st);
   } else {
     if (Status st = resolve(stream, s); !st.isOk())
       return finish(st);
@@ -203,7 +214,7 @@ XPU_API xpu_status xpu_launch(xpu_kernel kernel, xpu_stream stream,
     const abi::Param &p = info.params[i];
     const xpu_arg &a = args[i];
     if (p.isBuffer) {
-      if (a.kind != XPU_PARAM_BUFFER)
+      if (enumBits(a.kind) != XPU_PARAM_BUFFER)
         return finish(mismatch(info, i, "expected a buffer, got " + describe(a)));
       std::shared_ptr<BufferObj> buf;
       if (Status st = resolve(a.v.buffer, buf); !st.isOk())
@@ -224,9 +235,16 @@ XPU_API xpu_status xpu_launch(xpu_kernel kernel, xpu_stream stream,
       lent.push_back(std::move(buf));
     } else {
       uint32_t lanes = a.lanes ? a.lanes : 1;
-      if (a.kind != XPU_PARAM_SCALAR || int(a.type) != int(p.elem) ||
+      if (enumBits(a.kind) != XPU_PARAM_SCALAR || enumBits(a.type) != uint32_t(p.elem) ||
           lanes != p.lanes)
         return finish(mismatch(info, i, "got " + describe(a)));
+      // A wider vector than xpu_arg's value holds cannot be passed: copying
+      // it would read past the caller's argument.
+      if (k->slots[slot].bytes > sizeof a.v)
+        return finish(mismatch(info, i, "the value takes " +
+                                            std::to_string(k->slots[slot].bytes) +
+                                            " bytes, more than an xpu_arg carries (" +
+                                            std::to_string(sizeof a.v) + ")"));
       std::memcpy(block_ + k->slots[slot].offset, a.v.bytes, k->slots[slot].bytes);
       ++slot;
     }
@@ -256,9 +274,12 @@ XPU_API xpu_status xpu_launch(xpu_kernel kernel, xpu_stream stream,
   uint64_t seq = ++s->enqueued;
   if (word.host)
     s->checks.push_back({word, k->info});
+  s->keep(k); // and with it the module and its loaded code
   for (size_t i = 0, b = 0; i < info.params.size(); ++i)
-    if (info.params[i].isBuffer)
-      lent[b++]->lend(s, seq, info.params[i].access != abi::Access::ro, k->info);
+    if (info.params[i].isBuffer) {
+      lent[b]->lend(s, seq, info.params[i].access != abi::Access::ro, k->info);
+      s->keep(lent[b++]);
+    }
   return XPU_SUCCESS;
 }
 

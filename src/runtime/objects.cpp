@@ -63,18 +63,46 @@ static Status outOfBounds(const abi::KernelInfo &kernel, uint32_t count,
 }
 
 Status StreamObj::synchronize() {
-  std::lock_guard<std::mutex> g(mu);
-  uint64_t upTo = enqueued;
-  Status st = queue->synchronize();
-  for (PendingCheck &check : checks) {
-    uint32_t count = check.word.host[0];
-    if (count && st.isOk())
-      st = outOfBounds(*check.kernel, count, check.word.host[1]);
-    device->device->freeStatusWord(check.word);
+  std::vector<std::shared_ptr<Object>> finished;
+  Status st;
+  {
+    std::lock_guard<std::mutex> g(mu);
+    uint64_t upTo = enqueued;
+    st = queue->synchronize();
+    for (PendingCheck &check : checks) {
+      uint32_t count = check.word.host[0];
+      if (count && st.isOk())
+        st = outOfBounds(*check.kernel, count, check.word.host[1]);
+      device->device->freeStatusWord(check.word);
+    }
+    checks.clear();
+    finished.swap(inUse);
+    synchronized.store(upTo, std::memory_order_release);
   }
-  checks.clear();
-  synchronized.store(upTo, std::memory_order_release);
+  // Outside the lock: the last reference to a module or buffer may go here,
+  // and its destruction must not wait for this stream.
+  finished.clear();
   return st;
+}
+
+Status DeviceObj::stream0(std::shared_ptr<StreamObj> &out) {
+  std::lock_guard<std::mutex> g(mu);
+  if (!defaultStream)
+    return {XPU_ERROR_INVALID_HANDLE, "the device's context has been released"};
+  out = defaultStream;
+  return {};
+}
+
+void DeviceObj::shutDown() {
+  std::shared_ptr<StreamObj> own;
+  std::vector<std::weak_ptr<StreamObj>> others;
+  {
+    std::lock_guard<std::mutex> g(mu);
+    own = std::move(defaultStream);
+    others.swap(streams);
+  }
+  if (own)
+    (void)own->synchronize();
 }
 
 Status BufferObj::checkConflicts(const char *what, bool isWrite,

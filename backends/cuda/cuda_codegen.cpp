@@ -118,12 +118,18 @@ std::string nvptxToolchainIdentity() {
 const Ptxas &ptxas() {
   static Ptxas p = [] {
     Ptxas found;
+    const char *requested = std::getenv("XPU_PTXAS");
     for (const std::string &c : ptxasCandidates()) {
-      if (access(c.c_str(), X_OK) != 0)
-        continue;
       std::string out;
-      if (runProgram({c, "--version"}, out) != 0)
+      if (access(c.c_str(), X_OK) != 0 || runProgram({c, "--version"}, out) != 0) {
+        if (requested && *requested && c == requested) {
+          found.error = "XPU_PTXAS='" + c + "' is not a ptxas that runs (`" + c +
+                        " --version` " +
+                        (access(c.c_str(), X_OK) != 0 ? "cannot be executed)" : "failed)");
+          return found;
+        }
         continue;
+      }
       size_t v = out.find(", V");
       found.path = c;
       found.version = v == std::string::npos
@@ -223,6 +229,8 @@ Status compileForNVPTX(mlir::ModuleOp module, const rt::TargetDesc &target,
   std::string toolchain = "LLVM " LLVM_VERSION_STRING " NVPTX " + target.chip + " " +
                           target.features.substr(1);
   const Ptxas &assembler = ptxas();
+  if (!assembler.error.empty())
+    return {XPU_ERROR_COMPILE, assembler.error};
   if (assembler.path.empty()) {
     out.code = std::move(ptx);
     out.code.push_back(0); // the driver's JIT reads a C string

@@ -16,6 +16,9 @@ struct Ptxas {
   std::string path;
   std::string version; ///< "13.0.88"
   std::string why;     ///< why none was found
+  /// Set when XPU_PTXAS names a program that does not run: compiling then
+  /// fails instead of using another ptxas or none.
+  std::string error;
 };
 const Ptxas &ptxas();
 

@@ -74,7 +74,10 @@ XPU_API xpu_status xpu_context_create(const xpu_context_options *options,
     std::vector<std::unique_ptr<Device>> found;
     std::string note;
     Status e = backend->enumerate(found, note);
-    // A backend that fails to enumerate simply has no devices; say why.
+    // A bad setting (XPU_VULKAN_DISABLE_FEATURES) fails the context; a
+    // backend that fails to enumerate otherwise simply has no devices.
+    if (e.code() == XPU_ERROR_INVALID_ARGUMENT)
+      return finish(e);
     if (!e.isOk())
       note = e.message();
     else if (found.empty() && note.empty())

@@ -19,13 +19,14 @@ TEST_CASE("a released handle stays invalid after 2^24 + 1 reuses of its slot") {
   uint64_t first = table.add(Kind::event, std::make_shared<Thing>());
   REQUIRE(first);
   REQUIRE(table.remove(first, Kind::event));
-  uint64_t last = 0;
+  uint64_t last = 0, repeats = 0;
   for (uint32_t i = 0; i < (1u << 24) + 1; ++i) {
     last = table.add(Kind::event, std::make_shared<Thing>());
-    REQUIRE(last != first);
+    repeats += last == first || last == 0;
     if (i + 1 < (1u << 24) + 1)
       table.remove(last, Kind::event);
   }
+  CHECK(repeats == 0);
   CHECK(table.lookup(first, Kind::event) == nullptr);
   CHECK(table.remove(first, Kind::event) == nullptr);
   CHECK(table.lookup(last, Kind::event) != nullptr);

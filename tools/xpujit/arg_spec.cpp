@@ -2,6 +2,7 @@
 // elements.
 #include "cli.h"
 
+#include <cerrno>
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -138,7 +139,19 @@ std::string checkValue(xpu_type type, const std::string &text) {
   unsigned bits = type == XPU_TYPE_BOOL ? 1 : unsigned(xpu_type_size(type)) * 8;
   double lo = type == XPU_TYPE_BOOL ? 0 : -std::ldexp(1.0, int(bits) - 1);
   double hi = std::ldexp(1.0, int(bits)) - 1;
-  if (v != std::trunc(v) || v < lo || v > hi)
+  bool fits = v == std::trunc(v) && v >= lo && v < std::ldexp(1.0, int(bits));
+  if (fits && text.find_first_of(".eEpP") == std::string::npos) {
+    // Whole numbers exactly: as a double, 2^64 would round into range.
+    errno = 0;
+    if (text[0] == '-') {
+      long long n = std::strtoll(text.c_str(), nullptr, 0);
+      fits = errno == 0 && n >= int64_t(lo);
+    } else {
+      unsigned long long n = std::strtoull(text.c_str(), nullptr, 0);
+      fits = errno == 0 && (bits == 64 || n <= uint64_t(hi));
+    }
+  }
+  if (!fits)
     return "'" + text + "' is not a " + std::string(xpu_type_name(type)) +
            " value (a whole number from " + std::to_string(int64_t(lo)) + " to " +
            (bits == 64 ? std::string("2^64 - 1") : std::to_string(uint64_t(hi))) + ")";

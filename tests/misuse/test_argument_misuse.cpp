@@ -1,0 +1,264 @@
+// Sizes and extents whose arithmetic would overflow, enum arguments outside
+// their enumerators, launch arguments wider than xpu_arg, and an event timed
+// against itself: each a clear error (or the documented value), never a
+// crash, a hang or a silent success.
+#include "misuse.h"
+#include "raw_enums.h"
+
+#include <cstdint>
+#include <cstring>
+#include <thread>
+#include <vector>
+
+using namespace misuse;
+
+TEST_CASE("buffer sizes beyond the device's memory are refused before rounding") {
+  xpu_device_info info = {sizeof info};
+  XPU_OK(xpu_device_info_get(env().cpu, &info));
+  REQUIRE(info.memory_bytes > 0);
+  for (size_t bytes : {SIZE_MAX, SIZE_MAX - 10, SIZE_MAX - 63, size_t(info.memory_bytes) + 1}) {
+    xpu_buffer b = reinterpret_cast<xpu_buffer>(uintptr_t(0x1234));
+    INFO("bytes = " << bytes);
+    XPU_FAILS(xpu_buffer_create(env().cpu, bytes, &b), XPU_ERROR_OUT_OF_MEMORY);
+    CHECK(b == reinterpret_cast<xpu_buffer>(uintptr_t(0x1234))); // untouched
+  }
+  xpu_buffer b;
+  XPU_FAILS(xpu_buffer_create(env().cpu, 0, &b), XPU_ERROR_INVALID_ARGUMENT);
+}
+
+TEST_CASE("copy ranges whose end wraps around are refused") {
+  xpu_buffer b;
+  XPU_OK(xpu_buffer_create(env().cpu, 64, &b));
+  uint8_t host[64] = {};
+  struct Range { size_t offset, bytes; } ranges[] = {
+      {SIZE_MAX, 2}, {1, SIZE_MAX}, {64, 1}, {SIZE_MAX - 1, SIZE_MAX}, {65, 0}};
+  for (Range r : ranges) {
+    INFO("offset " << r.offset << ", bytes " << r.bytes);
+    XPU_FAILS(xpu_buffer_upload(b, r.offset, host, r.bytes), XPU_ERROR_INVALID_ARGUMENT);
+    XPU_FAILS(xpu_buffer_download(b, r.offset, host, r.bytes), XPU_ERROR_INVALID_ARGUMENT);
+    XPU_FAILS(xpu_buffer_upload_async(b, r.offset, host, r.bytes, nullptr),
+              XPU_ERROR_INVALID_ARGUMENT);
+    XPU_FAILS(xpu_buffer_download_async(b, r.offset, host, r.bytes, nullptr),
+              XPU_ERROR_INVALID_ARGUMENT);
+  }
+  XPU_OK(xpu_device_synchronize(env().cpu));
+  XPU_OK(xpu_buffer_free(b));
+}
+
+TEST_CASE("launch extents whose product wraps 2^64 are refused, not run") {
+  xpu_module m = compile(kSaxpy);
+  xpu_kernel k = kernelOf(m, "saxpy");
+  xpu_buffer y, x;
+  XPU_OK(xpu_buffer_create(env().cpu, 64, &y));
+  XPU_OK(xpu_buffer_create(env().cpu, 64, &x));
+  xpu_arg args[4] = {xpu_arg_buffer(y), xpu_arg_buffer(x), xpu_arg_f32(1), xpu_arg_u32(16)};
+  uint32_t one[3] = {1, 1, 1};
+  // 2^31 * 2^31 * 4 = 2^64: a 64-bit product of 0, under every limit.
+  uint32_t wraps[3] = {1u << 31, 1u << 31, 4};
+  uint32_t big[3] = {UINT32_MAX, UINT32_MAX, UINT32_MAX};
+  uint32_t zero[3] = {1, 0, 1};
+  for (const uint32_t *block : {wraps, big, zero}) {
+    INFO("block " << block[0] << "," << block[1] << "," << block[2]);
+    XPU_FAILS(xpu_launch(k, nullptr, one, block, args, 4), XPU_ERROR_INVALID_ARGUMENT);
+  }
+  for (const uint32_t *grid : {big, zero}) {
+    INFO("grid " << grid[0] << "," << grid[1] << "," << grid[2]);
+    XPU_FAILS(xpu_launch(k, nullptr, grid, one, args, 4), XPU_ERROR_INVALID_ARGUMENT);
+  }
+  XPU_FAILS(xpu_launch(k, nullptr, nullptr, one, args, 4), XPU_ERROR_INVALID_ARGUMENT);
+  XPU_FAILS(xpu_launch(k, nullptr, one, one, nullptr, 4), XPU_ERROR_INVALID_ARGUMENT);
+  XPU_FAILS(xpu_launch(k, nullptr, one, one, args, SIZE_MAX), XPU_ERROR_ARGUMENT_MISMATCH);
+  XPU_OK(xpu_device_synchronize(env().cpu));
+  XPU_OK(xpu_buffer_free(y));
+  XPU_OK(xpu_buffer_free(x));
+  xpu_module_release(m);
+}
+
+TEST_CASE("vector arguments up to xpu_arg's 32 bytes are passed; wider ones refused") {
+  static const char text[] = R"(
+xpu.kernel @v(%o: !xpu.buffer<f32>, %v: vector<8xf32>) {
+  %c0 = arith.constant 0 : index
+  %a = vector.extract %v[0] : f32 from vector<8xf32>
+  %b = vector.extract %v[7] : f32 from vector<8xf32>
+  %r = arith.subf %b, %a : f32
+  xpu.store %r, %o[%c0] : !xpu.buffer<f32>
+  xpu.return
+}
+xpu.kernel @wide(%o: !xpu.buffer<f64>, %v: vector<8xf64>) {
+  %c0 = arith.constant 0 : index
+  %b = vector.extract %v[7] : f64 from vector<8xf64>
+  xpu.store %b, %o[%c0] : !xpu.buffer<f64>
+  xpu.return
+}
+)";
+  xpu_module m = compile(text);
+  xpu_buffer o;
+  XPU_OK(xpu_buffer_create(env().cpu, 8, &o));
+  uint32_t one[3] = {1, 1, 1};
+
+  xpu_arg v = raw_arg(XPU_PARAM_SCALAR, XPU_TYPE_F32, 8);
+  float lanes[8] = {1.5f, 0, 0, 0, 0, 0, 0, 9.25f};
+  std::memcpy(v.v.bytes, lanes, sizeof lanes);
+  xpu_arg args[2] = {xpu_arg_buffer(o), v};
+  XPU_OK(xpu_launch(kernelOf(m, "v"), nullptr, one, one, args, 2));
+  XPU_OK(xpu_device_synchronize(env().cpu));
+  float got = 0;
+  XPU_OK(xpu_buffer_download(o, 0, &got, 4));
+  CHECK(got == 9.25f - 1.5f);
+
+  xpu_arg wide[2] = {xpu_arg_buffer(o), raw_arg(XPU_PARAM_SCALAR, XPU_TYPE_F64, 8)};
+  XPU_FAILS(xpu_launch(kernelOf(m, "wide"), nullptr, one, one, wide, 2),
+            XPU_ERROR_ARGUMENT_MISMATCH);
+  CHECK(std::string(xpu_last_error_message()).find("more than an xpu_arg carries") !=
+        std::string::npos);
+  XPU_OK(xpu_device_synchronize(env().cpu));
+  XPU_OK(xpu_buffer_free(o));
+  xpu_module_release(m);
+}
+
+TEST_CASE("enum arguments outside their enumerators, negative ones included") {
+  for (int32_t v : {-1, -2147483647 - 1, 16, 1000, 0x7FFFFFFF}) {
+    INFO("value " << v);
+    CHECK(std::string(raw_status_name(v)) == "XPU_ERROR_UNKNOWN");
+  }
+  for (int32_t v : {-1, -2147483647 - 1, 4, 0x7FFFFFFF}) {
+    INFO("value " << v);
+    CHECK(std::string(raw_backend_name(v)) == "unknown");
+    CHECK(std::string(raw_backend_note(env().ctx, v)) == "no such backend");
+  }
+  for (int32_t v : {-1, 0, 10, 0x7FFFFFFF}) {
+    INFO("value " << v);
+    CHECK(std::string(raw_type_name(v)) == "unknown");
+    CHECK(raw_type_size(v) == 0);
+  }
+
+  xpu_builder b;
+  XPU_OK(xpu_builder_create(env().ctx, &b));
+  XPU_OK(xpu_builder_kernel_begin(b, "k", nullptr));
+  xpu_value i32v, idx, buf, o;
+  XPU_OK(xpu_builder_param(b, "p", "!xpu.buffer<i32>", &buf));
+  XPU_OK(xpu_builder_constant_int(b, "i32", 3, &i32v));
+  XPU_OK(xpu_builder_constant_int(b, "index", 0, &idx));
+  for (int32_t v : {-1, -2147483647 - 1, 99, 0x7FFFFFFF}) {
+    INFO("value " << v);
+    XPU_FAILS(raw_binary(b, v, i32v, i32v, &o), XPU_ERROR_INVALID_ARGUMENT);
+    XPU_FAILS(raw_unary(b, v, i32v, &o), XPU_ERROR_INVALID_ARGUMENT);
+    XPU_FAILS(raw_compare(b, v, i32v, i32v, &o), XPU_ERROR_INVALID_ARGUMENT);
+    XPU_FAILS(raw_cast(b, v, i32v, "i64", &o), XPU_ERROR_INVALID_ARGUMENT);
+    XPU_FAILS(raw_coordinate(b, v, &o), XPU_ERROR_INVALID_ARGUMENT);
+    XPU_FAILS(raw_atomic(b, v, XPU_ORDER_RELAXED, XPU_SCOPE_DEVICE, i32v, buf, idx, &o),
+              XPU_ERROR_INVALID_ARGUMENT);
+    XPU_FAILS(raw_atomic(b, XPU_ATOMIC_ADD, v, XPU_SCOPE_DEVICE, i32v, buf, idx, &o),
+              XPU_ERROR_INVALID_ARGUMENT);
+    XPU_FAILS(raw_atomic(b, XPU_ATOMIC_ADD, XPU_ORDER_RELAXED, v, i32v, buf, idx, &o),
+              XPU_ERROR_INVALID_ARGUMENT);
+    XPU_FAILS(raw_reduce(b, v, XPU_REDUCE_SEQUENTIAL, i32v, &o), XPU_ERROR_INVALID_ARGUMENT);
+    XPU_FAILS(raw_reduce(b, XPU_REDUCE_ADD, v, i32v, &o), XPU_ERROR_INVALID_ARGUMENT);
+  }
+  // The builder was left as it was: it still builds and finishes.
+  XPU_OK(xpu_builder_return(b, nullptr, 0));
+  xpu_module m = nullptr;
+  XPU_OK(xpu_builder_finish(b, env().cpu, nullptr, &m, nullptr));
+  xpu_module_release(m);
+  xpu_builder_release(b);
+
+  // Launch arguments whose kind or type is no enumerator.
+  xpu_module sm = compile(kSaxpy);
+  xpu_buffer y;
+  XPU_OK(xpu_buffer_create(env().cpu, 64, &y));
+  uint32_t one[3] = {1, 1, 1};
+  for (int32_t v : {-1, 2, 99, 0x7FFFFFFF}) {
+    INFO("value " << v);
+    xpu_arg bad_kind[4] = {xpu_arg_buffer(y), xpu_arg_buffer(y), raw_arg(v, XPU_TYPE_F32, 1),
+                           xpu_arg_u32(1)};
+    XPU_FAILS(xpu_launch(kernelOf(sm, "saxpy"), nullptr, one, one, bad_kind, 4),
+              XPU_ERROR_ARGUMENT_MISMATCH);
+    xpu_arg bad_type[4] = {xpu_arg_buffer(y), xpu_arg_buffer(y),
+                           raw_arg(XPU_PARAM_SCALAR, v, 1), xpu_arg_u32(1)};
+    XPU_FAILS(xpu_launch(kernelOf(sm, "saxpy"), nullptr, one, one, bad_type, 4),
+              XPU_ERROR_ARGUMENT_MISMATCH);
+    xpu_arg buffer_kind[4] = {raw_arg(v, XPU_TYPE_F32, 1), xpu_arg_buffer(y),
+                              xpu_arg_f32(1), xpu_arg_u32(1)};
+    XPU_FAILS(xpu_launch(kernelOf(sm, "saxpy"), nullptr, one, one, buffer_kind, 4),
+              XPU_ERROR_ARGUMENT_MISMATCH);
+  }
+  XPU_OK(xpu_device_synchronize(env().cpu));
+  XPU_OK(xpu_buffer_free(y));
+  xpu_module_release(sm);
+}
+
+TEST_CASE("an event timed against itself is 0 ms; events timed both ways at once "
+          "do not deadlock") {
+  xpu_event a, b;
+  xpu_stream s;
+  XPU_OK(xpu_event_create(env().cpu, &a));
+  XPU_OK(xpu_event_create(env().cpu, &b));
+  XPU_OK(xpu_stream_create(env().cpu, &s));
+  double ms = -1;
+  XPU_FAILS(xpu_event_elapsed(a, a, &ms), XPU_ERROR_INVALID_ARGUMENT); // not recorded
+  XPU_OK(xpu_event_record(a, s));
+  XPU_OK(xpu_event_record(b, s));
+  XPU_OK(xpu_event_synchronize(b));
+  XPU_OK(xpu_event_elapsed(a, a, &ms));
+  CHECK(ms == 0);
+  // elapsed(a, b) and elapsed(b, a) take both events' locks; in opposite
+  // orders they deadlocked.
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 20000; ++i) {
+        double x;
+        (void)(t % 2 ? xpu_event_elapsed(a, b, &x) : xpu_event_elapsed(b, a, &x));
+      }
+    });
+  for (auto &th : threads)
+    th.join();
+  XPU_OK(xpu_event_elapsed(a, b, &ms));
+  CHECK(ms >= 0);
+  xpu_event_release(a);
+  xpu_event_release(b);
+  xpu_stream_release(s);
+}
+
+TEST_CASE("index and count arguments out of range") {
+  xpu_device d;
+  XPU_FAILS(xpu_device_get(env().ctx, UINT32_MAX, &d), XPU_ERROR_NOT_FOUND);
+  xpu_capability cap;
+  XPU_FAILS(xpu_device_capability(env().cpu, UINT32_MAX, &cap), XPU_ERROR_NOT_FOUND);
+  xpu_module m = compile(kSaxpy);
+  xpu_kernel k;
+  xpu_param_info p;
+  XPU_FAILS(xpu_module_kernel_at(m, UINT32_MAX, &k), XPU_ERROR_NOT_FOUND);
+  XPU_FAILS(xpu_kernel_param(kernelOf(m, "saxpy"), 4, &p), XPU_ERROR_NOT_FOUND);
+  XPU_FAILS(xpu_module_kernel(m, "nope", &k), XPU_ERROR_NOT_FOUND);
+  xpu_diagnostics diags;
+  XPU_OK(xpu_module_check(env().ctx, kSaxpy, std::strlen(kSaxpy), nullptr, &diags));
+  xpu_diagnostic one;
+  XPU_FAILS(xpu_diagnostics_get(diags, SIZE_MAX, &one), XPU_ERROR_NOT_FOUND);
+  xpu_diagnostics_release(diags);
+  xpu_device_info small = {4};
+  XPU_FAILS(xpu_device_info_get(env().cpu, &small), XPU_ERROR_INVALID_ARGUMENT);
+  xpu_context_options opts = {0, 0};
+  xpu_context c;
+  XPU_FAILS(xpu_context_create(&opts, &c), XPU_ERROR_INVALID_ARGUMENT);
+  XPU_FAILS(xpu_module_create(env().ctx, env().cpu, nullptr, 10, nullptr, &m, nullptr),
+            XPU_ERROR_INVALID_ARGUMENT);
+  xpu_module_release(m);
+}
+
+TEST_CASE("compile_for_target names the NVIDIA architectures it accepts") {
+  void *code = nullptr;
+  size_t size = 0;
+  xpu_diagnostics diags = nullptr;
+  for (const char *chip : {"sm_99", "sm_0090", "sm_89a", "sm_", "gfx942"}) {
+    INFO("chip " << chip);
+    XPU_FAILS(xpu_compile_for_target(env().ctx, kSaxpy, std::strlen(kSaxpy), nullptr, "nvptx",
+                                     chip, &code, &size, &diags),
+              XPU_ERROR_INVALID_ARGUMENT);
+    xpu_diagnostics_release(diags);
+  }
+  XPU_FAILS(xpu_compile_for_target(env().ctx, kSaxpy, std::strlen(kSaxpy), nullptr, "nvptx",
+                                   "sm_99", &code, &size, nullptr),
+            XPU_ERROR_INVALID_ARGUMENT);
+  CHECK(std::string(xpu_last_error_message()).find("sm_90") != std::string::npos);
+}

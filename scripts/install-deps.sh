@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(
-  cmake ninja-build ccache clang-22 lld-22
+  cmake ninja-build ccache pkg-config clang-22 lld-22
   llvm-22 llvm-22-dev libmlir-22-dev mlir-22-tools
   liblld-22-dev rocm-device-libs
   libzstd-dev zlib1g-dev libxxhash-dev doctest-dev

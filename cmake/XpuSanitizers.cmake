@@ -33,6 +33,15 @@ if(XPU_SANITIZE)
     add_compile_options(-fno-sanitize=function -fno-sanitize-recover=all)
   endif()
   add_link_options(${_xpu_san_link})
+  # The runtime a host program that is not instrumented (Python) preloads
+  # to load libxpujit.so.
+  if(XPU_SANITIZE MATCHES "address")
+    set(_xpu_rt libclang_rt.asan-${CMAKE_SYSTEM_PROCESSOR}.so)
+  elseif(XPU_SANITIZE MATCHES "thread")
+    set(_xpu_rt libclang_rt.tsan-${CMAKE_SYSTEM_PROCESSOR}.so)
+  endif()
+  execute_process(COMMAND ${CMAKE_CXX_COMPILER} -print-file-name=${_xpu_rt}
+                  OUTPUT_VARIABLE XPU_SANITIZER_RUNTIME OUTPUT_STRIP_TRAILING_WHITESPACE)
 endif()
 
 if(XPU_FUZZ)

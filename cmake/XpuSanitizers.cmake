@@ -42,6 +42,9 @@ if(XPU_SANITIZE)
   endif()
   execute_process(COMMAND ${CMAKE_CXX_COMPILER} -print-file-name=${_xpu_rt}
                   OUTPUT_VARIABLE XPU_SANITIZER_RUNTIME OUTPUT_STRIP_TRAILING_WHITESPACE)
+  # Binaries find the shared runtime in the compiler's directory.
+  get_filename_component(_xpu_rt_dir ${XPU_SANITIZER_RUNTIME} DIRECTORY)
+  add_link_options(-Wl,-rpath,${_xpu_rt_dir})
 endif()
 
 if(XPU_FUZZ)

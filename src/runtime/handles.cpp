@@ -53,6 +53,11 @@ HandleTable::HandleTable(uint32_t maxGeneration, uint32_t maxSlots)
     : maxGeneration_(std::max(maxGeneration, 1u)),
       maxSlots_(std::min(maxSlots, kMaxSlots)) {}
 
+HandleTable::~HandleTable() {
+  for (auto &chunk : chunks_)
+    delete[] chunk.load(std::memory_order_relaxed);
+}
+
 HandleTable &HandleTable::get() {
   static HandleTable *table = new HandleTable(); // never destroyed: handles
                                                  // may be used at exit

@@ -53,6 +53,7 @@ public:
   /// generations (tests use small limits to reach both).
   explicit HandleTable(uint32_t maxGeneration = kMaxGeneration,
                        uint32_t maxSlots = kMaxSlots);
+  ~HandleTable(); ///< (the process's table is never destroyed)
   HandleTable(const HandleTable &) = delete;
   HandleTable &operator=(const HandleTable &) = delete;
 

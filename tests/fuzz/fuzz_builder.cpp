@@ -6,6 +6,7 @@
 // it finishes is compiled for the CPU, and must not fail to parse or verify
 // (the builder checks each operation as it is made).
 #include "fuzz_common.h"
+#include "raw_enums.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -47,13 +48,12 @@ struct Reader {
   bool done() const { return p >= end; }
 };
 
-/// An enum value: mostly small, sometimes negative or far out of range.
-template <typename E> E anEnum(Reader &r) {
+/// An enum value: mostly small, sometimes negative or far out of range. It
+/// stays an int: the calls that take enums go through raw_enums.c (C), as
+/// a C++ enum cannot hold such values without undefined behaviour.
+int32_t anEnum(Reader &r) {
   uint8_t b = r.byte();
-  uint32_t bits = b < 224 ? b % 20 : b < 240 ? uint32_t(-int32_t(b % 8) - 1) : r.u32();
-  E e;
-  std::memcpy(&e, &bits, sizeof e);
-  return e;
+  return b < 224 ? b % 20 : b < 240 ? -int32_t(b % 8) - 1 : int32_t(r.u32());
 }
 
 struct State {
@@ -129,14 +129,14 @@ void step(State &s, Reader &r) {
     break;
   }
   case 6: {
-    auto op = anEnum<xpu_binary_op>(r);
+    int32_t op = anEnum(r);
     xpu_value x = s.value(r), y = s.value(r);
-    s.made(xpu_builder_binary(b, op, x, y, &v), v);
+    s.made(raw_binary(b, op, x, y, &v), v);
     break;
   }
   case 7: {
-    auto op = anEnum<xpu_unary_op>(r);
-    s.made(xpu_builder_unary(b, op, s.value(r), &v), v);
+    int32_t op = anEnum(r);
+    s.made(raw_unary(b, op, s.value(r), &v), v);
     break;
   }
   case 8: {
@@ -145,9 +145,9 @@ void step(State &s, Reader &r) {
     break;
   }
   case 9: {
-    auto op = anEnum<xpu_compare>(r);
+    int32_t op = anEnum(r);
     xpu_value x = s.value(r), y = s.value(r);
-    s.made(xpu_builder_compare(b, op, x, y, &v), v);
+    s.made(raw_compare(b, op, x, y, &v), v);
     break;
   }
   case 10: {
@@ -156,8 +156,8 @@ void step(State &s, Reader &r) {
     break;
   }
   case 11: {
-    auto op = anEnum<xpu_cast>(r);
-    s.made(xpu_builder_cast(b, op, s.value(r), type, &v), v);
+    int32_t op = anEnum(r);
+    s.made(raw_cast(b, op, s.value(r), type, &v), v);
     break;
   }
   case 12: s.made(xpu_builder_broadcast(b, s.value(r), r.byte() % 70, &v), v); break;
@@ -168,8 +168,8 @@ void step(State &s, Reader &r) {
     break;
   }
   case 15: {
-    auto which = anEnum<xpu_coordinate>(r);
-    s.made(xpu_builder_coordinate(b, which, r.byte() % 5, &v), v);
+    int32_t which = anEnum(r);
+    s.made(raw_coordinate(b, which, r.byte() % 5, &v), v);
     break;
   }
   case 16: {
@@ -186,17 +186,14 @@ void step(State &s, Reader &r) {
   case 19: s.made(xpu_builder_alloc(b, type, &v), v); break;
   case 20: (void)xpu_builder_barrier(b); break;
   case 21: {
-    auto op = anEnum<xpu_atomic_op>(r);
-    auto order = anEnum<xpu_memory_order>(r);
-    auto scope = anEnum<xpu_scope>(r);
+    int32_t op = anEnum(r), order = anEnum(r), scope = anEnum(r);
     xpu_value x = s.value(r), buf = s.value(r), i = s.value(r);
-    s.made(xpu_builder_atomic(b, op, x, buf, i, order, scope, &v), v);
+    s.made(raw_atomic(b, op, order, scope, x, buf, i, &v), v);
     break;
   }
   case 22: {
-    auto op = anEnum<xpu_reduce_op>(r);
-    auto order = anEnum<xpu_reduce_order>(r);
-    s.made(xpu_builder_reduce(b, op, s.value(r), order, &v), v);
+    int32_t op = anEnum(r), order = anEnum(r);
+    s.made(raw_reduce(b, op, order, s.value(r), &v), v);
     break;
   }
   case 23: {

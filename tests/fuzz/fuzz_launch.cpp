@@ -7,6 +7,7 @@
 // accesses checked (the kernels are portable, so out-of-bounds accesses are
 // suppressed and reported at synchronization).
 #include "fuzz_common.h"
+#include "raw_enums.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -211,12 +212,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       a = xpu_arg_buffer(pickBuffer(r, f));
     } else {
       uint8_t t = r.byte();
-      uint32_t kindBits = kind < 250 ? XPU_PARAM_SCALAR : r.u32();
-      uint32_t typeBits = t < 240 ? 1 + t % 9 : r.u32();
-      std::memcpy(&a.kind, &kindBits, sizeof kindBits);
-      std::memcpy(&a.type, &typeBits, sizeof typeBits);
+      int32_t kindBits = kind < 250 ? XPU_PARAM_SCALAR : int32_t(r.u32());
+      int32_t typeBits = t < 240 ? 1 + t % 9 : int32_t(r.u32());
       uint8_t lanes = r.byte();
-      a.lanes = lanes < 200 ? lanes % 9 : r.u32();
+      a = raw_arg(kindBits, typeBits, lanes < 200 ? lanes % 9 : r.u32());
       r.bytes(a.v.bytes, sizeof a.v.bytes);
     }
   }

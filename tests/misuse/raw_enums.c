@@ -24,8 +24,8 @@ xpu_status raw_compare(xpu_builder b, int32_t p, xpu_value l, xpu_value r, xpu_v
 xpu_status raw_cast(xpu_builder b, int32_t c, xpu_value v, const char *t, xpu_value *o) {
   return xpu_builder_cast(b, c, v, t, o);
 }
-xpu_status raw_coordinate(xpu_builder b, int32_t w, xpu_value *o) {
-  return xpu_builder_coordinate(b, w, 0, o);
+xpu_status raw_coordinate(xpu_builder b, int32_t w, uint32_t axis, xpu_value *o) {
+  return xpu_builder_coordinate(b, w, axis, o);
 }
 xpu_status raw_atomic(xpu_builder b, int32_t op, int32_t order, int32_t scope,
                       xpu_value v, xpu_value buf, xpu_value i, xpu_value *o) {

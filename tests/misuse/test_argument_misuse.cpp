@@ -145,7 +145,7 @@ TEST_CASE("enum arguments outside their enumerators, negative ones included") {
     XPU_FAILS(raw_unary(b, v, i32v, &o), XPU_ERROR_INVALID_ARGUMENT);
     XPU_FAILS(raw_compare(b, v, i32v, i32v, &o), XPU_ERROR_INVALID_ARGUMENT);
     XPU_FAILS(raw_cast(b, v, i32v, "i64", &o), XPU_ERROR_INVALID_ARGUMENT);
-    XPU_FAILS(raw_coordinate(b, v, &o), XPU_ERROR_INVALID_ARGUMENT);
+    XPU_FAILS(raw_coordinate(b, v, 0, &o), XPU_ERROR_INVALID_ARGUMENT);
     XPU_FAILS(raw_atomic(b, v, XPU_ORDER_RELAXED, XPU_SCOPE_DEVICE, i32v, buf, idx, &o),
               XPU_ERROR_INVALID_ARGUMENT);
     XPU_FAILS(raw_atomic(b, XPU_ATOMIC_ADD, v, XPU_SCOPE_DEVICE, i32v, buf, idx, &o),

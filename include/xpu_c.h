@@ -555,10 +555,11 @@ XPU_API xpu_status xpu_launch(xpu_kernel kernel, xpu_stream stream,
  * XPU_ERROR_OUT_OF_MEMORY; a block extent above the device's workgroup
  * limit is XPU_ERROR_INVALID_ARGUMENT before extents are multiplied); an
  * enum argument that is not one of its enumerators (a negative value
- * included) is XPU_ERROR_INVALID_ARGUMENT or, for functions that return a
- * name, "unknown"; an xpu_arg value wider than its 32-byte union (a
- * vector parameter such as vector<8xf64>) is XPU_ERROR_ARGUMENT_MISMATCH
- * at launch. The environment variables the library reads (XPU_BACKEND,
+ * included) is XPU_ERROR_INVALID_ARGUMENT (XPU_ERROR_ARGUMENT_MISMATCH in
+ * an xpu_arg; "unknown", "no such backend" or 0 from the functions that
+ * return a name or a size); an xpu_arg value wider than its 32-byte union
+ * (a vector parameter such as vector<8xf64>) is
+ * XPU_ERROR_ARGUMENT_MISMATCH at launch. The environment variables the library reads (XPU_BACKEND,
  * XPU_DEVICE, XPU_LOG, XPU_CACHE, XPU_CACHE_DIR, XPU_CACHE_MAX_BYTES,
  * XPU_CACHE_STATS, XPU_VULKAN_STAGING, XPU_VULKAN_DISABLE_FEATURES) are
  * parsed once; a bad value makes xpu_context_create (and, but for the

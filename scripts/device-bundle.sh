@@ -11,7 +11,8 @@ strip -o "$stage/lib/libxpujit.so.0" "$build/src/libxpujit.so.0.1.0"
 ln -sf libxpujit.so.0 "$stage/lib/libxpujit.so"
 for exe in tests/conformance tests/link_saxpy tests/dlopen_smoke tools/xpujit/xpujit \
            bench/xpu-bench-cache bench/xpu-bench-compile bench/xpu-bench-launch \
-           bench/xpu-bench-stream tests/cache_api tests/vulkan_tests; do
+           bench/xpu-bench-stream tests/cache_api tests/vulkan_tests \
+           tests/misuse_tests tests/context_loop; do
   [ -f "$build/$exe" ] && strip -o "$stage/bin/$(basename "$exe")" "$build/$exe"
 done
 tar -C "$stage" -czf "$root/.device/bundle.tgz" lib bin

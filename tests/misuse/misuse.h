@@ -30,10 +30,13 @@ namespace misuse {
 
 struct Env {
   xpu_context ctx = nullptr;
-  xpu_device cpu = nullptr;
+  xpu_device dev = nullptr;
 };
-/// The process's context and CPU device, made once.
+/// The process's context and its device of XPU_TEST_BACKEND (cpu when
+/// unset), made once; the tests fail when there is none.
 Env &env();
+/// The device of XPU_TEST_BACKEND in `ctx`.
+xpu_device deviceOf(xpu_context ctx);
 
 /// y = a * x + y over n elements (README's kernel).
 extern const char kSaxpy[];

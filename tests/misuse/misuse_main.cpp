@@ -2,6 +2,7 @@
 #define DOCTEST_CONFIG_IMPLEMENT
 #include "misuse.h"
 
+#include <cstdlib>
 #include <cstring>
 
 namespace misuse {
@@ -57,22 +58,30 @@ float spinReference(float start, uint32_t n) {
 
 static bool made = false;
 
+xpu_device deviceOf(xpu_context ctx) {
+  const char *want = std::getenv("XPU_TEST_BACKEND");
+  std::string backend = want && *want ? want : "cpu";
+  uint32_t n = 0;
+  REQUIRE(xpu_device_count(ctx, &n) == XPU_SUCCESS);
+  for (uint32_t i = 0; i < n; ++i) {
+    xpu_device d;
+    xpu_device_info info = {sizeof info};
+    REQUIRE(xpu_device_get(ctx, i, &d) == XPU_SUCCESS);
+    REQUIRE(xpu_device_info_get(d, &info) == XPU_SUCCESS);
+    if (backend == xpu_backend_name(info.backend))
+      return d;
+  }
+  INFO("no " << backend << " device");
+  REQUIRE(false);
+  return nullptr;
+}
+
 Env &env() {
   static Env e = [] {
     made = true;
     Env out;
     REQUIRE(xpu_context_create(nullptr, &out.ctx) == XPU_SUCCESS);
-    uint32_t n = 0;
-    REQUIRE(xpu_device_count(out.ctx, &n) == XPU_SUCCESS);
-    for (uint32_t i = 0; i < n; ++i) {
-      xpu_device d;
-      xpu_device_info info = {sizeof info};
-      REQUIRE(xpu_device_get(out.ctx, i, &d) == XPU_SUCCESS);
-      REQUIRE(xpu_device_info_get(d, &info) == XPU_SUCCESS);
-      if (info.backend == XPU_BACKEND_CPU)
-        out.cpu = d;
-    }
-    REQUIRE(out.cpu);
+    out.dev = deviceOf(out.ctx);
     return out;
   }();
   return e;
@@ -80,7 +89,7 @@ Env &env() {
 
 xpu_module compile(const char *text, xpu_device dev) {
   xpu_module m = nullptr;
-  XPU_OK(xpu_module_create(env().ctx, dev ? dev : env().cpu, text, std::strlen(text),
+  XPU_OK(xpu_module_create(env().ctx, dev ? dev : env().dev, text, std::strlen(text),
                            nullptr, &m, nullptr));
   return m;
 }

@@ -14,21 +14,21 @@ using namespace misuse;
 
 TEST_CASE("buffer sizes beyond the device's memory are refused before rounding") {
   xpu_device_info info = {sizeof info};
-  XPU_OK(xpu_device_info_get(env().cpu, &info));
+  XPU_OK(xpu_device_info_get(env().dev, &info));
   REQUIRE(info.memory_bytes > 0);
   for (size_t bytes : {SIZE_MAX, SIZE_MAX - 10, SIZE_MAX - 63, size_t(info.memory_bytes) + 1}) {
     xpu_buffer b = reinterpret_cast<xpu_buffer>(uintptr_t(0x1234));
     INFO("bytes = " << bytes);
-    XPU_FAILS(xpu_buffer_create(env().cpu, bytes, &b), XPU_ERROR_OUT_OF_MEMORY);
+    XPU_FAILS(xpu_buffer_create(env().dev, bytes, &b), XPU_ERROR_OUT_OF_MEMORY);
     CHECK(b == reinterpret_cast<xpu_buffer>(uintptr_t(0x1234))); // untouched
   }
   xpu_buffer b;
-  XPU_FAILS(xpu_buffer_create(env().cpu, 0, &b), XPU_ERROR_INVALID_ARGUMENT);
+  XPU_FAILS(xpu_buffer_create(env().dev, 0, &b), XPU_ERROR_INVALID_ARGUMENT);
 }
 
 TEST_CASE("copy ranges whose end wraps around are refused") {
   xpu_buffer b;
-  XPU_OK(xpu_buffer_create(env().cpu, 64, &b));
+  XPU_OK(xpu_buffer_create(env().dev, 64, &b));
   uint8_t host[64] = {};
   struct Range { size_t offset, bytes; } ranges[] = {
       {SIZE_MAX, 2}, {1, SIZE_MAX}, {64, 1}, {SIZE_MAX - 1, SIZE_MAX}, {65, 0}};
@@ -41,7 +41,7 @@ TEST_CASE("copy ranges whose end wraps around are refused") {
     XPU_FAILS(xpu_buffer_download_async(b, r.offset, host, r.bytes, nullptr),
               XPU_ERROR_INVALID_ARGUMENT);
   }
-  XPU_OK(xpu_device_synchronize(env().cpu));
+  XPU_OK(xpu_device_synchronize(env().dev));
   XPU_OK(xpu_buffer_free(b));
 }
 
@@ -49,8 +49,8 @@ TEST_CASE("launch extents whose product wraps 2^64 are refused, not run") {
   xpu_module m = compile(kSaxpy);
   xpu_kernel k = kernelOf(m, "saxpy");
   xpu_buffer y, x;
-  XPU_OK(xpu_buffer_create(env().cpu, 64, &y));
-  XPU_OK(xpu_buffer_create(env().cpu, 64, &x));
+  XPU_OK(xpu_buffer_create(env().dev, 64, &y));
+  XPU_OK(xpu_buffer_create(env().dev, 64, &x));
   xpu_arg args[4] = {xpu_arg_buffer(y), xpu_arg_buffer(x), xpu_arg_f32(1), xpu_arg_u32(16)};
   uint32_t one[3] = {1, 1, 1};
   // 2^31 * 2^31 * 4 = 2^64: a 64-bit product of 0, under every limit.
@@ -68,7 +68,7 @@ TEST_CASE("launch extents whose product wraps 2^64 are refused, not run") {
   XPU_FAILS(xpu_launch(k, nullptr, nullptr, one, args, 4), XPU_ERROR_INVALID_ARGUMENT);
   XPU_FAILS(xpu_launch(k, nullptr, one, one, nullptr, 4), XPU_ERROR_INVALID_ARGUMENT);
   XPU_FAILS(xpu_launch(k, nullptr, one, one, args, SIZE_MAX), XPU_ERROR_ARGUMENT_MISMATCH);
-  XPU_OK(xpu_device_synchronize(env().cpu));
+  XPU_OK(xpu_device_synchronize(env().dev));
   XPU_OK(xpu_buffer_free(y));
   XPU_OK(xpu_buffer_free(x));
   xpu_module_release(m);
@@ -93,7 +93,7 @@ xpu.kernel @wide(%o: !xpu.buffer<f64>, %v: vector<8xf64>) {
 )";
   xpu_module m = compile(text);
   xpu_buffer o;
-  XPU_OK(xpu_buffer_create(env().cpu, 8, &o));
+  XPU_OK(xpu_buffer_create(env().dev, 8, &o));
   uint32_t one[3] = {1, 1, 1};
 
   xpu_arg v = raw_arg(XPU_PARAM_SCALAR, XPU_TYPE_F32, 8);
@@ -101,7 +101,7 @@ xpu.kernel @wide(%o: !xpu.buffer<f64>, %v: vector<8xf64>) {
   std::memcpy(v.v.bytes, lanes, sizeof lanes);
   xpu_arg args[2] = {xpu_arg_buffer(o), v};
   XPU_OK(xpu_launch(kernelOf(m, "v"), nullptr, one, one, args, 2));
-  XPU_OK(xpu_device_synchronize(env().cpu));
+  XPU_OK(xpu_device_synchronize(env().dev));
   float got = 0;
   XPU_OK(xpu_buffer_download(o, 0, &got, 4));
   CHECK(got == 9.25f - 1.5f);
@@ -111,7 +111,7 @@ xpu.kernel @wide(%o: !xpu.buffer<f64>, %v: vector<8xf64>) {
             XPU_ERROR_ARGUMENT_MISMATCH);
   CHECK(std::string(xpu_last_error_message()).find("more than an xpu_arg carries") !=
         std::string::npos);
-  XPU_OK(xpu_device_synchronize(env().cpu));
+  XPU_OK(xpu_device_synchronize(env().dev));
   XPU_OK(xpu_buffer_free(o));
   xpu_module_release(m);
 }
@@ -158,14 +158,14 @@ TEST_CASE("enum arguments outside their enumerators, negative ones included") {
   // The builder was left as it was: it still builds and finishes.
   XPU_OK(xpu_builder_return(b, nullptr, 0));
   xpu_module m = nullptr;
-  XPU_OK(xpu_builder_finish(b, env().cpu, nullptr, &m, nullptr));
+  XPU_OK(xpu_builder_finish(b, env().dev, nullptr, &m, nullptr));
   xpu_module_release(m);
   xpu_builder_release(b);
 
   // Launch arguments whose kind or type is no enumerator.
   xpu_module sm = compile(kSaxpy);
   xpu_buffer y;
-  XPU_OK(xpu_buffer_create(env().cpu, 64, &y));
+  XPU_OK(xpu_buffer_create(env().dev, 64, &y));
   uint32_t one[3] = {1, 1, 1};
   for (int32_t v : {-1, 2, 99, 0x7FFFFFFF}) {
     INFO("value " << v);
@@ -182,7 +182,7 @@ TEST_CASE("enum arguments outside their enumerators, negative ones included") {
     XPU_FAILS(xpu_launch(kernelOf(sm, "saxpy"), nullptr, one, one, buffer_kind, 4),
               XPU_ERROR_ARGUMENT_MISMATCH);
   }
-  XPU_OK(xpu_device_synchronize(env().cpu));
+  XPU_OK(xpu_device_synchronize(env().dev));
   XPU_OK(xpu_buffer_free(y));
   xpu_module_release(sm);
 }
@@ -191,9 +191,9 @@ TEST_CASE("an event timed against itself is 0 ms; events timed both ways at once
           "do not deadlock") {
   xpu_event a, b;
   xpu_stream s;
-  XPU_OK(xpu_event_create(env().cpu, &a));
-  XPU_OK(xpu_event_create(env().cpu, &b));
-  XPU_OK(xpu_stream_create(env().cpu, &s));
+  XPU_OK(xpu_event_create(env().dev, &a));
+  XPU_OK(xpu_event_create(env().dev, &b));
+  XPU_OK(xpu_stream_create(env().dev, &s));
   double ms = -1;
   XPU_FAILS(xpu_event_elapsed(a, a, &ms), XPU_ERROR_INVALID_ARGUMENT); // not recorded
   XPU_OK(xpu_event_record(a, s));
@@ -224,7 +224,7 @@ TEST_CASE("index and count arguments out of range") {
   xpu_device d;
   XPU_FAILS(xpu_device_get(env().ctx, UINT32_MAX, &d), XPU_ERROR_NOT_FOUND);
   xpu_capability cap;
-  XPU_FAILS(xpu_device_capability(env().cpu, UINT32_MAX, &cap), XPU_ERROR_NOT_FOUND);
+  XPU_FAILS(xpu_device_capability(env().dev, UINT32_MAX, &cap), XPU_ERROR_NOT_FOUND);
   xpu_module m = compile(kSaxpy);
   xpu_kernel k;
   xpu_param_info p;
@@ -237,11 +237,11 @@ TEST_CASE("index and count arguments out of range") {
   XPU_FAILS(xpu_diagnostics_get(diags, SIZE_MAX, &one), XPU_ERROR_NOT_FOUND);
   xpu_diagnostics_release(diags);
   xpu_device_info small = {4};
-  XPU_FAILS(xpu_device_info_get(env().cpu, &small), XPU_ERROR_INVALID_ARGUMENT);
+  XPU_FAILS(xpu_device_info_get(env().dev, &small), XPU_ERROR_INVALID_ARGUMENT);
   xpu_context_options opts = {0, 0};
   xpu_context c;
   XPU_FAILS(xpu_context_create(&opts, &c), XPU_ERROR_INVALID_ARGUMENT);
-  XPU_FAILS(xpu_module_create(env().ctx, env().cpu, nullptr, 10, nullptr, &m, nullptr),
+  XPU_FAILS(xpu_module_create(env().ctx, env().dev, nullptr, 10, nullptr, &m, nullptr),
             XPU_ERROR_INVALID_ARGUMENT);
   xpu_module_release(m);
 }

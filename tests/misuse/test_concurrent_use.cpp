@@ -20,13 +20,13 @@ constexpr uint32_t kN = 512;
 void worker(int id, xpu_kernel shared, std::atomic<int> &failures) {
   Env &e = env();
   xpu_stream own;
-  if (xpu_stream_create(e.cpu, &own) != XPU_SUCCESS) {
+  if (xpu_stream_create(e.dev, &own) != XPU_SUCCESS) {
     ++failures;
     return;
   }
   std::vector<float> x(kN), y(kN);
   xpu_buffer bx, by;
-  if (xpu_buffer_create(e.cpu, kN * 4, &bx) || xpu_buffer_create(e.cpu, kN * 4, &by)) {
+  if (xpu_buffer_create(e.dev, kN * 4, &bx) || xpu_buffer_create(e.dev, kN * 4, &by)) {
     ++failures;
     return;
   }
@@ -36,7 +36,7 @@ void worker(int id, xpu_kernel shared, std::atomic<int> &failures) {
     xpu_module m = nullptr;
     xpu_kernel k = shared;
     if (round % 2 &&
-        (xpu_module_create(e.ctx, e.cpu, kSaxpy, std::strlen(kSaxpy), nullptr, &m,
+        (xpu_module_create(e.ctx, e.dev, kSaxpy, std::strlen(kSaxpy), nullptr, &m,
                            nullptr) ||
          xpu_module_kernel(m, "saxpy", &k))) {
       ++failures;
@@ -53,7 +53,7 @@ void worker(int id, xpu_kernel shared, std::atomic<int> &failures) {
                        xpu_arg_u32(kN)};
     if (xpu_buffer_upload_async(bx, 0, x.data(), kN * 4, s) ||
         xpu_buffer_upload_async(by, 0, y.data(), kN * 4, s) ||
-        xpu_launch(k, s, grid, block, args, 4) || xpu_event_create(e.cpu, &ev) ||
+        xpu_launch(k, s, grid, block, args, 4) || xpu_event_create(e.dev, &ev) ||
         xpu_event_record(ev, s ? s : own)) {
       ++failures;
       break;
@@ -61,7 +61,7 @@ void worker(int id, xpu_kernel shared, std::atomic<int> &failures) {
     xpu_module_release(m);
     xpu_event_release(ev); // its record may still be queued
     std::vector<float> out(kN);
-    xpu_status st = s ? xpu_stream_synchronize(s) : xpu_device_synchronize(e.cpu);
+    xpu_status st = s ? xpu_stream_synchronize(s) : xpu_device_synchronize(e.dev);
     if (st || xpu_buffer_download(by, 0, out.data(), kN * 4)) {
       ++failures;
       break;
@@ -74,7 +74,7 @@ void worker(int id, xpu_kernel shared, std::atomic<int> &failures) {
   }
   (void)xpu_stream_synchronize(own);
   xpu_stream_release(own);
-  (void)xpu_device_synchronize(e.cpu);
+  (void)xpu_device_synchronize(e.dev);
   (void)xpu_buffer_free(bx);
   (void)xpu_buffer_free(by);
 }
@@ -110,6 +110,6 @@ TEST_CASE("threads launching at once on their own streams and the default stream
     t.join();
   churn.join();
   CHECK(failures.load() == 0);
-  XPU_OK(xpu_device_synchronize(env().cpu));
+  XPU_OK(xpu_device_synchronize(env().dev));
   xpu_module_release(m);
 }

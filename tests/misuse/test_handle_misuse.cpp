@@ -28,13 +28,13 @@ Live &live() {
     Live out;
     Env &e = env();
     out.h[CTX] = e.ctx;
-    out.h[DEV] = e.cpu;
+    out.h[DEV] = e.dev;
     xpu_buffer b;
     xpu_stream s;
     xpu_event ev;
-    XPU_OK(xpu_buffer_create(e.cpu, 1024, &b));
-    XPU_OK(xpu_stream_create(e.cpu, &s));
-    XPU_OK(xpu_event_create(e.cpu, &ev));
+    XPU_OK(xpu_buffer_create(e.dev, 1024, &b));
+    XPU_OK(xpu_stream_create(e.dev, &s));
+    XPU_OK(xpu_event_create(e.dev, &ev));
     XPU_OK(xpu_event_record(ev, s));
     out.h[BUF] = b;
     out.h[STR] = s;
@@ -65,19 +65,19 @@ void *released(K k) {
   }
   case BUF: {
     xpu_buffer b;
-    XPU_OK(xpu_buffer_create(e.cpu, 16, &b));
+    XPU_OK(xpu_buffer_create(e.dev, 16, &b));
     XPU_OK(xpu_buffer_free(b));
     return b;
   }
   case STR: {
     xpu_stream s;
-    XPU_OK(xpu_stream_create(e.cpu, &s));
+    XPU_OK(xpu_stream_create(e.dev, &s));
     xpu_stream_release(s);
     return s;
   }
   case EVT: {
     xpu_event ev;
-    XPU_OK(xpu_event_create(e.cpu, &ev));
+    XPU_OK(xpu_event_create(e.dev, &ev));
     xpu_event_release(ev);
     return ev;
   }
@@ -108,18 +108,18 @@ void *stale(K k, std::vector<std::function<void()>> &cleanup) {
   void *old = released(k);
   if (k == BUF) {
     xpu_buffer b;
-    XPU_OK(xpu_buffer_create(env().cpu, 16, &b));
+    XPU_OK(xpu_buffer_create(env().dev, 16, &b));
     cleanup.push_back([b] { (void)xpu_buffer_free(b); });
     // Same slot (index bits), another generation: the case this tests.
     CHECK((reinterpret_cast<uintptr_t>(b) & 0xFFFFFF) ==
           (reinterpret_cast<uintptr_t>(old) & 0xFFFFFF));
   } else if (k == EVT) {
     xpu_event ev;
-    XPU_OK(xpu_event_create(env().cpu, &ev));
+    XPU_OK(xpu_event_create(env().dev, &ev));
     cleanup.push_back([ev] { xpu_event_release(ev); });
   } else if (k == STR) {
     xpu_stream s;
-    XPU_OK(xpu_stream_create(env().cpu, &s));
+    XPU_OK(xpu_stream_create(env().dev, &s));
     cleanup.push_back([s] { xpu_stream_release(s); });
   }
   return old;
@@ -449,7 +449,7 @@ void liveObjectsWork() {
     y[i] = 1.0f;
   }
   xpu_buffer bx;
-  XPU_OK(xpu_buffer_create(env().cpu, 1024, &bx));
+  XPU_OK(xpu_buffer_create(env().dev, 1024, &bx));
   XPU_OK(xpu_buffer_upload(bx, 0, x.data(), 1024));
   XPU_OK(xpu_buffer_upload(static_cast<xpu_buffer>(l.h[BUF]), 0, y.data(), 1024));
   uint32_t grid[3] = {1, 1, 1}, block[3] = {256, 1, 1};
@@ -512,7 +512,7 @@ TEST_CASE("every handle-taking function refuses NULL, released, stale, wrong-kin
 
 TEST_CASE("the default stream is not released through its handle") {
   xpu_stream s;
-  XPU_OK(xpu_stream_default(env().cpu, &s));
+  XPU_OK(xpu_stream_default(env().dev, &s));
   xpu_stream_release(s);
   XPU_OK(xpu_stream_synchronize(s));
 }

@@ -24,7 +24,7 @@ struct Spin {
 
 xpu_buffer floatBuffer(float v) {
   xpu_buffer b;
-  XPU_OK(xpu_buffer_create(env().cpu, 4, &b));
+  XPU_OK(xpu_buffer_create(env().dev, 4, &b));
   XPU_OK(xpu_buffer_upload(b, 0, &v, 4));
   return b;
 }
@@ -45,12 +45,12 @@ void launchSpin(xpu_kernel k, xpu_stream s, xpu_buffer o) {
 TEST_CASE("an event released with its record queued, then waited for by another stream") {
   Spin k;
   xpu_stream a, b;
-  XPU_OK(xpu_stream_create(env().cpu, &a));
-  XPU_OK(xpu_stream_create(env().cpu, &b));
+  XPU_OK(xpu_stream_create(env().dev, &a));
+  XPU_OK(xpu_stream_create(env().dev, &b));
   xpu_buffer src = floatBuffer(1.0f), dst = floatBuffer(0.0f);
   launchSpin(k.spin, a, src);
   xpu_event e;
-  XPU_OK(xpu_event_create(env().cpu, &e));
+  XPU_OK(xpu_event_create(env().dev, &e));
   XPU_OK(xpu_event_record(e, a));
   XPU_OK(xpu_stream_wait_event(b, e));
   xpu_event_release(e); // the record and the wait are still queued
@@ -73,7 +73,7 @@ TEST_CASE("an event released with its record queued, then waited for by another 
 TEST_CASE("a module released with its launches queued") {
   xpu_buffer o = floatBuffer(2.0f);
   xpu_stream s;
-  XPU_OK(xpu_stream_create(env().cpu, &s));
+  XPU_OK(xpu_stream_create(env().dev, &s));
   Spin k;
   launchSpin(k.spin, s, o);
   launchSpin(k.spin, s, o);
@@ -89,7 +89,7 @@ TEST_CASE("a stream released with work queued finishes it; its buffers were busy
   Spin k;
   xpu_buffer o = floatBuffer(3.0f);
   xpu_stream s;
-  XPU_OK(xpu_stream_create(env().cpu, &s));
+  XPU_OK(xpu_stream_create(env().dev, &s));
   launchSpin(k.spin, s, o);
   XPU_FAILS(xpu_buffer_free(o), XPU_ERROR_BUSY);
   float host = 0;
@@ -103,29 +103,18 @@ TEST_CASE("a stream released with work queued finishes it; its buffers were busy
 TEST_CASE("a context released with launches, copies, records and waits queued") {
   xpu_context ctx;
   XPU_OK(xpu_context_create(nullptr, &ctx));
-  xpu_device cpu = nullptr;
-  uint32_t n = 0;
-  XPU_OK(xpu_device_count(ctx, &n));
-  for (uint32_t i = 0; i < n && !cpu; ++i) {
-    xpu_device d;
-    xpu_device_info info = {sizeof info};
-    XPU_OK(xpu_device_get(ctx, i, &d));
-    XPU_OK(xpu_device_info_get(d, &info));
-    if (info.backend == XPU_BACKEND_CPU)
-      cpu = d;
-  }
-  REQUIRE(cpu);
+  xpu_device dev = deviceOf(ctx);
   xpu_module m;
-  XPU_OK(xpu_module_create(ctx, cpu, kSpin, std::strlen(kSpin), nullptr, &m, nullptr));
+  XPU_OK(xpu_module_create(ctx, dev, kSpin, std::strlen(kSpin), nullptr, &m, nullptr));
   xpu_kernel spin = kernelOf(m, "spin");
   xpu_buffer o;
-  XPU_OK(xpu_buffer_create(cpu, 4, &o));
+  XPU_OK(xpu_buffer_create(dev, 4, &o));
   static float host = 5.0f, back = 0;
   XPU_OK(xpu_buffer_upload_async(o, 0, &host, 4, nullptr));
   xpu_stream s;
-  XPU_OK(xpu_stream_create(cpu, &s));
+  XPU_OK(xpu_stream_create(dev, &s));
   xpu_event e;
-  XPU_OK(xpu_event_create(cpu, &e));
+  XPU_OK(xpu_event_create(dev, &e));
   launchSpin(spin, nullptr, o);
   XPU_OK(xpu_event_record(e, s));
   XPU_OK(xpu_stream_wait_event(s, e));

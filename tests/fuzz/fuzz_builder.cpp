@@ -278,6 +278,11 @@ void step(State &s, Reader &r) {
 
 } // namespace
 
+extern "C" int LLVMFuzzerInitialize(int *, char ***) {
+  fuzz::session(); // the context before the first input, not during it
+  return 0;
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   fuzz::Session &session = fuzz::session();
   State s;

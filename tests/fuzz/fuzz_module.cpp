@@ -6,6 +6,11 @@
 #include <cstddef>
 #include <cstdint>
 
+extern "C" int LLVMFuzzerInitialize(int *, char ***) {
+  fuzz::session(); // the context before the first input, not during it
+  return 0;
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   fuzz::Session &s = fuzz::session();
   const char *text = reinterpret_cast<const char *>(data);

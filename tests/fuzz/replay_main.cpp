@@ -11,6 +11,9 @@
 #include <vector>
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+// Targets that have set-up define it; libFuzzer calls it once before the
+// inputs, and so does this main.
+extern "C" __attribute__((weak)) int LLVMFuzzerInitialize(int *argc, char ***argv);
 
 namespace fs = std::filesystem;
 
@@ -25,6 +28,8 @@ static void runFile(const fs::path &path, size_t &count) {
 }
 
 int main(int argc, char **argv) {
+  if (LLVMFuzzerInitialize)
+    LLVMFuzzerInitialize(&argc, &argv);
   size_t count = 0;
   for (int i = 1; i < argc; ++i) {
     fs::path p = argv[i];

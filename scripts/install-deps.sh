@@ -10,6 +10,7 @@ packages=(
   liblld-22-dev rocm-device-libs
   libzstd-dev zlib1g-dev libxxhash-dev doctest-dev
   libvulkan-dev mesa-vulkan-drivers spirv-tools
+  openmpi-bin libopenmpi-dev
   python3 python3-numpy python3-pytest python3-pip python3-setuptools python3-venv
 )
 

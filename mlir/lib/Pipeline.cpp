@@ -292,11 +292,16 @@ std::vector<abi::KernelInfo> describeKernels(ModuleOp module) {
 }
 
 LogicalResult lowerToLLVMDialect(ModuleOp module, LLVMTarget target,
-                                 unsigned waveWidth) {
+                                 unsigned waveWidth, StringRef chip) {
   const char *name = target == LLVMTarget::cpu    ? "cpu"
                      : target == LLVMTarget::nvvm ? "nvvm"
                                                   : "rocdl";
   PassManager pm(module.getContext(), ModuleOp::getOperationName());
+  LowerWaveOpsOptions waveOptions;
+  waveOptions.target = name;
+  waveOptions.waveWidth = waveWidth;
+  waveOptions.chip = chip.str();
+  pm.addPass(createLowerWaveOps(waveOptions));
   pm.addPass(createExpandReductions());
   LowerExecutionModelOptions execOptions;
   execOptions.target = name;
@@ -337,6 +342,9 @@ LogicalResult lowerToSPIRV(ModuleOp module, const SPIRVOptions &options) {
   // values; scf.while stores them in the loop header and gets it right.
   pm.addPass(createForToWhileLoopPass());
   pm.addPass(arith::createArithExpandOpsPass());
+  LowerWaveOpsOptions wave;
+  wave.target = "spirv";
+  pm.addPass(createLowerWaveOps(wave));
   ConvertXPUToSPIRVOptions convert;
   convert.indexBits = options.indexBits;
   convert.maxPushConstantBytes = options.maxPushConstantBytes;

@@ -1,4 +1,5 @@
 // C API: buffers and copies, with the deferred-borrow checks.
+#include "runtime/enum_bits.h"
 #include "runtime/objects.h"
 
 using namespace xpu::rt;
@@ -37,6 +38,7 @@ Status enqueueCopy(xpu_buffer buffer, size_t offset, void *host, size_t bytes,
   XPU_RETURN_IF_ERROR(resolve(buffer, buf));
   XPU_RETURN_IF_ERROR(streamFor(buf, stream, s));
   XPU_RETURN_IF_ERROR(checkRange(*buf, offset, bytes, host, what));
+  XPU_RETURN_IF_ERROR(buf->checkNotMapped(what));
   XPU_RETURN_IF_ERROR(buf->checkConflicts(what, upload, s.get()));
   if (!bytes)
     return {};
@@ -52,8 +54,9 @@ Status enqueueCopy(xpu_buffer buffer, size_t offset, void *host, size_t bytes,
 
 extern "C" {
 
-XPU_API xpu_status xpu_buffer_create(xpu_device device, size_t bytes,
-                                     xpu_buffer *out) {
+XPU_API xpu_status xpu_buffer_create_ex(xpu_device device, size_t bytes,
+                                        const xpu_buffer_options *options,
+                                        xpu_buffer *out) {
   std::shared_ptr<DeviceObj> dev;
   if (Status st = resolve(device, dev); !st.isOk())
     return finish(st);
@@ -68,10 +71,23 @@ XPU_API xpu_status xpu_buffer_create(xpu_device device, size_t bytes,
                    "xpu_buffer_create: " + std::to_string(bytes) +
                        " bytes exceed the memory of " + dev->device->label() + " (" +
                        std::to_string(memory) + " bytes)"});
+  xpu_memory_kind kind = XPU_MEMORY_DEVICE;
+  if (options) {
+    if (options->struct_size < sizeof(xpu_buffer_options))
+      return finish(invalidArgument("xpu_buffer_options.struct_size is " +
+                                    std::to_string(options->struct_size) +
+                                    "; use XPU_BUFFER_OPTIONS_INIT"));
+    uint32_t bits = enumBits(options->memory);
+    if (bits != XPU_MEMORY_DEVICE && bits != XPU_MEMORY_HOST_VISIBLE &&
+        bits != XPU_MEMORY_MANAGED)
+      return finish(invalidArgument("unknown xpu_memory_kind " +
+                                    std::to_string(int32_t(bits))));
+    kind = options->memory;
+  }
   auto buf = std::make_shared<BufferObj>();
   buf->device = dev;
   buf->bytes = bytes;
-  if (Status st = dev->device->allocate(bytes, buf->memory); !st.isOk())
+  if (Status st = dev->device->allocateKind(bytes, kind, buf->memory); !st.isOk())
     return finish(st);
   uint64_t h = 0;
   if (Status st = registerObject(dev, buf, h); !st.isOk())
@@ -80,9 +96,16 @@ XPU_API xpu_status xpu_buffer_create(xpu_device device, size_t bytes,
   return XPU_SUCCESS;
 }
 
+XPU_API xpu_status xpu_buffer_create(xpu_device device, size_t bytes,
+                                     xpu_buffer *out) {
+  return xpu_buffer_create_ex(device, bytes, nullptr, out);
+}
+
 XPU_API xpu_status xpu_buffer_free(xpu_buffer buffer) {
   std::shared_ptr<BufferObj> buf;
   if (Status st = resolve(buffer, buf); !st.isOk())
+    return finish(st);
+  if (Status st = buf->checkNotMapped("free"); !st.isOk())
     return finish(st);
   if (Status st = buf->checkConflicts("free", /*isWrite=*/true, nullptr);
       !st.isOk())
@@ -111,7 +134,7 @@ XPU_API xpu_status xpu_buffer_upload(xpu_buffer buffer, size_t offset,
     return finish(st);
   if (Status st = checkRange(*buf, offset, bytes, src, "upload"); !st.isOk())
     return finish(st);
-  if (Status st = buf->checkConflicts("upload", true, nullptr); !st.isOk())
+  if (Status st = buf->waitForConflicts(/*isWrite=*/true); !st.isOk())
     return finish(st);
   if (!bytes)
     return XPU_SUCCESS;
@@ -125,7 +148,7 @@ XPU_API xpu_status xpu_buffer_download(xpu_buffer buffer, size_t offset,
     return finish(st);
   if (Status st = checkRange(*buf, offset, bytes, dst, "download"); !st.isOk())
     return finish(st);
-  if (Status st = buf->checkConflicts("download", false, nullptr); !st.isOk())
+  if (Status st = buf->waitForConflicts(/*isWrite=*/false); !st.isOk())
     return finish(st);
   if (!bytes)
     return XPU_SUCCESS;

@@ -117,6 +117,48 @@ def LowerExecutionModel : Pass<"xpu-lower-execution-model", "mlir::ModuleOp"> {
                            "::mlir::ROCDL::ROCDLDialect"];
 }
 
+def LowerWaveOps : Pass<"xpu-lower-wave-ops", "mlir::ModuleOp"> {
+  let summary = "Lower wave operations to the target's cross-lane instructions";
+  let description = [{
+    For the LLVM-based targets (SPIR-V has subgroup instructions and lowers
+    wave operations in `xpu-to-spirv`). Runs before
+    `xpu-lower-execution-model`, whose coordinates it uses. On NVIDIA every
+    exchange is `shfl.sync` with the wave's live lanes as its member mask
+    (computed from the linear invocation index, so partial warps are
+    right), ballots and votes are `vote.sync`, and 32-bit integer
+    reductions are `redux.sync` on sm_80 and later. On AMD an exchange is
+    `ds_bpermute` (`ds_swizzle` for butterfly steps inside 32 lanes), a
+    ballot `llvm.amdgcn.ballot` of the wave's width. Reductions elsewhere
+    are a butterfly toward lane 0 over the live lanes, then a broadcast;
+    scans are a Hillis-Steele sweep upward. 64-bit values travel as two
+    32-bit halves. On the CPU (waves of one invocation) every operation is
+    its one-lane result.
+
+    ```mlir
+    %s = xpu.wave_shuffle xor %v, %k : f32
+    // nvvm: source = lane ^ k when it is a live lane, else the lane itself
+    %src = arith.select %valid, %x, %lane : i32
+    %r = nvvm.shfl.sync idx %live, %vbits, %src, %c31 : i32 -> i32
+    // cpu:
+    %s = %v
+    ```
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"cpu\"",
+           "cpu | nvvm | rocdl">,
+    Option<"waveWidth", "wave-width", "unsigned", /*default=*/"1",
+           "the target's wave width (32 on NVIDIA, 32 or 64 on AMD, 1 on CPU)">,
+    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
+           "the GPU (sm_90, gfx942): NVIDIA's redux.sync needs sm_80">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::NVVM::NVVMDialect",
+                           "::mlir::ROCDL::ROCDLDialect",
+                           "::mlir::spirv::SPIRVDialect"];
+}
+
 def PrepareLowering : Pass<"xpu-prepare-lowering", "mlir::ModuleOp"> {
   let summary = "Make the status word, run-time checks and fast-math explicit";
   let description = [{

@@ -14,6 +14,8 @@
 #include "mlir/Interfaces/InferIntRangeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include "xpu/Dialect/XPU/IR/XPUTraits.h"
+
 #include "xpu/Dialect/XPU/IR/XPUEnums.h.inc"
 #include "xpu/Dialect/XPU/IR/XPUDialect.h.inc"
 
@@ -43,8 +45,9 @@ inline constexpr uint64_t kSharedAlign = 16;
 /// aligned to kSharedAlign, in walk order.
 uint64_t sharedScratchBytes(KernelOp kernel);
 
-/// Kernels and device functions that reach a workgroup barrier (directly,
-/// through xpu.reduce, or through calls).
+/// Kernels and device functions that reach a workgroup barrier: an op that
+/// needs workgroup-uniform control (xpu.barrier, xpu.reduce), directly or
+/// through calls.
 llvm::DenseSet<mlir::Operation *> functionsWithBarriers(mlir::ModuleOp module);
 
 } // namespace xpu

@@ -409,8 +409,9 @@ XPU_API xpu_status xpu_module_format(xpu_context context, const char *text,
  * `options` may be NULL (source_name, flags and wave_width apply). On
  * success `*code` (free it with xpu_compiled_code_free) holds `*size`
  * bytes. `diagnostics` as for xpu_module_create. Nothing is cached.
- * Thread-safe. XPU_ERROR_UNSUPPORTED for a target without a code
- * generator in this build ("spirv"). */
+ * Thread-safe. "spirv" (no chip) is a capable Vulkan 1.3 device: SPIR-V
+ * 1.6, 64-bit index, every integer width; a real device compiles for its
+ * own features. */
 XPU_API xpu_status xpu_compile_for_target(xpu_context context, const char *text,
                                           size_t length,
                                           const xpu_module_options *options,

@@ -303,6 +303,10 @@ LogicalResult lowerToLLVMDialect(ModuleOp module, LLVMTarget target,
   waveOptions.chip = chip.str();
   pm.addPass(createLowerWaveOps(waveOptions));
   pm.addPass(createExpandReductions());
+  pm.addPass(createDefineIntegerSemantics());
+  AvoidMiscompilesOptions avoid;
+  avoid.target = "llvm";
+  pm.addPass(createAvoidMiscompiles(avoid));
   LowerExecutionModelOptions execOptions;
   execOptions.target = name;
   execOptions.waveWidth = waveWidth;
@@ -334,6 +338,9 @@ LogicalResult lowerToSPIRV(ModuleOp module, const SPIRVOptions &options) {
   PassManager pm(module.getContext(), ModuleOp::getOperationName());
   pm.addPass(createExpandReductions());
   pm.addPass(createInlineHelpers());
+  DefineIntegerSemanticsOptions semantics;
+  semantics.indexBits = options.indexBits;
+  pm.addPass(createDefineIntegerSemantics(semantics));
   PrepareLoweringOptions prepare;
   prepare.statusType = "buffer";
   pm.addPass(createPrepareLowering(prepare));
@@ -345,6 +352,9 @@ LogicalResult lowerToSPIRV(ModuleOp module, const SPIRVOptions &options) {
   LowerWaveOpsOptions wave;
   wave.target = "spirv";
   pm.addPass(createLowerWaveOps(wave));
+  AvoidMiscompilesOptions avoid;
+  avoid.target = "spirv";
+  pm.addPass(createAvoidMiscompiles(avoid));
   ConvertXPUToSPIRVOptions convert;
   convert.indexBits = options.indexBits;
   convert.maxPushConstantBytes = options.maxPushConstantBytes;

@@ -81,7 +81,13 @@ XPU_API xpu_status xpu_buffer_import(xpu_device device, const xpu_import_desc *d
     return finish(st);
   buf->release = desc->release;
   buf->releaseData = desc->release_data;
-  *out = toHandle<xpu_buffer>(registerObject(dev, buf));
+  uint64_t h = 0;
+  if (Status st = registerObject(dev, buf, h); !st.isOk()) {
+    // A failed import leaves the memory the caller's: no release call.
+    buf->release = nullptr;
+    return finish(st);
+  }
+  *out = toHandle<xpu_buffer>(h);
   return XPU_SUCCESS;
 }
 

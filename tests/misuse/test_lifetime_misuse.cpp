@@ -90,13 +90,18 @@ TEST_CASE("a stream released with work queued finishes it; its buffers were busy
   xpu_buffer o = floatBuffer(3.0f);
   xpu_stream s;
   XPU_OK(xpu_stream_create(env().dev, &s));
+  xpu_stream other;
+  XPU_OK(xpu_stream_create(env().dev, &other));
   launchSpin(k.spin, s, o);
   XPU_FAILS(xpu_buffer_free(o), XPU_ERROR_BUSY);
+  // A copy queued on another stream would race the launch: refused. (A
+  // blocking copy would wait for it instead.)
   float host = 0;
-  XPU_FAILS(xpu_buffer_upload(o, 0, &host, 4), XPU_ERROR_BUSY);
+  XPU_FAILS(xpu_buffer_upload_async(o, 0, &host, 4, other), XPU_ERROR_BUSY);
   xpu_stream_release(s); // waits for the spin
   CHECK(read(o) == spinReference(3.0f, kSpinSteps));
   XPU_OK(xpu_buffer_free(o));
+  xpu_stream_release(other);
   xpu_module_release(k.module);
 }
 

@@ -89,6 +89,18 @@ if rc != 0 or "XPU_DUMP_DIR" not in err:
     failures.append(f"XPU_DUMP_DIR unwritable: expected a warning and a run, got rc {rc}: "
                     f"{err[-300:]}")
 
+# The Python package with XPU_LIBRARY naming no library, or a file that is
+# not one: an ImportError that names the variable, not a crash.
+bindings = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bindings",
+                        "python")
+for value in ("/nonexistent/libxpujit.so", saxpy):
+    env = dict(os.environ, XPU_LIBRARY=value, PYTHONPATH=bindings)
+    p = subprocess.run([sys.executable, "-c", "import xpujit"], env=env, capture_output=True,
+                       text=True, timeout=120)
+    if p.returncode != 1 or "ImportError" not in p.stderr or "XPU_LIBRARY" not in p.stderr:
+        failures.append(f"XPU_LIBRARY={value}: expected an ImportError naming it, got rc "
+                        f"{p.returncode}: {p.stderr[-300:]}")
+
 # The tool's own arguments.
 for bad in (["--grid", "99999999999"], ["--grid", "4294967296"], ["--block", "1,-1"],
             ["--repeat", "0"], ["--repeat", "1e3"], ["--seed", "-5"], ["--print", "x"]):

@@ -35,6 +35,36 @@ xpu_status raw_reduce(xpu_builder b, int32_t op, int32_t order, xpu_value v, xpu
   return xpu_builder_reduce(b, op, v, order, o);
 }
 
+xpu_status raw_wave_shuffle(xpu_builder b, int32_t mode, xpu_value v, xpu_value k, xpu_value *o) {
+  return xpu_builder_wave_shuffle(b, mode, v, k, o);
+}
+xpu_status raw_wave_vote(xpu_builder b, int32_t vote, xpu_value p, xpu_value *o) {
+  return xpu_builder_wave_vote(b, vote, p, o);
+}
+xpu_status raw_wave_reduce(xpu_builder b, int32_t op, xpu_value v, xpu_value *o) {
+  return xpu_builder_wave_reduce(b, op, v, o);
+}
+xpu_status raw_wave_scan(xpu_builder b, int32_t op, int32_t scan, xpu_value v, xpu_value *o) {
+  return xpu_builder_wave_scan(b, op, v, scan, o);
+}
+
+xpu_status raw_buffer_create_ex(xpu_device d, size_t bytes, int32_t memory, xpu_buffer *o) {
+  xpu_buffer_options options = XPU_BUFFER_OPTIONS_INIT;
+  options.memory = memory;
+  return xpu_buffer_create_ex(d, bytes, &options, o);
+}
+xpu_status raw_buffer_map(xpu_buffer b, int32_t access, void **o) {
+  return xpu_buffer_map(b, access, o);
+}
+xpu_status raw_buffer_import(xpu_device d, int32_t kind, uint64_t address, size_t bytes,
+                             xpu_buffer *o) {
+  xpu_import_desc desc = XPU_IMPORT_DESC_INIT;
+  desc.kind = kind;
+  desc.address = address;
+  desc.bytes = bytes;
+  return xpu_buffer_import(d, &desc, o);
+}
+
 xpu_arg raw_arg(int32_t kind, int32_t type, uint32_t lanes) {
   xpu_arg a;
   memset(&a, 0, sizeof a);

@@ -154,6 +154,12 @@ TEST_CASE("enum arguments outside their enumerators, negative ones included") {
               XPU_ERROR_INVALID_ARGUMENT);
     XPU_FAILS(raw_reduce(b, v, XPU_REDUCE_SEQUENTIAL, i32v, &o), XPU_ERROR_INVALID_ARGUMENT);
     XPU_FAILS(raw_reduce(b, XPU_REDUCE_ADD, v, i32v, &o), XPU_ERROR_INVALID_ARGUMENT);
+    XPU_FAILS(raw_wave_shuffle(b, v, i32v, i32v, &o), XPU_ERROR_INVALID_ARGUMENT);
+    XPU_FAILS(raw_wave_vote(b, v, i32v, &o), XPU_ERROR_INVALID_ARGUMENT);
+    XPU_FAILS(raw_wave_reduce(b, v, i32v, &o), XPU_ERROR_INVALID_ARGUMENT);
+    XPU_FAILS(raw_wave_scan(b, v, XPU_WAVE_SCAN_INCLUSIVE, i32v, &o),
+              XPU_ERROR_INVALID_ARGUMENT);
+    XPU_FAILS(raw_wave_scan(b, XPU_REDUCE_ADD, v, i32v, &o), XPU_ERROR_INVALID_ARGUMENT);
   }
   // The builder was left as it was: it still builds and finishes.
   XPU_OK(xpu_builder_return(b, nullptr, 0));
@@ -185,6 +191,39 @@ TEST_CASE("enum arguments outside their enumerators, negative ones included") {
   XPU_OK(xpu_device_synchronize(env().dev));
   XPU_OK(xpu_buffer_free(y));
   xpu_module_release(sm);
+}
+
+TEST_CASE("memory kinds, map access and import kinds outside their enumerators; "
+          "imports and sizes that wrap") {
+  xpu_buffer b = nullptr, untouched = reinterpret_cast<xpu_buffer>(uintptr_t(0x1234));
+  alignas(16) static uint8_t host[64];
+  XPU_OK(xpu_buffer_create(env().dev, 64, &b));
+  for (int32_t v : {-1, -2147483647 - 1, 99, 0x7FFFFFFE}) {
+    INFO("value " << v);
+    xpu_buffer out = untouched;
+    void *p = nullptr;
+    XPU_FAILS(raw_buffer_create_ex(env().dev, 64, v, &out), XPU_ERROR_INVALID_ARGUMENT);
+    XPU_FAILS(raw_buffer_map(b, v, &p), XPU_ERROR_INVALID_ARGUMENT);
+    XPU_FAILS(raw_buffer_import(env().dev, v, reinterpret_cast<uintptr_t>(host), sizeof host,
+                                &out),
+              XPU_ERROR_INVALID_ARGUMENT);
+    CHECK(out == untouched);
+  }
+  // A map refused for its access left nothing mapped.
+  XPU_FAILS(xpu_buffer_unmap(b), XPU_ERROR_INVALID_ARGUMENT);
+  xpu_buffer out = untouched;
+  for (size_t bytes : {SIZE_MAX, SIZE_MAX - 10})
+    XPU_FAILS(raw_buffer_create_ex(env().dev, bytes, XPU_MEMORY_DEVICE, &out),
+              XPU_ERROR_OUT_OF_MEMORY);
+  XPU_FAILS(raw_buffer_import(env().dev, XPU_IMPORT_HOST_POINTER, UINT64_MAX - 8, 64, &out),
+            XPU_ERROR_INVALID_ARGUMENT);
+  XPU_FAILS(raw_buffer_import(env().dev, XPU_IMPORT_HOST_POINTER, 0, 64, &out),
+            XPU_ERROR_INVALID_ARGUMENT);
+  XPU_FAILS(raw_buffer_import(env().dev, XPU_IMPORT_HOST_POINTER,
+                              reinterpret_cast<uintptr_t>(host), 0, &out),
+            XPU_ERROR_INVALID_ARGUMENT);
+  CHECK(out == untouched);
+  XPU_OK(xpu_buffer_free(b));
 }
 
 TEST_CASE("an event timed against itself is 0 ms; events timed both ways at once "

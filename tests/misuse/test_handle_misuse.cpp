@@ -283,6 +283,47 @@ std::vector<Case> cases() {
   add("xpu_buffer_download_async", {BUF, STR}, [](void *const *h) {
     return xpu_buffer_download_async(H(xpu_buffer, 0), 0, host, 16, H(xpu_stream, 1));
   }, {false, true});
+  // Zero-copy host access (include/xpu_c.h, "Zero-copy host access").
+  add("xpu_buffer_create_ex", {DEV}, [](void *const *h) {
+    xpu_buffer_options o = XPU_BUFFER_OPTIONS_INIT;
+    xpu_buffer b;
+    return xpu_buffer_create_ex(H(xpu_device, 0), 64, &o, &b);
+  });
+  add("xpu_buffer_is_mappable", {BUF}, [](void *const *h) {
+    int m;
+    return xpu_buffer_is_mappable(H(xpu_buffer, 0), &m);
+  });
+  add("xpu_buffer_map", {BUF}, [](void *const *h) {
+    void *p;
+    xpu_status st = xpu_buffer_map(H(xpu_buffer, 0), XPU_MAP_READ, &p);
+    if (st == XPU_SUCCESS)
+      (void)xpu_buffer_unmap(H(xpu_buffer, 0));
+    return st;
+  });
+  add("xpu_buffer_unmap", {BUF}, [](void *const *h) {
+    return xpu_buffer_unmap(H(xpu_buffer, 0));
+  });
+  add("xpu_buffer_import", {DEV}, [](void *const *h) {
+    xpu_import_desc d = XPU_IMPORT_DESC_INIT;
+    d.address = reinterpret_cast<uintptr_t>(host);
+    d.bytes = sizeof host;
+    xpu_buffer b;
+    xpu_status st = xpu_buffer_import(H(xpu_device, 0), &d, &b);
+    if (st == XPU_SUCCESS)
+      (void)xpu_buffer_free(b);
+    return st;
+  });
+  add("xpu_buffer_synchronize", {BUF}, [](void *const *h) {
+    return xpu_buffer_synchronize(H(xpu_buffer, 0));
+  });
+  add("xpu_buffer_address", {BUF}, [](void *const *h) {
+    uint64_t a;
+    return xpu_buffer_address(H(xpu_buffer, 0), &a);
+  });
+  add("xpu_stream_native", {STR}, [](void *const *h) {
+    void *n;
+    return xpu_stream_native(H(xpu_stream, 0), &n);
+  });
   add("xpu_module_create", {CTX, DEV}, [](void *const *h) {
     xpu_module m;
     xpu_status st = xpu_module_create(H(xpu_context, 0), H(xpu_device, 1), text,
@@ -403,6 +444,12 @@ std::vector<Case> cases() {
       {"xpu_builder_barrier", [](xpu_builder b, xpu_value) { return xpu_builder_barrier(b); }},
       {"xpu_builder_atomic", [](xpu_builder b, xpu_value v) { xpu_value o; return xpu_builder_atomic(b, XPU_ATOMIC_ADD, v, v, v, XPU_ORDER_RELAXED, XPU_SCOPE_DEVICE, &o); }},
       {"xpu_builder_reduce", [](xpu_builder b, xpu_value v) { xpu_value o; return xpu_builder_reduce(b, XPU_REDUCE_ADD, v, XPU_REDUCE_SEQUENTIAL, &o); }},
+      {"xpu_builder_wave_shuffle", [](xpu_builder b, xpu_value v) { xpu_value o; return xpu_builder_wave_shuffle(b, XPU_WAVE_SHUFFLE_XOR, v, v, &o); }},
+      {"xpu_builder_wave_broadcast", [](xpu_builder b, xpu_value v) { xpu_value o; return xpu_builder_wave_broadcast(b, v, v, &o); }},
+      {"xpu_builder_wave_ballot", [](xpu_builder b, xpu_value v) { xpu_value o; return xpu_builder_wave_ballot(b, v, &o); }},
+      {"xpu_builder_wave_vote", [](xpu_builder b, xpu_value v) { xpu_value o; return xpu_builder_wave_vote(b, XPU_WAVE_ANY, v, &o); }},
+      {"xpu_builder_wave_reduce", [](xpu_builder b, xpu_value v) { xpu_value o; return xpu_builder_wave_reduce(b, XPU_REDUCE_ADD, v, &o); }},
+      {"xpu_builder_wave_scan", [](xpu_builder b, xpu_value v) { xpu_value o; return xpu_builder_wave_scan(b, XPU_REDUCE_ADD, v, XPU_WAVE_SCAN_INCLUSIVE, &o); }},
       {"xpu_builder_call", [](xpu_builder b, xpu_value) { return xpu_builder_call(b, "f", nullptr, 0, nullptr, 0); }},
       {"xpu_builder_if_begin", [](xpu_builder b, xpu_value v) { return xpu_builder_if_begin(b, v); }},
       {"xpu_builder_else", [](xpu_builder b, xpu_value) { return xpu_builder_else(b, nullptr, 0); }},

@@ -90,7 +90,7 @@ void step(State &s, Reader &r) {
   xpu_builder b = s.builder;
   xpu_value v = nullptr;
   const char *type = kTypes[r.byte() % kTypeCount];
-  switch (r.byte() % 34) {
+  switch (r.byte() % 40) {
   case 0: {
     xpu_kernel_attributes a = XPU_KERNEL_ATTRIBUTES_INIT;
     uint8_t flags = r.byte();
@@ -266,6 +266,34 @@ void step(State &s, Reader &r) {
   case 32: {
     const char *t = nullptr;
     (void)xpu_builder_value_type(b, s.value(r), &t);
+    break;
+  }
+  // Wave operations (34-39; 33 stays the print call the seeds use).
+  case 34: {
+    int32_t mode = anEnum(r);
+    xpu_value x = s.value(r), k = s.value(r);
+    s.made(raw_wave_shuffle(b, mode, x, k, &v), v);
+    break;
+  }
+  case 35: {
+    xpu_value x = s.value(r), lane = s.value(r);
+    s.made(xpu_builder_wave_broadcast(b, x, lane, &v), v);
+    break;
+  }
+  case 36: s.made(xpu_builder_wave_ballot(b, s.value(r), &v), v); break;
+  case 37: {
+    int32_t vote = anEnum(r);
+    s.made(raw_wave_vote(b, vote, s.value(r), &v), v);
+    break;
+  }
+  case 38: {
+    int32_t op = anEnum(r);
+    s.made(raw_wave_reduce(b, op, s.value(r), &v), v);
+    break;
+  }
+  case 39: {
+    int32_t op = anEnum(r), scan = anEnum(r);
+    s.made(raw_wave_scan(b, op, scan, s.value(r), &v), v);
     break;
   }
   default: {

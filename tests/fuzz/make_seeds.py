@@ -15,6 +15,8 @@ NAME = {"k": 0, "f": 1, "a": 4, "x": 5, "y": 6, "n": 7}
 KERNEL, FUNC, PARAM, RETURN, CINT, CFLOAT, BINARY, UNARY = 0, 1, 2, 3, 4, 5, 6, 7
 COMPARE, CAST, COORD, LOAD, STORE, ALLOC, BARRIER = 9, 11, 15, 16, 17, 19, 20
 ATOMIC, REDUCE, CALL, IF, ELSE, IF_END, FOR, FOR_END = 21, 22, 23, 24, 25, 26, 27, 28
+PRINT, WAVE_SHUFFLE, WAVE_BROADCAST, WAVE_BALLOT, WAVE_VOTE = 33, 34, 35, 36, 37
+WAVE_REDUCE, WAVE_SCAN = 38, 39
 
 def step(call, *operands, type_="i32"):
     return bytes([T[type_], call, *operands])
@@ -73,6 +75,24 @@ func_call = b"".join([
     step(RETURN, 0),
 ])
 
+wave = b"".join([
+    step(KERNEL, 0, NAME["k"]),
+    step(PARAM, NAME["y"], type_="buf_i32"),      # v0
+    step(COORD, 2, 0),                            # v1 = global_id x
+    step(CAST, 0, 1, type_="i32"),                # v2 = index_cast i
+    step(WAVE_REDUCE, 0, 2),                      # v3 = wave sum
+    step(WAVE_SCAN, 0, 1, 3),                     # v4 = exclusive scan
+    step(CINT, type_="i32") + i64(1),             # v5
+    step(WAVE_SHUFFLE, 0, 4, 5),                  # v6 = lane ^ 1
+    step(WAVE_BROADCAST, 6, 5),                   # v7
+    step(COMPARE, 6, 2, 5),                       # v8 = i ult 1
+    step(WAVE_VOTE, 0, 8),                        # v9 = any
+    step(WAVE_BALLOT, 8),                         # v10
+    step(STORE, 7, 0, 1),
+    step(PRINT),
+    step(RETURN, 0),
+])
+
 misuse = b"".join([
     step(ELSE, 0),                                # else outside an if
     step(BINARY, 0, 255, 254),                    # NULL and a foreign value
@@ -112,7 +132,8 @@ unguarded = bytes([0, 1, 3, 7, 0, 0, 0, 0, 2]) + buf(0) + scalar(I32, value=b"\x
 
 seeds = {
     "builder": {"saxpy": saxpy, "loop-shared-reduce": loop_shared,
-                "func-call-atomic": func_call, "misuse": misuse},
+                "func-call-atomic": func_call, "misuse": misuse,
+                "wave-operations": wave},
     "launch": {"scale": scale, "scalars": scalars, "wide-vectors": wide,
                "block-wrap": wrap, "early-release": early, "fixed-shape": fixed,
                "deterministic-alias": det, "shared-barrier": shared,

@@ -2,7 +2,8 @@
 // released, wrong-kind, NULL or made-up handle), a stream, grid and block
 // extents from values around every limit, and each argument's kind, type,
 // lanes, value and buffer; then launches, sometimes releases the module,
-// the event or the stream before synchronizing, and synchronizes. Every
+// the event or the stream before synchronizing, maps a buffer (one of them
+// imported host memory) while the launch may run, and synchronizes. Every
 // refusal is a status; every accepted launch runs to completion with its
 // accesses checked (the kernels are portable, so out-of-bounds accesses are
 // suppressed and reported at synchronization).
@@ -104,6 +105,7 @@ struct Fixture {
   xpu_kernel stale = nullptr; ///< a kernel of a released module
   xpu_buffer buffers[4] = {}; ///< 4, 64, 4096 and 1 MiB bytes
   xpu_buffer freed = nullptr;
+  xpu_buffer imported = nullptr; ///< 4096 bytes of host memory (xpu_buffer_import)
   xpu_stream stream = nullptr, freedStream = nullptr, defaultStream = nullptr;
   xpu_event event = nullptr;
 };
@@ -131,6 +133,11 @@ Fixture &fixture() {
     size_t sizes[] = {4, 64, 4096, 1u << 20};
     for (int i = 0; i < 4; ++i)
       (void)xpu_buffer_create(s.cpu, sizes[i], &out.buffers[i]);
+    alignas(64) static uint8_t host[4096];
+    xpu_import_desc desc = XPU_IMPORT_DESC_INIT;
+    desc.address = reinterpret_cast<uintptr_t>(host);
+    desc.bytes = sizeof host;
+    (void)xpu_buffer_import(s.cpu, &desc, &out.imported);
     (void)xpu_buffer_create(s.cpu, 64, &out.freed);
     (void)xpu_buffer_free(out.freed);
     (void)xpu_stream_create(s.cpu, &out.stream);
@@ -148,7 +155,7 @@ Fixture &fixture() {
 xpu_buffer pickBuffer(Reader &r, Fixture &f) {
   uint8_t b = r.byte();
   switch (b % 8) {
-  case 4: return f.freed;
+  case 4: return b & 0x80 ? f.imported : f.freed;
   case 5: return reinterpret_cast<xpu_buffer>(f.stream);
   case 6: return nullptr;
   case 7: return reinterpret_cast<xpu_buffer>(uintptr_t(r.u32()) << 32 | r.u32());
@@ -243,6 +250,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       }
       xpu_module_release(own); // released while its launch may be queued
       own = nullptr;
+      // A map while the launch may be queued (it waits for conflicting
+      // work), with any access value.
+      uint8_t m = r.byte();
+      if (m & 1) {
+        void *host = nullptr;
+        xpu_buffer mapped = m & 2 ? f.imported : f.buffers[(m >> 2) % 4];
+        if (raw_buffer_map(mapped, int32_t(m >> 4) - 1, &host) == XPU_SUCCESS &&
+            xpu_buffer_unmap(mapped) != XPU_SUCCESS)
+          std::abort();
+      }
       (void)xpu_device_synchronize(s.cpu);
     }
   }

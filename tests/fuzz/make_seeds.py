@@ -104,7 +104,7 @@ misuse = b"".join([
     step(RETURN, 0),                              # return twice
 ])
 
-# fuzz_launch.cpp: [how, pick, grid/block byte pairs x3, count, args...];
+# fuzz_launch.cpp: [how, pick, grid/block byte pairs x3, count, args..., map];
 # an argument is [kind < 100, buffer pick] or [kind, type, lanes, 32 bytes].
 def buf(i):
     return bytes([0, i])
@@ -128,6 +128,10 @@ early = bytes([0x81, 0, 1, 7, 0, 0, 0, 0, 4]) + buf(2) + buf(1) + scalar(F32) + 
 fixed = bytes([0, 4, 1, 3, 0, 1, 0, 0, 1]) + buf(0)
 det = bytes([0, 6, 0, 0, 0, 0, 0, 0, 2]) + buf(2) + buf(2)
 shared = bytes([0, 5, 3, 7, 0, 0, 0, 0, 1]) + buf(3)
+# scale into imported host memory (pick 0x84), then a read map of it
+imported = bytes([0, 0, 0, 7, 0, 0, 0, 0, 4]) + buf(0x84) + buf(2) + \
+    scalar(F32, value=struct.pack("<f", 3.0)) + scalar(I32, value=struct.pack("<i", 1000)) + \
+    bytes([0x23])
 unguarded = bytes([0, 1, 3, 7, 0, 0, 0, 0, 2]) + buf(0) + scalar(I32, value=b"\x05")
 
 seeds = {
@@ -137,7 +141,7 @@ seeds = {
     "launch": {"scale": scale, "scalars": scalars, "wide-vectors": wide,
                "block-wrap": wrap, "early-release": early, "fixed-shape": fixed,
                "deterministic-alias": det, "shared-barrier": shared,
-               "out-of-bounds": unguarded},
+               "out-of-bounds": unguarded, "imported-map": imported},
 }
 for target, files in seeds.items():
     d = os.path.join(here, "corpus", target)

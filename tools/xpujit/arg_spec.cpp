@@ -165,9 +165,11 @@ std::string parseArgSpec(const std::string &text, ArgSpec &out) {
   out.text = text;
   size_t colon = text.find(':');
   if (colon == std::string::npos)
-    return "expected TYPE:VALUE or buf:TYPE[COUNT][=FILL], got '" + text + "'";
+    return "expected TYPE:VALUE, buf:TYPE[COUNT][=FILL] or view:TYPE[AxB..][=FILL], "
+           "got '" + text + "'";
   std::string head = text.substr(0, colon), rest = text.substr(colon + 1);
-  if (head != "buf") {
+  out.isView = head == "view";
+  if (head != "buf" && head != "view") {
     auto t = typeNamed(head);
     if (!t)
       return "unknown scalar type '" + head +
@@ -187,11 +189,35 @@ std::string parseArgSpec(const std::string &text, ArgSpec &out) {
   out.type = *t;
   std::string count = rest.substr(lb + 1, rb - lb - 1);
   // The buffer's bytes must fit a size_t.
-  auto n = parseCount(count, SIZE_MAX / xpu_type_size(out.type));
-  if (!n)
-    return "element count '" + count + "' is not a number of elements (at most " +
-           std::to_string(SIZE_MAX / xpu_type_size(out.type)) + ")";
-  out.count = *n;
+  uint64_t maxCount = SIZE_MAX / xpu_type_size(out.type);
+  if (out.isView) {
+    // AxBxC: the view's sizes, at most XPU_VIEW_MAX_RANK of them.
+    out.count = 1;
+    size_t start = 0;
+    while (true) {
+      size_t x = count.find('x', start);
+      std::string size = count.substr(start, x == std::string::npos ? x : x - start);
+      auto n = parseCount(size, INT64_MAX);
+      if (!n)
+        return "view size '" + size + "' is not a positive number";
+      out.shape.push_back(int64_t(*n));
+      if (*n && out.count > maxCount / *n)
+        return "view sizes '" + count + "' make more elements than a buffer can hold (" +
+               std::to_string(maxCount) + ")";
+      out.count *= *n;
+      if (x == std::string::npos)
+        break;
+      start = x + 1;
+    }
+    if (out.shape.size() > XPU_VIEW_MAX_RANK)
+      return "a view has at most " + std::to_string(XPU_VIEW_MAX_RANK) + " sizes";
+  } else {
+    auto n = parseCount(count, maxCount);
+    if (!n)
+      return "element count '" + count + "' is not a number of elements (at most " +
+             std::to_string(maxCount) + ")";
+    out.count = *n;
+  }
   if (out.count == 0)
     return "element count must be at least 1";
   std::string tail = rest.substr(rb + 1);

@@ -697,13 +697,15 @@ XPU_API xpu_status xpu_launch(xpu_kernel kernel, xpu_stream stream,
  * (a vector parameter such as vector<8xf64>) is
  * XPU_ERROR_ARGUMENT_MISMATCH at launch. The environment variables the library reads (XPU_BACKEND,
  * XPU_DEVICE, XPU_LOG, XPU_CACHE, XPU_CACHE_DIR, XPU_CACHE_MAX_BYTES,
- * XPU_CACHE_STATS, XPU_VULKAN_STAGING, XPU_VULKAN_DISABLE_FEATURES) are
- * parsed once; a bad value makes xpu_context_create (and, but for the
- * Vulkan feature names, the cache functions) fail with
- * XPU_ERROR_INVALID_ARGUMENT naming the variable and what it accepts.
- * XPU_PTXAS naming no runnable ptxas fails NVIDIA compilations
- * (XPU_ERROR_COMPILE) instead of using another one; an XPU_DUMP_DIR that
- * cannot be written is reported once through the log.
+ * XPU_CACHE_STATS, XPU_CALIBRATION_STATS, XPU_VULKAN_STAGING,
+ * XPU_VULKAN_DISABLE_FEATURES) are parsed once; a bad value makes
+ * xpu_context_create (and, but for the Vulkan feature names, the cache
+ * functions) fail with XPU_ERROR_INVALID_ARGUMENT naming the variable and
+ * what it accepts. XPU_PTXAS naming no runnable ptxas fails NVIDIA
+ * compilations (XPU_ERROR_COMPILE) instead of using another one; an
+ * XPU_DUMP_DIR that cannot be written, and an XPU_CALIBRATION snapshot that
+ * cannot be read or does not check out (its records are then measured
+ * instead), are reported once through the log.
  *===========================================================================*/
 
 /*===========================================================================*

@@ -226,6 +226,80 @@ TEST_CASE("memory kinds, map access and import kinds outside their enumerators; 
   XPU_OK(xpu_buffer_free(b));
 }
 
+TEST_CASE("view arguments: bad buffers, ranks, and offsets, sizes and strides whose "
+          "arithmetic would wrap") {
+  static const char kStrided[] = R"(
+gpu.module @m {
+  gpu.func @copy(%out: memref<?xi32>, %in: memref<?x?xi32, strided<[?, ?], offset: ?>>) kernel {
+    %x = gpu.global_id x
+    %c0 = arith.constant 0 : index
+    %n = memref.dim %out, %c0 : memref<?xi32>
+    %ok = arith.cmpi ult, %x, %n : index
+    scf.if %ok {
+      %v = memref.load %in[%c0, %x] : memref<?x?xi32, strided<[?, ?], offset: ?>>
+      memref.store %v, %out[%x] : memref<?xi32>
+    }
+    gpu.return
+  }
+})";
+  xpu_module m = compile(kStrided);
+  xpu_kernel k = kernelOf(m, "copy");
+  xpu_buffer out, in, freed;
+  XPU_OK(xpu_buffer_create(env().dev, 64, &out));
+  XPU_OK(xpu_buffer_create(env().dev, 256, &in));
+  XPU_OK(xpu_buffer_create(env().dev, 64, &freed));
+  XPU_OK(xpu_buffer_free(freed));
+  const uint32_t one[3] = {1, 1, 1};
+  auto launch = [&](const xpu_view &v) {
+    xpu_arg args[2] = {xpu_arg_buffer(out), xpu_arg_view(&v)};
+    return xpu_launch(k, nullptr, one, one, args, 2);
+  };
+  auto view = [&](xpu_buffer b, uint64_t offset, int64_t h, int64_t w, int64_t sh,
+                  int64_t sw) {
+    xpu_view v = {};
+    v.buffer = b;
+    v.byte_offset = offset;
+    v.rank = 2;
+    v.sizes[0] = h;
+    v.sizes[1] = w;
+    v.strides[0] = sh;
+    v.strides[1] = sw;
+    return v;
+  };
+  XPU_OK(launch(view(in, 0, 4, 16, 16, 1))); // the one that fits
+  struct Bad {
+    const char *what;
+    xpu_view v;
+  } bad[] = {
+      {"freed buffer", view(freed, 0, 1, 1, 1, 1)},
+      {"NULL buffer", view(nullptr, 0, 1, 1, 1, 1)},
+      {"wrong-kind buffer", view(reinterpret_cast<xpu_buffer>(m), 0, 1, 1, 1, 1)},
+      {"rank 0", [&] { xpu_view v = view(in, 0, 1, 1, 1, 1); v.rank = 0; return v; }()},
+      {"rank past XPU_VIEW_MAX_RANK",
+       [&] { xpu_view v = view(in, 0, 1, 1, 1, 1); v.rank = 0xFFFFFFFF; return v; }()},
+      {"offset past INT64_MAX", view(in, UINT64_MAX - 3, 1, 1, 1, 1)},
+      {"offset past the buffer", view(in, 256, 1, 1, 1, 1)},
+      {"unaligned offset", view(in, 2, 1, 1, 1, 1)},
+      {"negative size", view(in, 0, -1, 4, 4, 1)},
+      {"sizes whose product wraps", view(in, 0, INT64_MAX, INT64_MAX, 1, 1)},
+      {"stride times size wraps", view(in, 0, 2, 2, INT64_MAX, 1)},
+      {"negative stride reaching before the buffer", view(in, 0, 2, 2, INT64_MIN, 1)},
+      {"reach past the buffer", view(in, 0, 4, 17, 16, 1)},
+  };
+  for (const Bad &b : bad) {
+    INFO(b.what);
+    xpu_status st = launch(b.v);
+    CHECK((st == XPU_ERROR_ARGUMENT_MISMATCH || st == XPU_ERROR_INVALID_HANDLE));
+  }
+  // A NULL view pointer.
+  xpu_arg args[2] = {xpu_arg_buffer(out), xpu_arg_view(nullptr)};
+  XPU_FAILS(xpu_launch(k, nullptr, one, one, args, 2), XPU_ERROR_ARGUMENT_MISMATCH);
+  XPU_OK(xpu_device_synchronize(env().dev));
+  XPU_OK(xpu_buffer_free(out));
+  XPU_OK(xpu_buffer_free(in));
+  xpu_module_release(m);
+}
+
 TEST_CASE("an event timed against itself is 0 ms; events timed both ways at once "
           "do not deadlock") {
   xpu_event a, b;

@@ -58,6 +58,7 @@ bad_values = {
     "XPU_CACHE_STATS": ["2", "yes"],
     "XPU_CACHE_TEST_HOOK": ["bogus"],
     "XPU_VULKAN_STAGING": ["2", "true"],
+    "XPU_CALIBRATION_STATS": ["2", "on"],
     "XPU_VULKAN_DISABLE_FEATURES": ["bogus", "shaderFloat64,nope"],
 }
 for var, values in bad_values.items():

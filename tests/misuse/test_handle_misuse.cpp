@@ -398,6 +398,27 @@ std::vector<Case> cases() {
       return XPU_ERROR_INVALID_HANDLE;
     return st;
   }, {false, true, false, false});
+  add("xpu_launch_with_options", {KER, STR, BUF, BUF}, [](void *const *h) {
+    uint32_t grid[3] = {1, 1, 1}, block[3] = {1, 1, 1};
+    xpu_arg args[4] = {xpu_arg_buffer(H(xpu_buffer, 2)), xpu_arg_buffer(H(xpu_buffer, 3)),
+                       xpu_arg_f32(1), xpu_arg_u32(0)};
+    xpu_launch_options o = XPU_LAUNCH_OPTIONS_INIT;
+    xpu_status st = xpu_launch_with_options(H(xpu_kernel, 0), H(xpu_stream, 1), grid, block,
+                                            args, 4, &o);
+    if (st == XPU_ERROR_ARGUMENT_MISMATCH &&
+        (std::string(xpu_last_error_message()).find("invalid buffer handle") !=
+             std::string::npos ||
+         std::string(xpu_last_error_message()).find("NULL buffer handle") != std::string::npos))
+      return XPU_ERROR_INVALID_HANDLE;
+    return st;
+  }, {false, true, false, false});
+  add("xpu_kernel_param_view", {KER}, [](void *const *h) {
+    xpu_view_info v = {sizeof v};
+    xpu_status st = xpu_kernel_param_view(H(xpu_kernel, 0), 0, &v);
+    // saxpy's first parameter is a buffer, not a view: a live kernel gives
+    // XPU_ERROR_INVALID_ARGUMENT, a bad handle must give more than that.
+    return st == XPU_ERROR_INVALID_ARGUMENT ? XPU_SUCCESS : st;
+  });
   add("xpu_builder_create", {CTX}, [](void *const *h) {
     xpu_builder b;
     xpu_status st = xpu_builder_create(H(xpu_context, 0), &b);

@@ -90,6 +90,14 @@ if rc != 0 or "XPU_DUMP_DIR" not in err:
     failures.append(f"XPU_DUMP_DIR unwritable: expected a warning and a run, got rc {rc}: "
                     f"{err[-300:]}")
 
+# A calibration snapshot that cannot be read, or is not one: a warning
+# naming it, and the facts are measured instead.
+for value, says in (("/nonexistent/snapshot", "XPU_CALIBRATION"), (saxpy, "ignored")):
+    rc, out, err = run(RUN, {"XPU_CALIBRATION": value, "XPU_CACHE": "off"})
+    if rc != 0 or says not in err or value not in err:
+        failures.append(f"XPU_CALIBRATION={value}: expected a warning and a run, got rc {rc}: "
+                        f"{err[-300:]}")
+
 # The Python package with XPU_LIBRARY naming no library, or a file that is
 # not one: an ImportError that names the variable, not a crash.
 bindings = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bindings",

@@ -68,6 +68,7 @@ Status StreamObj::synchronize() {
   Status st;
   {
     std::lock_guard<std::mutex> g(mu);
+    observe::SyncScope timing(*this);
     uint64_t upTo = enqueued;
     st = queue->synchronize();
     for (PendingCheck &check : checks) {
@@ -82,6 +83,7 @@ Status StreamObj::synchronize() {
     checks.clear();
     finished.swap(inUse);
     synchronized.store(upTo, std::memory_order_release);
+    st = timing.done(std::move(st));
   }
   // Outside the lock: the last reference to a module or buffer may go here,
   // and its destruction must not wait for this stream.

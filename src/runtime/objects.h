@@ -3,6 +3,7 @@
 // that run when a stream is synchronized.
 #pragma once
 
+#include "observe/observe.h"
 #include "runtime/backend.h"
 #include "runtime/compiler.h"
 #include "runtime/handles.h"
@@ -88,6 +89,8 @@ struct StreamObj : Object {
     inUse.push_back(std::move(obj));
   }
 
+  observe::StreamLog observed; ///< launches awaiting device times (last: see it)
+
   /// Waits for the queue, then checks the status words of finished
   /// launches; ends the borrows of everything enqueued so far and lets go
   /// of what the finished work used.
@@ -148,6 +151,7 @@ struct ModuleObj : Object {
   std::shared_ptr<const Program> program;
   std::vector<uint64_t> kernelHandles;
   std::string buildInfo; ///< for xpu_module_build_info
+  std::shared_ptr<observe::ModuleRecord> observed; ///< for xpu_module_report
 };
 
 struct KernelObj : Object {

@@ -68,6 +68,11 @@ for var, values in bad_values.items():
         for cmd in (["devices"], RUN) + ((["cache", "stats"],) if cache_too else ()):
             expect_error(var, cmd, {var: value}, var)
 
+# Trace and report files that cannot be written: the run fails, naming the
+# variable, instead of losing what was asked for.
+for var in ("XPU_TRACE", "XPU_REPORT"):
+    expect_error(var, RUN, {var: "/nonexistent/dir/out.json"}, var)
+
 # A well-formed XPU_DEVICE naming no device: the default device is not found.
 expect_error("XPU_DEVICE", RUN, {"XPU_DEVICE": "cpu:7"}, "XPU_DEVICE")
 

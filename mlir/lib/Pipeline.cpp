@@ -1,6 +1,7 @@
 // The compiler's stages as functions; see Pipeline.h.
 #include "xpu/Pipeline.h"
 #include "xpu/FrontEnd/GPUImport.h"
+#include "xpu/ParserGuards.h"
 #include "xpu/Transforms/Passes.h"
 
 #include "mlir/AsmParser/AsmParser.h"
@@ -117,8 +118,50 @@ DiagnosticCollector::~DiagnosticCollector() {
   ctx.getDiagEngine().eraseHandler(id);
 }
 
+/// A module holds kernels and device functions, nothing else: an op outside
+/// them (a top-level xpu.alloc, barrier or coordinate, a func.func, a nested
+/// module) has no invocation to run for, and no backend lowers it.
+static LogicalResult verifyTopLevel(ModuleOp module) {
+  bool ok = true;
+  for (Operation &op : module.getBody()->getOperations()) {
+    if (isa<KernelOp, FuncOp>(op))
+      continue;
+    emitError(op.getLoc()) << "'" << op.getName()
+                   << "' is outside any kernel: a module holds only xpu.kernel "
+                      "and xpu.func (or an upstream gpu.module to import); "
+                      "move it into a kernel body";
+    ok = false;
+  }
+  return success(ok);
+}
+
+/// Attributes the compiler sets on operations for its own later stages
+/// (`xpu.site` numbers run-time checks; `checked` marks one; `xpu.barriers`,
+/// `xpu.shared_bytes` and `xpu.kernel` describe lowered functions). Written
+/// in the source they would be believed: `xpu.site = 4e10` sized a table,
+/// `checked` on an arithmetic op failed code generation. `checked` stays
+/// accepted where it is part of the op (loads, stores, atomics: it only
+/// adds a run-time check).
+static LogicalResult refuseCompilerAttributes(ModuleOp module) {
+  bool ok = true;
+  module.walk([&](Operation *op) {
+    for (NamedAttribute attr : op->getDiscardableAttrs()) {
+      StringRef name = attr.getName().getValue();
+      if (!name.starts_with("xpu.") && name != "checked")
+        continue;
+      emitError(op->getLoc()) << "'" << name << "' on '" << op->getName()
+                      << "' is an attribute the compiler sets, not one kernel "
+                         "source may write";
+      ok = false;
+    }
+  });
+  return success(ok);
+}
+
 OwningOpRef<ModuleOp> parseKernelSource(MLIRContext &ctx, StringRef text,
                                         StringRef sourceName) {
+  if (failed(refuseParserCrashers(ctx, text, sourceName)))
+    return nullptr;
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(
       llvm::MemoryBuffer::getMemBufferCopy(text, sourceName), llvm::SMLoc());
@@ -163,9 +206,13 @@ OwningOpRef<ModuleOp> parseKernelSource(MLIRContext &ctx, StringRef text,
     }
   });
 
+  // Verified before the import, which assumes valid IR.
+  if (failed(verify(*module)) || failed(refuseCompilerAttributes(*module)))
+    return nullptr;
   PassManager pm(&ctx, ModuleOp::getOperationName());
   pm.addPass(createImportGPU());
-  if (failed(pm.run(*module)) || failed(verify(*module)))
+  if (failed(pm.run(*module)) || failed(verify(*module)) ||
+      failed(verifyTopLevel(*module)))
     return nullptr;
   return module;
 }

@@ -118,40 +118,53 @@ Status refuse(const abi::KernelInfo &k, int code, const std::string &why) {
   return {XPU_ERROR_REFUSED, std::string(c) + ": kernel '" + k.name + "': " + why};
 }
 
-/// deterministic-v1 at launch: the shape, each buffer's element count, and
-/// no buffer passed twice where one of the two is written.
+/// The buffer an argument for parameter `i` names, if it is one.
+std::shared_ptr<BufferObj> bufferArg(const abi::KernelInfo &info, const xpu_arg *args,
+                                     size_t i) {
+  std::shared_ptr<BufferObj> buf;
+  if (info.params[i].isBuffer && enumBits(args[i].kind) == XPU_PARAM_BUFFER)
+    (void)resolve(args[i].v.buffer, buf); // a bad one is an argument mismatch
+  return buf;
+}
+
+/// deterministic-v1 at launch, for what only the launch knows, in the RFC's
+/// precedence: buffer capacity (GC013), then the shape (GC006, zero extents
+/// included), then one buffer passed twice where one of the two is written
+/// (GC011).
 Status checkDeterministicLaunch(const abi::KernelInfo &info, const uint32_t grid[3],
                                 const uint32_t block[3], const xpu_arg *args) {
+  for (size_t i = 0; i < info.params.size(); ++i)
+    if (auto buf = bufferArg(info, args, i)) {
+      uint64_t count = buf->bytes / abi::scalarBytes(info.params[i].elem);
+      if (count > kDetMaxBufferElements)
+        return refuse(info, 13, "buffer argument '" + info.params[i].name + "' holds " +
+                                    std::to_string(count) + " elements; at most " +
+                                    std::to_string(kDetMaxBufferElements) +
+                                    " are admitted");
+    }
   uint64_t invocations = 1;
   for (int d = 0; d < 3; ++d) {
-    if (block[d] > kDetMaxWorkgroupAxis)
+    if (block[d] < 1 || block[d] > kDetMaxWorkgroupAxis)
       return refuse(info, 6, "workgroup extent " + std::to_string(block[d]) +
-                                 " exceeds " + std::to_string(kDetMaxWorkgroupAxis));
-    if (grid[d] > kDetMaxGridAxis)
-      return refuse(info, 6, "grid extent " + std::to_string(grid[d]) +
-                                 " exceeds " + std::to_string(kDetMaxGridAxis));
+                                 " on axis " + std::to_string(d) + " is outside 1.." +
+                                 std::to_string(kDetMaxWorkgroupAxis));
+    if (grid[d] < 1 || grid[d] > kDetMaxGridAxis)
+      return refuse(info, 6, "grid extent " + std::to_string(grid[d]) + " on axis " +
+                                 std::to_string(d) + " is outside 1.." +
+                                 std::to_string(kDetMaxGridAxis));
     invocations *= block[d];
   }
   if (invocations > kDetMaxWorkgroup)
     return refuse(info, 6, "a workgroup of " + std::to_string(invocations) +
                                " invocations exceeds " + std::to_string(kDetMaxWorkgroup));
   for (size_t i = 0; i < info.params.size(); ++i) {
-    const abi::Param &p = info.params[i];
-    if (!p.isBuffer || enumBits(args[i].kind) != XPU_PARAM_BUFFER)
+    auto buf = bufferArg(info, args, i);
+    if (!buf)
       continue;
-    std::shared_ptr<BufferObj> buf;
-    if (!resolve(args[i].v.buffer, buf).isOk())
-      continue; // reported as an argument mismatch
-    uint64_t count = buf->bytes / abi::scalarBytes(p.elem);
-    if (count > kDetMaxBufferElements)
-      return refuse(info, 13, "buffer argument '" + p.name + "' holds " +
-                                  std::to_string(count) + " elements; at most " +
-                                  std::to_string(kDetMaxBufferElements) + " are admitted");
     for (size_t j = 0; j < i; ++j) {
-      const abi::Param &q = info.params[j];
+      const abi::Param &p = info.params[i], &q = info.params[j];
       bool writes = p.access != abi::Access::ro || q.access != abi::Access::ro;
-      if (q.isBuffer && enumBits(args[j].kind) == XPU_PARAM_BUFFER &&
-          args[j].v.buffer == args[i].v.buffer && writes)
+      if (writes && bufferArg(info, args, j) == buf)
         return refuse(info, 11, "arguments '" + q.name + "' and '" + p.name +
                                     "' are the same buffer, and one is written");
     }

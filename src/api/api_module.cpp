@@ -77,6 +77,19 @@ xpu_type toType(xpu::abi::Scalar s) { return xpu_type(int(s)); }
   ((options) && (options)->struct_size >=                                      \
                     offsetof(xpu_module_options, field) + sizeof((options)->field))
 
+/// The device as a kernel's `device` attribute names it: BACKEND:INDEX,
+/// INDEX counting that backend's devices in the context (as XPU_DEVICE).
+std::string deviceSpec(const ContextObj &ctx, const DeviceObj &dev) {
+  xpu_backend backend = dev.device->identity().backend;
+  unsigned index = 0;
+  for (const auto &d : ctx.devices) {
+    if (d.get() == &dev)
+      break;
+    index += d->device->identity().backend == backend;
+  }
+  return std::string(xpu_backend_name(backend)) + ":" + std::to_string(index);
+}
+
 Status checkOptionsSize(const xpu_module_options *options) {
   if (options && options->struct_size < sizeof(uint32_t) * 2)
     return invalidArgument("xpu_module_options.struct_size is not set "
@@ -124,6 +137,7 @@ XPU_API xpu_status xpu_module_create(xpu_context context, xpu_device device,
     (void)resolve(def, dev);
     request.explicitDevice = false;
   }
+  request.device = deviceSpec(*ctx, *dev);
   if (XPU_OPTION(options, wave_width) && options->wave_width &&
       options->wave_width != dev->device->target().waveWidth)
     return finish({XPU_ERROR_UNSUPPORTED,

@@ -2,6 +2,7 @@
 #include "runtime/objects.h"
 #include "calibration/device_calibration.h"
 
+#include <cstring>
 #include <sstream>
 
 namespace xpu::rt {
@@ -58,7 +59,11 @@ static Status outOfBounds(const abi::KernelInfo &kernel, uint32_t count,
       << (count == 1 ? " was" : "es were") << " suppressed";
   if (firstSite > 0 && firstSite <= kernel.checkSites.size()) {
     const abi::CheckSite &site = kernel.checkSites[firstSite - 1];
-    msg << "; the first was a " << site.what << " at " << site.location;
+    // `what` names the access ("load from 'x'", "atomic on 'x'"), so the
+    // article follows its first letter.
+    bool vowel = !site.what.empty() && std::strchr("aeiou", site.what[0]);
+    msg << "; the first was " << (vowel ? "an " : "a ") << site.what << " at "
+        << site.location;
   }
   return {XPU_ERROR_OUT_OF_BOUNDS, msg.str()};
 }

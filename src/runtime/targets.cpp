@@ -8,6 +8,7 @@
 #include "../../backends/hip/hip_codegen.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/Config/llvm-config.h"
 
 #include <cstdlib>
 #include <cstring>

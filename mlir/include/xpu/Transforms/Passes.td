@@ -68,6 +68,9 @@ def Admit : Pass<"xpu-admit", "mlir::ModuleOp"> {
   let options = [
     Option<"explicitDevice", "explicit-device", "bool", /*default=*/"true",
            "the module was created for a device the caller named">,
+    Option<"device", "device", "std::string", /*default=*/"\"\"",
+           "the device the module is created for, as BACKEND:INDEX (empty: "
+           "none, so a kernel's `device` is only checked for its form)">,
     Option<"runtimeChecks", "runtime-checks", "bool", /*default=*/"true",
            "mark unproven accesses of portable kernels `checked` (off: unsafe)">,
   ];

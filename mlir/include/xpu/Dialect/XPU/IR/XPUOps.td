@@ -442,7 +442,7 @@ def XPU_ReportOutOfBoundsOp : XPU_Op<"report_out_of_bounds"> {
   let assemblyFormat = "$status `site` $site attr-dict `:` type($status)";
 }
 
-def XPU_HostEffectOp : XPU_Op<"host_effect"> {
+def XPU_HostEffectOp : XPU_Op<"host_effect", [XPU_HostEffect]> {
   let summary = "an effect on the host (printing, files, clocks) from a kernel";
 #ifdef XPU_DOC_EXAMPLES
   let description = [{

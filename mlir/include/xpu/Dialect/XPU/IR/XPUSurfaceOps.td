@@ -40,9 +40,12 @@ def XPU_WaveValue : AnyTypeOf<[I32, I64, F32, F64],
 def XPU_WaveMask : VectorOfLengthAndType<[4], [I32]>;
 
 // No memory effects are declared and none are Pure: a wave operation must
-// not be moved across control flow, which unknown effects prevent.
+// not be moved across control flow, which unknown effects prevent. Each
+// needs control flow uniform across its wave (admission refuses it
+// otherwise, XPU-UC001); those whose result is the same for the whole wave
+// say so with XPU_WaveUniformResults (the uniformity analysis).
 class XPU_WaveOp<string mnemonic, list<Trait> traits = []>
-    : XPU_Op<mnemonic, traits>;
+    : XPU_Op<mnemonic, !listconcat(traits, [XPU_RequiresWaveUniformControl])>;
 
 def XPU_WaveShuffleOp : XPU_WaveOp<"wave_shuffle",
     [AllTypesMatch<["value", "result"]>]> {
@@ -83,7 +86,7 @@ def XPU_WaveBroadcastOp : XPU_WaveOp<"wave_broadcast",
   let assemblyFormat = "$value `,` $lane attr-dict `:` type($value)";
 }
 
-def XPU_WaveBallotOp : XPU_WaveOp<"wave_ballot"> {
+def XPU_WaveBallotOp : XPU_WaveOp<"wave_ballot", [XPU_WaveUniformResults]> {
   let summary = "the mask of live lanes whose predicate holds";
   let description = [{
     Returns the same `vector<4xi32>` in every lane: bit L % 32 of word
@@ -101,7 +104,7 @@ def XPU_WaveBallotOp : XPU_WaveOp<"wave_ballot"> {
   let assemblyFormat = "$predicate attr-dict `:` type($result)";
 }
 
-def XPU_WaveVoteOp : XPU_WaveOp<"wave_vote"> {
+def XPU_WaveVoteOp : XPU_WaveOp<"wave_vote", [XPU_WaveUniformResults]> {
   let summary = "whether the predicate holds in any or in all live lanes";
   let description = [{
     ```mlir
@@ -115,7 +118,7 @@ def XPU_WaveVoteOp : XPU_WaveOp<"wave_vote"> {
 }
 
 def XPU_WaveReduceOp : XPU_WaveOp<"wave_reduce",
-    [AllTypesMatch<["value", "result"]>]> {
+    [AllTypesMatch<["value", "result"]>, XPU_WaveUniformResults]> {
   let summary = "combine the value of every live lane of the wave";
   let description = [{
     Every lane gets the combination of `%value` over the live lanes of its

@@ -71,7 +71,7 @@ xpu.kernel @shared(%o: !xpu.buffer<f32>) attributes {workgroup_size = array<i64:
   xpu.store %v, %o[%g] : !xpu.buffer<f32>
   xpu.return
 }
-xpu.kernel @det(%o: !xpu.buffer<i32>, %x: !xpu.buffer<i32, ro>) attributes {profile = "deterministic-v1", effects = ["DeviceDispatch"], device = "explicit"} {
+xpu.kernel @det(%o: !xpu.buffer<i32>, %x: !xpu.buffer<i32, ro>) attributes {profile = "deterministic-v1", effects = ["DeviceDispatch"], device = "cpu"} {
   xpu.return
 }
 )";

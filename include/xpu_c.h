@@ -290,7 +290,8 @@ XPU_API xpu_status xpu_event_synchronize(xpu_event event);
 /* XPU_SUCCESS when complete, XPU_ERROR_BUSY when not yet. */
 XPU_API xpu_status xpu_event_query(xpu_event event);
 /* Milliseconds between two completed events of one device, as the device
- * measures them (GPU timestamps on CUDA). */
+ * measures them (GPU timestamps on CUDA); 0 for an event and itself.
+ * XPU_ERROR_BUSY while either has not completed. */
 XPU_API xpu_status xpu_event_elapsed(xpu_event start, xpu_event end,
                                      double *milliseconds);
 
@@ -425,7 +426,8 @@ XPU_API xpu_status xpu_compile_for_target(xpu_context context, const char *text,
 /* Frees code from xpu_compile_for_target; NULL is a no-op. */
 XPU_API void xpu_compiled_code_free(void *code);
 
-/* Releases the module and its kernels. Launches already enqueued finish. */
+/* Releases the module and its kernels. Launches already enqueued finish
+ * (they hold the module: see "Lifetimes, handles and checked arguments"). */
 XPU_API void xpu_module_release(xpu_module module);
 /* The generated code as the device loads it ("elf-object", "cubin", "ptx",
  * "hsaco", "spirv"), owned by the module. */
@@ -705,6 +707,53 @@ XPU_API xpu_arg xpu_arg_f64(double value);
 XPU_API xpu_status xpu_launch(xpu_kernel kernel, xpu_stream stream,
                               const uint32_t grid[3], const uint32_t block[3],
                               const xpu_arg *args, size_t arg_count);
+
+/*===========================================================================*
+ * Lifetimes, handles and checked arguments
+ *
+ * Queued work keeps what it uses alive. A launch holds its kernel (and with
+ * it the module and the loaded code) and its buffers; an event record or a
+ * stream wait holds the event; an asynchronous copy holds its buffer. They
+ * are held until the stream the work was enqueued on is synchronized
+ * (xpu_stream_synchronize, xpu_device_synchronize, or the release of the
+ * stream or of the context, which synchronize). So xpu_event_release,
+ * xpu_module_release and xpu_stream_release may be called while work that
+ * uses the object is still queued: the handle is invalid at once, the
+ * object goes when the work is known to be done. (Buffers cannot be freed
+ * while borrowed at all: xpu_buffer_free is XPU_ERROR_BUSY until then.) A
+ * stream that is never synchronized keeps what its work used.
+ *
+ * Handle values are never reused within a process: once released, a
+ * handle is XPU_ERROR_INVALID_HANDLE for good, however many objects are
+ * made and released after it (every handle value is issued once; a
+ * process can make 2^56 handles in all). At most 2^24 - 1 handles are live
+ * at once; beyond that, creating an object is XPU_ERROR_OUT_OF_MEMORY.
+ *
+ * Releasing a context releases its devices, their default streams and
+ * worker threads, and the driver objects behind them: a program that
+ * creates and releases contexts in a loop runs in constant memory.
+ *
+ * Arguments are checked, not trusted: sizes and extents are checked before
+ * any arithmetic on them (a buffer larger than the device's memory is
+ * XPU_ERROR_OUT_OF_MEMORY; a block extent above the device's workgroup
+ * limit is XPU_ERROR_INVALID_ARGUMENT before extents are multiplied); an
+ * enum argument that is not one of its enumerators (a negative value
+ * included) is XPU_ERROR_INVALID_ARGUMENT (XPU_ERROR_ARGUMENT_MISMATCH in
+ * an xpu_arg; "unknown", "no such backend" or 0 from the functions that
+ * return a name or a size); an xpu_arg value wider than its 32-byte union
+ * (a vector parameter such as vector<8xf64>) is
+ * XPU_ERROR_ARGUMENT_MISMATCH at launch. The environment variables the library reads (XPU_BACKEND,
+ * XPU_DEVICE, XPU_LOG, XPU_CACHE, XPU_CACHE_DIR, XPU_CACHE_MAX_BYTES,
+ * XPU_CACHE_STATS, XPU_CALIBRATION_STATS, XPU_VULKAN_STAGING,
+ * XPU_VULKAN_DISABLE_FEATURES) are parsed once; a bad value makes
+ * xpu_context_create (and, but for the Vulkan feature names, the cache
+ * functions) fail with XPU_ERROR_INVALID_ARGUMENT naming the variable and
+ * what it accepts. XPU_PTXAS naming no runnable ptxas fails NVIDIA
+ * compilations (XPU_ERROR_COMPILE) instead of using another one; an
+ * XPU_DUMP_DIR that cannot be written, and an XPU_CALIBRATION snapshot that
+ * cannot be read or does not check out (its records are then measured
+ * instead), are reported once through the log.
+ *===========================================================================*/
 
 /*===========================================================================*
  * Memref views and launch options (kernels imported from the gpu dialect)

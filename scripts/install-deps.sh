@@ -5,6 +5,7 @@ set -euo pipefail
 
 packages=(
   cmake ninja-build ccache pkg-config clang-22 lld-22
+  libclang-rt-22-dev  # sanitizer runtimes and libFuzzer (scripts/test_sanitizers.sh)
   llvm-22 llvm-22-dev libmlir-22-dev mlir-22-tools
   liblld-22-dev rocm-device-libs
   libzstd-dev zlib1g-dev libxxhash-dev doctest-dev

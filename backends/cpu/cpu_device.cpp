@@ -83,8 +83,12 @@ public:
     auto &s = static_cast<CpuEvent &>(start);
     if (!isComplete() || !s.isComplete())
       return {XPU_ERROR_BUSY, "an event has not completed yet"};
-    std::lock_guard<std::mutex> g(mu);
-    std::lock_guard<std::mutex> g2(s.mu);
+    if (&s == this) {
+      ms = 0;
+      return {};
+    }
+    // Both at once: elapsed(a, b) and elapsed(b, a) may run concurrently.
+    std::scoped_lock g(mu, s.mu);
     ms = std::chrono::duration<double, std::milli>(completedAt - s.completedAt).count();
     return {};
   }
@@ -292,9 +296,10 @@ public:
   const rt::TargetDesc &target() const override { return target_; }
 
   Status allocate(size_t bytes, std::unique_ptr<rt::BackendBuffer> &out) override {
-    // 64-byte alignment (a cache line, and room for any vector load).
+    // 64-byte alignment (a cache line, and room for any vector load); a
+    // size that cannot be rounded up is more than memory holds anyway.
     size_t rounded = (std::max<size_t>(bytes, 1) + 63) / 64 * 64;
-    void *p = std::aligned_alloc(64, rounded);
+    void *p = rounded >= bytes ? std::aligned_alloc(64, rounded) : nullptr;
     if (!p)
       return {XPU_ERROR_OUT_OF_MEMORY,
               "cannot allocate " + std::to_string(bytes) + " bytes of host memory"};

@@ -9,6 +9,7 @@
 #include <sys/mman.h>
 #include <ucontext.h>
 
+#include <memory>
 #include <vector>
 
 namespace xpu::cpu {
@@ -58,6 +59,10 @@ struct FiberGroup {
   }
 };
 
+// One per thread that runs workgroups, kept for reuse and freed (stacks
+// included) when the thread exits: stream worker threads end with their
+// stream.
+thread_local std::unique_ptr<FiberGroup> tlsOwned;
 thread_local FiberGroup *tlsGroup = nullptr;
 
 void fiberMain() {
@@ -72,8 +77,10 @@ void fiberMain() {
 } // namespace
 
 bool runWithFibers(ItemEntry item, const uint8_t *args, abi::CpuLaunch *launch) {
-  if (!tlsGroup)
-    tlsGroup = new FiberGroup(); // one per worker thread, kept for reuse
+  if (!tlsGroup) {
+    tlsOwned = std::make_unique<FiberGroup>();
+    tlsGroup = tlsOwned.get();
+  }
   FiberGroup &g = *tlsGroup;
   uint32_t bx = launch->block[0], by = launch->block[1], bz = launch->block[2];
   size_t n = size_t(bx) * by * bz;

@@ -7,6 +7,7 @@
 #include "xpu/Dialect/XPU/IR/XPUDialect.h"
 
 #include <algorithm>
+#include <mutex>
 
 namespace xpu::vk {
 
@@ -138,19 +139,56 @@ bool probe(const Instance &inst, VkPhysicalDevice pd, const FeatureSet &disabled
   return true;
 }
 
+/// The process's VkInstance, made by the first context that looks for
+/// Vulkan devices and kept, like the loader, for the life of the process:
+/// contexts come and go without creating and destroying an instance each
+/// (with lavapipe, tens of milliseconds and its threads every time). Null
+/// with `note` set when none can be made (retried by the next context).
+rt::Status processInstance(const GlobalFns &global, uint32_t loaderVersion,
+                           std::shared_ptr<Instance> &out, std::string &note) {
+  static std::mutex mu;
+  static std::shared_ptr<Instance> *kept = new std::shared_ptr<Instance>();
+  std::lock_guard<std::mutex> g(mu);
+  if (*kept) {
+    out = *kept;
+    return {};
+  }
+  auto inst = std::make_shared<Instance>();
+  inst->apiVersion = std::min<uint32_t>(loaderVersion, VK_API_VERSION_1_3);
+  VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
+  app.pApplicationName = "xpujit";
+  app.pEngineName = "xpujit";
+  app.apiVersion = inst->apiVersion;
+  VkInstanceCreateInfo info{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+  info.pApplicationInfo = &app;
+  VkResult r = global.vkCreateInstance(&info, nullptr, &inst->handle);
+  if (r != VK_SUCCESS) {
+    inst->handle = VK_NULL_HANDLE;
+    note = vkStatus(r, "vkCreateInstance").message();
+    if (r == VK_ERROR_INCOMPATIBLE_DRIVER)
+      note += " (the loader found no usable Vulkan driver)";
+    return {};
+  }
+  XPU_RETURN_IF_ERROR(loadInstanceFns(global, inst->handle, inst->fn));
+  *kept = inst;
+  out = std::move(inst);
+  return {};
+}
+
 class VulkanBackend : public rt::Backend {
 public:
   xpu_backend kind() const override { return XPU_BACKEND_VULKAN; }
 
   Status enumerate(std::vector<std::unique_ptr<rt::Device>> &out,
                    std::string &note) override {
-    const GlobalFns *global = loadVulkan(note);
-    if (!global)
-      return {};
+    // A bad setting is an error whether or not a driver is installed.
     const rt::Settings *settings = nullptr;
     XPU_RETURN_IF_ERROR(rt::settings(settings));
     FeatureSet disabled;
     XPU_RETURN_IF_ERROR(parseFeatureList(settings->vulkanDisableFeatures, disabled));
+    const GlobalFns *global = loadVulkan(note);
+    if (!global)
+      return {};
 
     uint32_t loaderVersion = VK_API_VERSION_1_0;
     if (global->vkEnumerateInstanceVersion)
@@ -160,22 +198,10 @@ public:
              "; xpujit needs 1.2";
       return {};
     }
-    auto inst = std::make_shared<Instance>();
-    inst->apiVersion = std::min<uint32_t>(loaderVersion, VK_API_VERSION_1_3);
-    VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
-    app.pApplicationName = "xpujit";
-    app.pEngineName = "xpujit";
-    app.apiVersion = inst->apiVersion;
-    VkInstanceCreateInfo info{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
-    info.pApplicationInfo = &app;
-    VkResult r = global->vkCreateInstance(&info, nullptr, &inst->handle);
-    if (r != VK_SUCCESS) {
-      note = vkStatus(r, "vkCreateInstance").message();
-      if (r == VK_ERROR_INCOMPATIBLE_DRIVER)
-        note += " (the loader found no usable Vulkan driver)";
+    std::shared_ptr<Instance> inst;
+    XPU_RETURN_IF_ERROR(processInstance(*global, loaderVersion, inst, note));
+    if (!inst)
       return {};
-    }
-    XPU_RETURN_IF_ERROR(loadInstanceFns(*global, inst->handle, inst->fn));
 
     uint32_t count = 0;
     inst->fn.vkEnumeratePhysicalDevices(inst->handle, &count, nullptr);

@@ -1,6 +1,7 @@
 // C API: launch arguments and xpu_launch. Arguments are checked against the
 // kernel's parameter list, packed into the kernel ABI's argument block, and
 // the buffers are lent to the stream until it synchronizes.
+#include "runtime/enum_bits.h"
 #include "runtime/objects.h"
 #include "runtime/view_args.h"
 #include "xpu/PrintFormat.h"
@@ -25,14 +26,17 @@ std::string describe(const abi::Param &p) {
 }
 
 std::string describe(const xpu_arg &a) {
-  if (a.kind == XPU_PARAM_BUFFER)
+  uint32_t kind = enumBits(a.kind), type = enumBits(a.type);
+  if (kind == XPU_PARAM_BUFFER)
     return "a buffer";
-  if (a.kind == XPU_PARAM_STRUCT)
+  if (kind == XPU_PARAM_STRUCT)
     return "a struct";
-  if (a.kind == XPU_PARAM_VIEW)
+  if (kind == XPU_PARAM_VIEW)
     return "a view";
-  if (a.kind != XPU_PARAM_SCALAR)
-    return "an argument of unknown kind " + std::to_string(int(a.kind));
+  if (kind != XPU_PARAM_SCALAR)
+    return "an argument of unknown kind " + std::to_string(int32_t(kind));
+  if (type < XPU_TYPE_BOOL || type > XPU_TYPE_F64)
+    return "a scalar of unknown type " + std::to_string(int32_t(type));
   std::string t = xpu_type_name(a.type);
   return a.lanes > 1 ? "vector<" + std::to_string(a.lanes) + "x" + t + ">" : t;
 }
@@ -78,6 +82,12 @@ Status checkShape(const KernelObj &k, const DeviceIdentity &id,
       return invalidArgument("grid extent " + std::to_string(grid[d]) +
                              " exceeds the device limit " +
                              std::to_string(id.maxGrid[d]));
+    // Each extent is bounded before it is multiplied: three extents of up
+    // to 2^32 - 1 would wrap a 64-bit product.
+    if (block[d] > id.maxWorkgroupSize)
+      return invalidArgument("a block extent of " + std::to_string(block[d]) +
+                             " exceeds the device limit of " +
+                             std::to_string(id.maxWorkgroupSize) + " invocations");
     invocations *= block[d];
   }
   if (invocations > id.maxWorkgroupSize)
@@ -115,7 +125,7 @@ Status refuse(const abi::KernelInfo &k, int code, const std::string &why) {
 std::shared_ptr<BufferObj> bufferArg(const abi::KernelInfo &info, const xpu_arg *args,
                                      size_t i) {
   std::shared_ptr<BufferObj> buf;
-  if (info.params[i].isBuffer && args[i].kind == XPU_PARAM_BUFFER)
+  if (info.params[i].isBuffer && enumBits(args[i].kind) == XPU_PARAM_BUFFER)
     (void)resolve(args[i].v.buffer, buf); // a bad one is an argument mismatch
   return buf;
 }
@@ -306,7 +316,8 @@ XPU_API xpu_status xpu_launch_with_options(xpu_kernel kernel, xpu_stream stream,
   const std::shared_ptr<DeviceObj> &dev = k->module->device;
   std::shared_ptr<StreamObj> s;
   if (!stream) {
-    s = dev->defaultStream;
+    if (Status st = dev->stream0(s); !st.isOk())
+      return finish(st);
   } else {
     if (Status st = resolve(stream, s); !st.isOk())
       return finish(st);
@@ -403,8 +414,9 @@ XPU_API xpu_status xpu_launch_with_options(xpu_kernel kernel, xpu_stream stream,
       continue;
     }
     if (p.isBuffer) {
-      bool kindFits = a.kind == XPU_PARAM_BUFFER ||
-                      (p.view && a.kind == XPU_PARAM_VIEW && a.v.view);
+      uint32_t kindBits = enumBits(a.kind);
+      bool kindFits = kindBits == XPU_PARAM_BUFFER ||
+                      (p.view && kindBits == XPU_PARAM_VIEW && a.v.view);
       if (!kindFits)
         return finish(mismatch(info, a_, p,
                                std::string(p.view ? "expected a view or a buffer"
@@ -434,9 +446,15 @@ XPU_API xpu_status xpu_launch_with_options(xpu_kernel kernel, xpu_stream stream,
       lent.push_back(std::move(buf));
     } else {
       uint32_t lanes = a.lanes ? a.lanes : 1;
-      if (a.kind != XPU_PARAM_SCALAR || int(a.type) != int(p.elem) ||
+      if (enumBits(a.kind) != XPU_PARAM_SCALAR || enumBits(a.type) != uint32_t(p.elem) ||
           lanes != p.lanes)
         return finish(mismatch(info, a_, p, "got " + describe(a)));
+      // A wider vector than xpu_arg's value holds cannot be passed: copying
+      // it would read past the caller's argument.
+      if (slot.bytes > sizeof a.v)
+        return finish(mismatch(info, a_, p, "the value takes " + std::to_string(slot.bytes) +
+                                                " bytes, more than an xpu_arg carries (" +
+                                                std::to_string(sizeof a.v) + ")"));
       std::memcpy(block_ + slot.offset, a.v.bytes, slot.bytes);
     }
   }
@@ -469,9 +487,12 @@ XPU_API xpu_status xpu_launch_with_options(xpu_kernel kernel, xpu_stream stream,
     s->checks.push_back({word, k->info});
   if (printBuffer)
     s->prints.push_back({printBuffer, k->info});
+  s->keep(k); // and with it the module and its loaded code
   for (size_t i = 0, b = 0; i < info.params.size(); ++i)
-    if (info.params[i].isBuffer)
-      lent[b++]->lend(s, seq, info.params[i].access != abi::Access::ro, k->info);
+    if (info.params[i].isBuffer) {
+      lent[b]->lend(s, seq, info.params[i].access != abi::Access::ro, k->info);
+      s->keep(lent[b++]);
+    }
   return XPU_SUCCESS;
 }
 

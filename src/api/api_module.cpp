@@ -1,6 +1,7 @@
 // C API: modules, kernels, their parameters, compiler diagnostics, and code
 // generated for a named target without a device.
 #include "runtime/compiler.h"
+#include "runtime/enum_bits.h"
 #include "runtime/objects.h"
 #include "runtime/targets.h"
 #include "runtime/view_args.h"
@@ -58,6 +59,14 @@ std::shared_ptr<DiagnosticsObj> makeDiagnostics(std::vector<Diagnostic> list) {
   obj->json = json.str();
   obj->text = text.str();
   return obj;
+}
+
+/// Hands the diagnostics to the caller when asked for (NULL when even a
+/// handle for them cannot be made).
+void publish(std::vector<Diagnostic> list, xpu_diagnostics *out) {
+  if (out)
+    *out = toHandle<xpu_diagnostics>(
+        HandleTable::get().add(Kind::diagnostics, makeDiagnostics(std::move(list))));
 }
 
 xpu_type toType(xpu::abi::Scalar s) { return xpu_type(int(s)); }
@@ -143,9 +152,7 @@ XPU_API xpu_status xpu_module_create(xpu_context context, xpu_device device,
   xpu::observe::BuildScope observed(request, *dev->device);
   Status st = buildProgram(*dev->device, dev->cache, request, program, diags);
   std::shared_ptr<xpu::observe::ModuleRecord> record = observed.finish(st.isOk());
-  if (diagnostics)
-    *diagnostics = toHandle<xpu_diagnostics>(
-        HandleTable::get().add(Kind::diagnostics, makeDiagnostics(std::move(diags))));
+  publish(std::move(diags), diagnostics);
   if (!st.isOk())
     return finish(st);
 
@@ -155,7 +162,9 @@ XPU_API xpu_status xpu_module_create(xpu_context context, xpu_device device,
   mod->observed = std::move(record);
   mod->buildInfo = program->blob.format + " from " + program->blob.toolchain + "; " +
                    program->blob.log;
-  uint64_t h = registerObject(dev, mod);
+  uint64_t h = 0;
+  if (Status st = registerObject(dev, mod, h); !st.isOk())
+    return finish(st);
   for (size_t i = 0; i < program->kernels.size(); ++i) {
     auto k = std::make_shared<KernelObj>();
     k->module = mod;
@@ -163,7 +172,12 @@ XPU_API xpu_status xpu_module_create(xpu_context context, xpu_device device,
     k->code = program->code->kernel(i);
     k->argBytes = xpu::abi::layoutArgs(k->info->params, k->slots);
     describeArguments(*dev, *program, *k);
-    mod->kernelHandles.push_back(registerObject(dev, k));
+    uint64_t kh = 0;
+    if (Status st = registerObject(dev, k, kh); !st.isOk()) {
+      xpu_module_release(toHandle<xpu_module>(h));
+      return finish(st);
+    }
+    mod->kernelHandles.push_back(kh);
   }
   *out = toHandle<xpu_module>(h);
   return XPU_SUCCESS;
@@ -190,9 +204,7 @@ XPU_API xpu_status xpu_module_check(xpu_context context, const char *text,
     request.target = options->target;
   std::vector<Diagnostic> diags;
   Status st = checkModule(request, diags);
-  if (diagnostics)
-    *diagnostics = toHandle<xpu_diagnostics>(
-        HandleTable::get().add(Kind::diagnostics, makeDiagnostics(std::move(diags))));
+  publish(std::move(diags), diagnostics);
   return finish(st);
 }
 
@@ -218,9 +230,7 @@ XPU_API xpu_status xpu_module_format(xpu_context context, const char *text,
   std::string result;
   std::vector<Diagnostic> diags;
   Status st = formatModule(request, result, diags);
-  if (diagnostics)
-    *diagnostics = toHandle<xpu_diagnostics>(
-        HandleTable::get().add(Kind::diagnostics, makeDiagnostics(std::move(diags))));
+  publish(std::move(diags), diagnostics);
   if (!st.isOk())
     return finish(st);
   formatted = std::move(result);
@@ -258,9 +268,7 @@ XPU_API xpu_status xpu_compile_for_target(xpu_context context, const char *text,
   std::vector<xpu::abi::KernelInfo> kernels;
   std::vector<Diagnostic> diags;
   Status st = compileForTarget(request, desc, blob, kernels, diags);
-  if (diagnostics)
-    *diagnostics = toHandle<xpu_diagnostics>(
-        HandleTable::get().add(Kind::diagnostics, makeDiagnostics(std::move(diags))));
+  publish(std::move(diags), diagnostics);
   if (!st.isOk())
     return finish(st);
   void *bytes = std::malloc(blob.code.empty() ? 1 : blob.code.size());
@@ -495,15 +503,17 @@ XPU_API void xpu_diagnostics_release(xpu_diagnostics diags) {
 }
 
 XPU_API const char *xpu_type_name(xpu_type type) {
-  if (type < XPU_TYPE_BOOL || type > XPU_TYPE_F64)
+  uint32_t bits = enumBits(type);
+  if (bits < XPU_TYPE_BOOL || bits > XPU_TYPE_F64)
     return "unknown";
-  return xpu::abi::scalarName(xpu::abi::Scalar(int(type)));
+  return xpu::abi::scalarName(xpu::abi::Scalar(bits));
 }
 
 XPU_API size_t xpu_type_size(xpu_type type) {
-  if (type < XPU_TYPE_BOOL || type > XPU_TYPE_F64)
+  uint32_t bits = enumBits(type);
+  if (bits < XPU_TYPE_BOOL || bits > XPU_TYPE_F64)
     return 0;
-  return xpu::abi::scalarBytes(xpu::abi::Scalar(int(type)));
+  return xpu::abi::scalarBytes(xpu::abi::Scalar(bits));
 }
 
 } // extern "C"

@@ -93,26 +93,55 @@ static Status printRecords(Device &device, const PendingPrint &p) {
 }
 
 Status StreamObj::synchronize() {
-  std::lock_guard<std::mutex> g(mu);
-  observe::SyncScope timing(*this);
-  uint64_t upTo = enqueued;
-  Status st = queue->synchronize();
-  for (PendingCheck &check : checks) {
-    uint32_t count = check.word.host[0], first = check.word.host[1];
-    const auto &sites = check.kernel->checkSites;
-    bool loop = first > 0 && first <= sites.size() && sites[first - 1].what == "loop";
-    if (count && st.isOk())
-      st = loop ? device->device->calibration().loopStopped(*check.kernel, sites[first - 1])
-                : outOfBounds(*check.kernel, count, first);
-    device->device->freeStatusWord(check.word);
+  std::vector<std::shared_ptr<Object>> finished;
+  Status st;
+  {
+    std::lock_guard<std::mutex> g(mu);
+    observe::SyncScope timing(*this);
+    uint64_t upTo = enqueued;
+    st = queue->synchronize();
+    for (PendingCheck &check : checks) {
+      uint32_t count = check.word.host[0], first = check.word.host[1];
+      const auto &sites = check.kernel->checkSites;
+      bool loop = first > 0 && first <= sites.size() && sites[first - 1].what == "loop";
+      if (count && st.isOk())
+        st = loop ? device->device->calibration().loopStopped(*check.kernel, sites[first - 1])
+                  : outOfBounds(*check.kernel, count, first);
+      device->device->freeStatusWord(check.word);
+    }
+    checks.clear();
+    for (PendingPrint &p : prints)
+      if (Status printed = printRecords(*device->device, p); st.isOk() && !printed.isOk())
+        st = printed;
+    prints.clear();
+    finished.swap(inUse);
+    synchronized.store(upTo, std::memory_order_release);
+    st = timing.done(std::move(st));
   }
-  checks.clear();
-  for (PendingPrint &p : prints)
-    if (Status printed = printRecords(*device->device, p); st.isOk() && !printed.isOk())
-      st = printed;
-  prints.clear();
-  synchronized.store(upTo, std::memory_order_release);
-  return timing.done(std::move(st));
+  // Outside the lock: the last reference to a module or buffer may go here,
+  // and its destruction must not wait for this stream.
+  finished.clear();
+  return st;
+}
+
+Status DeviceObj::stream0(std::shared_ptr<StreamObj> &out) {
+  std::lock_guard<std::mutex> g(mu);
+  if (!defaultStream)
+    return {XPU_ERROR_INVALID_HANDLE, "the device's context has been released"};
+  out = defaultStream;
+  return {};
+}
+
+void DeviceObj::shutDown() {
+  std::shared_ptr<StreamObj> own;
+  std::vector<std::weak_ptr<StreamObj>> others;
+  {
+    std::lock_guard<std::mutex> g(mu);
+    own = std::move(defaultStream);
+    others.swap(streams);
+  }
+  if (own)
+    (void)own->synchronize();
 }
 
 Status BufferObj::checkConflicts(const char *what, bool isWrite,

@@ -20,6 +20,10 @@ int reportFailure(const char *what, xpu_status status);
 
 bool readFile(const std::string &path, std::string &out);
 
+/// Decimal digits only, at most `max`; nullopt for anything else (a sign,
+/// spaces, a suffix, a value that does not fit).
+std::optional<uint64_t> parseCount(const std::string &text, uint64_t max);
+
 /// A context that releases itself.
 struct Context {
   xpu_context handle = nullptr;

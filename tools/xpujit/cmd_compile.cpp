@@ -70,9 +70,9 @@ int runCompile(int argc, char **argv) {
     std::fputs(kHelp, stderr);
     return kUsage;
   }
-  char *end = nullptr;
-  unsigned long waveWidth = wave.empty() ? 0 : std::strtoul(wave.c_str(), &end, 10);
-  if (!wave.empty() && (*end || waveWidth == 0 || waveWidth > 1024)) {
+  auto parsedWave = wave.empty() ? std::optional<uint64_t>(0) : parseCount(wave, 1024);
+  uint64_t waveWidth = parsedWave.value_or(0);
+  if (!wave.empty() && waveWidth == 0) {
     std::fprintf(stderr, "xpujit compile: --wave takes a width (32 or 64), not '%s'\n",
                  wave.c_str());
     return kUsage;

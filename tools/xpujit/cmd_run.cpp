@@ -48,9 +48,10 @@ bool parseExtents(const std::string &text, uint32_t out[3]) {
     size_t comma = text.find(',', start);
     std::string part = text.substr(start, comma == std::string::npos ? std::string::npos
                                                                      : comma - start);
-    if (part.empty() || part.find_first_not_of("0123456789") != std::string::npos)
+    auto extent = parseCount(part, UINT32_MAX);
+    if (!extent)
       return false;
-    out[d] = uint32_t(std::strtoul(part.c_str(), nullptr, 10));
+    out[d] = uint32_t(*extent);
     if (comma == std::string::npos)
       return true;
     start = comma + 1;
@@ -150,22 +151,34 @@ int runRun(int argc, char **argv) {
         return kUsage;
       }
       specs.push_back(spec);
-    } else if (a == "--seed") {
+    } else if (a == "--seed" || a == "--repeat" || a == "--print") {
       if (!value(v))
         return kUsage;
-      seed = std::strtoull(v.c_str(), nullptr, 10);
-    } else if (a == "--repeat") {
-      if (!value(v))
+      auto n = a == "--print" && v == "all" ? std::optional<uint64_t>(0)
+                                            : parseCount(v, INT64_MAX);
+      if (!n || (a == "--repeat" && *n == 0)) {
+        std::fprintf(stderr, "xpujit run: %s takes %s, got '%s'\n", a.c_str(),
+                     a == "--repeat" ? "a count of at least 1"
+                     : a == "--print" ? "a count or 'all'" : "a number",
+                     v.c_str());
         return kUsage;
-      repeat = std::max<uint64_t>(1, std::strtoull(v.c_str(), nullptr, 10));
-    } else if (a == "--print") {
-      if (!value(v))
-        return kUsage;
-      printCount = v == "all" ? -1 : std::strtol(v.c_str(), nullptr, 10);
+      }
+      if (a == "--seed")
+        seed = *n;
+      else if (a == "--repeat")
+        repeat = *n;
+      else
+        printCount = v == "all" ? -1 : long(*n);
     } else if (a == "--dynamic-shared") {
       if (!value(v))
         return kUsage;
-      launchOptions.dynamic_shared_bytes = uint32_t(std::strtoul(v.c_str(), nullptr, 10));
+      auto n = parseCount(v, UINT32_MAX);
+      if (!n) {
+        std::fprintf(stderr, "xpujit run: --dynamic-shared takes a byte count, got '%s'\n",
+                     v.c_str());
+        return kUsage;
+      }
+      launchOptions.dynamic_shared_bytes = uint32_t(*n);
     } else if (a == "--save") {
       if (!value(saveDir))
         return kUsage;
@@ -257,7 +270,10 @@ int runRun(int argc, char **argv) {
       args.push_back(scalarArg(specs[i]));
       continue;
     }
-    std::string err = fillBuffer(specs[i], seed + i, contents[i]);
+    if (std::string err = fillBuffer(specs[i], seed + i, contents[i]); !err.empty()) {
+      std::fprintf(stderr, "xpujit run: --arg %s: %s\n", specs[i].text.c_str(), err.c_str());
+      return kFailed;
+    }
     xpu_buffer b;
     if ((st = xpu_buffer_create(dev, contents[i].size(), &b)))
       return reportFailure("cannot allocate a buffer", st);

@@ -297,7 +297,16 @@ LogicalResult lowerToLLVMDialect(ModuleOp module, LLVMTarget target,
                      : target == LLVMTarget::nvvm ? "nvvm"
                                                   : "rocdl";
   PassManager pm(module.getContext(), ModuleOp::getOperationName());
-  pm.addPass(createExpandReductions());
+  if (target == LLVMTarget::cpu) {
+    // One call per workgroup: barriers and reductions become region
+    // boundaries of work-item loops instead of code.
+    InlineHelpersOptions inlineOptions;
+    inlineOptions.onlyBarriers = true;
+    pm.addPass(createInlineHelpers(inlineOptions));
+    pm.addPass(createCPUWorkItemLoops());
+  } else {
+    pm.addPass(createExpandReductions());
+  }
   LowerExecutionModelOptions execOptions;
   execOptions.target = name;
   execOptions.waveWidth = waveWidth;

@@ -80,7 +80,7 @@ enum class LLVMTarget { cpu, nvvm, rocdl };
 /// Bump it when lowering or code generation changes what a kernel compiles
 /// to (the library's build id is in the key too, but a build without one
 /// relies on this).
-constexpr unsigned kPipelineVersion = 1;
+constexpr unsigned kPipelineVersion = 2;
 
 /// Lowers an admitted module to the LLVM dialect for `target`.
 mlir::LogicalResult lowerToLLVMDialect(mlir::ModuleOp module, LLVMTarget target,

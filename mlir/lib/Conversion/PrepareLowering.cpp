@@ -46,7 +46,7 @@ Value statusOf(Operation *op) {
 
 /// Wraps each access admission marked `checked` in `if (in bounds)`; the
 /// else branch reports the site and, for reads, yields zero.
-void materializeChecks(ModuleOp module) {
+void materializeAllChecks(ModuleOp module) {
   SmallVector<Operation *> checked;
   module.walk([&](Operation *op) {
     if (op->hasAttr("checked") && isa<LoadOp, StoreOp, AtomicRMWOp>(op))
@@ -136,7 +136,8 @@ struct PrepareLoweringPass : xpu::impl::PrepareLoweringBase<PrepareLoweringPass>
       return signalPassFailure();
     }
     addStatusParam(module, statusTy);
-    materializeChecks(module);
+    if (materializeChecks)
+      materializeAllChecks(module);
     applyFastMath(module);
   }
 };

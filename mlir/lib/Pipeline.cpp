@@ -311,7 +311,11 @@ LogicalResult lowerToLLVMDialect(ModuleOp module, LLVMTarget target,
   execOptions.target = name;
   execOptions.waveWidth = waveWidth;
   pm.addPass(createLowerExecutionModel(execOptions));
-  pm.addPass(createPrepareLowering());
+  PrepareLoweringOptions prepareOptions;
+  prepareOptions.skipWorkItemLoops = target == LLVMTarget::cpu;
+  pm.addPass(createPrepareLowering(prepareOptions));
+  if (target == LLVMTarget::cpu)
+    pm.addPass(createCPUChecks());
   if (target != LLVMTarget::cpu) {
     MathToLibCallsOptions mathOptions;
     mathOptions.target = name;

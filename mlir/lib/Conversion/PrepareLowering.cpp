@@ -46,10 +46,17 @@ Value statusOf(Operation *op) {
 
 /// Wraps each access admission marked `checked` in `if (in bounds)`; the
 /// else branch reports the site and, for reads, yields zero.
-void materializeAllChecks(ModuleOp module) {
+void materializeChecks(ModuleOp module, bool skipWorkItemLoops) {
   SmallVector<Operation *> checked;
+  auto inWorkItemLoop = [](Operation *op) {
+    for (Operation *p = op->getParentOp(); p; p = p->getParentOp())
+      if (p->hasAttr("xpu.work_item_dim"))
+        return true;
+    return false;
+  };
   module.walk([&](Operation *op) {
-    if (op->hasAttr("checked") && isa<LoadOp, StoreOp, AtomicRMWOp>(op))
+    if (op->hasAttr("checked") && isa<LoadOp, StoreOp, AtomicRMWOp>(op) &&
+        !(skipWorkItemLoops && inWorkItemLoop(op)))
       checked.push_back(op);
   });
   for (Operation *op : checked) {
@@ -136,8 +143,7 @@ struct PrepareLoweringPass : xpu::impl::PrepareLoweringBase<PrepareLoweringPass>
       return signalPassFailure();
     }
     addStatusParam(module, statusTy);
-    if (materializeChecks)
-      materializeAllChecks(module);
+    materializeChecks(module, skipWorkItemLoops);
     applyFastMath(module);
   }
 };

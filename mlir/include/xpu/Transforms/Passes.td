@@ -186,15 +186,15 @@ def PrepareLowering : Pass<"xpu-prepare-lowering", "mlir::ModuleOp"> {
       zero }
     ```
     Float arithmetic in kernels marked `fastmath` gets the `contract` flag;
-    elsewhere no fused multiply-add is formed. With `materialize-checks=false`
-    the `checked` accesses are left for a target's own pass (the CPU's
-    `xpu-cpu-checks`).
+    elsewhere no fused multiply-add is formed. With `skip-work-item-loops`
+    the checked accesses inside CPU work-item loops are left to
+    `xpu-cpu-checks`.
   }];
   let options = [
     Option<"statusType", "status-type", "std::string", /*default=*/"\"ptr\"",
            "ptr (LLVM-based targets) | buffer (SPIR-V)">,
-    Option<"materializeChecks", "materialize-checks", "bool", /*default=*/"true",
-           "wrap each checked access in a branch to a report">,
+    Option<"skipWorkItemLoops", "skip-work-item-loops", "bool", /*default=*/"false",
+           "leave the checks inside CPU work-item loops (xpu.work_item_dim)">,
   ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::scf::SCFDialect",
                            "::mlir::arith::ArithDialect"];
@@ -295,6 +295,36 @@ def ConvertXPUToSPIRV : Pass<"xpu-to-spirv", "mlir::ModuleOp"> {
            "(DenormPreserve, SignedZeroInfNanPreserve; needs both capabilities)">,
   ];
   let dependentDialects = ["::mlir::spirv::SPIRVDialect"];
+}
+
+def CPUChecks : Pass<"xpu-cpu-checks", "mlir::ModuleOp"> {
+  let summary = "Bounds checks in CPU work-item loops that keep them vectorizable";
+  let description = [{
+    Runs after `xpu-prepare-lowering{skip-work-item-loops}`, on the checked
+    accesses inside the loops of `xpu-cpu-work-item-loops`. Loop
+    versioning: the accesses whose index is affine in the thread ids (and
+    in variables of inner loops with workgroup-level bounds) are checked
+    once per workgroup for their whole range, in exact i128 arithmetic, as
+    are the loop's own guards of that form (`if (gid < n)`); when all hold,
+    a copy of the nest without those checks, with the guards folded, runs.
+    Every other check is branch-free: the access happens only when in
+    bounds (a read yields zero otherwise) and the failure is counted in the
+    workgroup's counters, added to the status word when the workgroup ends.
+
+    ```mlir
+    scf.for %tx = %c0 to %sx step %c1 {        // xpu.work_item_dim = 0
+      %i = arith.addi %base, %tx : index
+      %v = xpu.load %x[%i] {checked, xpu.site = 0} : !xpu.buffer<f32> ... }
+    // becomes
+    %ok = ... base >= 0 && base + sx - 1 < size(x), in i128 ...
+    scf.if %ok { scf.for %tx ... { %v = xpu.load %x[%i] ... } }
+    else { scf.for %tx ... { %in = arith.cmpi ult, %i, %n : index
+                             %v = scf.if %in -> f32 { xpu.load ... } else { 0.0 }
+                             counters[0] += !%in ... } }
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",
+                           "::mlir::LLVM::LLVMDialect"];
 }
 
 def CPUWrappers : Pass<"xpu-cpu-wrappers", "mlir::ModuleOp"> {

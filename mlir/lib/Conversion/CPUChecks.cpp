@@ -101,6 +101,18 @@ public:
             arith::ConstantIntOp::create(gb, guard.getLoc(), gb.getI1Type(), 1));
       }
       (void)copy;
+      // The checked copy runs only where the range check fails (the edges of
+      // the grid, or a real violation): not worth vectorizing, nor the
+      // compile time that would take.
+      auto scalar = LLVM::LoopAnnotationAttr::get(
+          b.getContext(), {},
+          LLVM::LoopVectorizeAttr::get(b.getContext(), b.getBoolAttr(true), {}, {}, {},
+                                       {}, {}, {}),
+          {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {});
+      nest->walk([&](scf::ForOp loop) {
+        if (loop->hasAttr(kDimAttr))
+          loop->setAttr("llvm.loop_annotation", scalar);
+      });
       // Both copies now hold the accesses still checked.
       checked.clear();
       ifOp->walk([&](Operation *op) {

@@ -94,6 +94,15 @@ struct CPUWrappersPass : xpu::impl::CPUWrappersBase<CPUWrappersPass> {
     Type i32 = IntegerType::get(ctx, 32);
     Type i64 = IntegerType::get(ctx, 64);
 
+    // Loop hints reach the back edges as discardable attributes (from
+    // scf.for through cf); LLVM translation reads the branches' own.
+    module.walk([](LLVM::BrOp br) {
+      if (auto hint = br->getAttrOfType<LLVM::LoopAnnotationAttr>("llvm.loop_annotation")) {
+        br->removeAttr("llvm.loop_annotation");
+        br.setLoopAnnotationAttr(hint);
+      }
+    });
+
     SmallVector<LLVM::LLVMFuncOp> kernels;
     module.walk([&](LLVM::LLVMFuncOp fn) {
       if (fn->hasAttr("xpu.kernel"))
@@ -114,11 +123,16 @@ struct CPUWrappersPass : xpu::impl::CPUWrappersBase<CPUWrappersPass> {
       OpBuilder b(ctx);
       b.setInsertionPointAfter(kernel);
 
-      // The same body without `noalias`, for launches whose buffers overlap.
+      // The same body without `noalias`, for launches whose buffers overlap:
+      // rare, so compiled small (no vectorization) to keep compiles fast.
       LLVM::LLVMFuncOp aliased;
       if (mayAlias(access.asArrayRef())) {
         aliased = cast<LLVM::LLVMFuncOp>(b.clone(*kernel));
         aliased.setSymName(name + ".may_alias");
+        aliased.setAlwaysInline(false);
+        aliased.setNoInline(true);
+        aliased.setPassthroughAttr(
+            b.getArrayAttr({b.getStringAttr("minsize"), b.getStringAttr("optsize")}));
       }
       markNoAlias(kernel, access.asArrayRef());
 

@@ -102,13 +102,9 @@ static Status frontEnd(Session &s, const CompileRequest &request,
       return stageFailure(XPU_ERROR_REFUSED, diags, "a kernel was refused");
   }
 
-  // Target-independent preparation: reductions become shared memory and
-  // barriers, the same for every backend.
+  // Reductions stay whole here: each target's lowering expands them (GPUs
+  // into shared memory and barriers, the CPU into a fold per workgroup).
   s.collector.setDefaultCode("XPU-COMPILE");
-  mlir::PassManager pm(&s.ctx, mlir::ModuleOp::getOperationName());
-  pm.addPass(createExpandReductions());
-  if (mlir::failed(pm.run(*module)))
-    return stageFailure(XPU_ERROR_COMPILE, diags, "reduction expansion failed");
   assignCheckSites(*module);
   kernels = describeKernels(*module);
   dumpStage("admitted.mlir", *module);

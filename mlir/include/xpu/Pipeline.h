@@ -70,8 +70,8 @@ abi::Param paramOf(mlir::Type type);
 /// and assignCheckSites, before lowering.
 std::vector<abi::KernelInfo> describeKernels(mlir::ModuleOp module);
 
-/// What each kernel needs from a target. Call after admission and the
-/// target-independent expansions (reductions), before lowering.
+/// What each kernel needs from a target. Call after admission, before
+/// lowering (a reduction's shared scratch on GPUs is counted).
 std::vector<KernelRequirements> analyzeRequirements(mlir::ModuleOp module);
 
 enum class LLVMTarget { cpu, nvvm, rocdl };

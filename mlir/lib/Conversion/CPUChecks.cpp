@@ -135,6 +135,11 @@ private:
   llvm::DenseMap<Value, Value> outerCache;
 
   Type i128() { return b.getIntegerType(128); }
+  /// An i128 constant, sign-extended from `v`.
+  Value c128(int64_t v) {
+    return arith::ConstantOp::create(
+        b, nest->getLoc(), IntegerAttr::get(i128(), APInt(128, uint64_t(v), /*isSigned=*/true)));
+  }
   Value wide(Value index) {
     Location l = nest->getLoc();
     Value i64 = arith::IndexCastOp::create(b, l, b.getI64Type(), index);
@@ -170,8 +175,8 @@ private:
       dims.push_back({loop.getInductionVar(), lo, arith::SubIOp::create(b, l, ub, cst(1))});
       for (Value bound : {lo, ub}) {
         Value w = wide(bound);
-        Value limit = arith::ConstantIntOp::create(b, l, i128(), kMaxInnerBound);
-        Value neg = arith::ConstantIntOp::create(b, l, i128(), -kMaxInnerBound);
+        Value limit = c128(kMaxInnerBound);
+        Value neg = c128(-kMaxInnerBound);
         boundChecks.push_back(arith::AndIOp::create(
             b, l, arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, w, limit),
             arith::CmpIOp::create(b, l, arith::CmpIPredicate::sgt, w, neg)));
@@ -308,8 +313,8 @@ private:
     auto [lo, hi] = range(*a);
     Value size = wide(BufferSizeOp::create(b, l, buf));
     Value last = arith::AddIOp::create(
-        b, l, hi, arith::ConstantIntOp::create(b, l, i128(), width - 1));
-    Value zero = arith::ConstantIntOp::create(b, l, i128(), 0);
+        b, l, hi, c128(width - 1));
+    Value zero = c128(0);
     return arith::AndIOp::create(
         b, l, arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, lo, zero),
         arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, last, size));
@@ -350,8 +355,8 @@ private:
     // x (depends on the thread ids) pred y (workgroup-level).
     auto [lo, hi] = range(*x);
     Value bound = wide(y->base);
-    Value zero = arith::ConstantIntOp::create(b, l, i128(), 0);
-    Value big = arith::ConstantIntOp::create(b, l, i128(), int64_t(1) << 62);
+    Value zero = c128(0);
+    Value big = c128(int64_t(1) << 62);
     // Unsigned comparisons hold as signed ones when both sides are small
     // non-negative numbers.
     auto inRange = [&](Value v) {
@@ -391,8 +396,8 @@ private:
   Value signedHolds(arith::CmpIPredicate p, Value extreme, Value bound) {
     Location l = nest->getLoc();
     using P = arith::CmpIPredicate;
-    Value minI64 = arith::ConstantIntOp::create(b, l, i128(), INT64_MIN);
-    Value maxI64 = arith::ConstantIntOp::create(b, l, i128(), INT64_MAX);
+    Value minI64 = c128(INT64_MIN);
+    Value maxI64 = c128(INT64_MAX);
     Value fits = arith::AndIOp::create(b, l, arith::CmpIOp::create(b, l, P::sge, extreme, minI64),
                                        arith::CmpIOp::create(b, l, P::sle, extreme, maxI64));
     return arith::AndIOp::create(b, l, fits, arith::CmpIOp::create(b, l, p, extreme, bound));

@@ -503,11 +503,27 @@ llvm::DenseSet<Operation *> xpu::functionsWithBarriers(ModuleOp module) {
   return result;
 }
 
+BufferType xpu::reductionScratchType(ReduceOp op) {
+  int64_t slots = kMaxWorkgroupExtent;
+  auto kernel = op->getParentOfType<KernelOp>();
+  if (kernel && kernel.getWorkgroupSize()) {
+    slots = 1;
+    for (int64_t e : *kernel.getWorkgroupSize())
+      slots *= e;
+  }
+  return BufferType::get(op.getContext(), op.getValue().getType(), Space::shared,
+                         Access::rw, slots + 1);
+}
+
 uint64_t xpu::sharedScratchBytes(KernelOp kernel) {
   uint64_t total = 0;
-  kernel.walk([&](AllocOp alloc) {
-    BufferType t = alloc.getResult().getType();
-    if (t.getSpace() != Space::shared)
+  kernel.walk([&](Operation *op) {
+    BufferType t;
+    if (auto alloc = dyn_cast<AllocOp>(op))
+      t = alloc.getResult().getType();
+    else if (auto reduce = dyn_cast<ReduceOp>(op))
+      t = reductionScratchType(reduce);
+    if (!t || t.getSpace() != Space::shared)
       return;
     uint64_t bytes = uint64_t(t.getSize()) *
                      std::max(1u, t.getElementType().getIntOrFloatBitWidth() / 8);

@@ -40,8 +40,13 @@ inline constexpr int64_t kMaxWorkgroupExtent = 1024;
 inline constexpr uint64_t kSharedAlign = 16;
 
 /// Bytes of workgroup-shared memory a kernel allocates, each allocation
-/// aligned to kSharedAlign, in walk order.
+/// aligned to kSharedAlign, in walk order; with the scratch that
+/// xpu-expand-reductions gives each reduction on the GPU backends.
 uint64_t sharedScratchBytes(KernelOp kernel);
+
+/// The shared scratch xpu-expand-reductions allocates for `op`: one slot per
+/// invocation of the largest workgroup the kernel allows, and the result.
+BufferType reductionScratchType(ReduceOp op);
 
 /// Kernels and device functions that reach a workgroup barrier (directly,
 /// through xpu.reduce, or through calls).

@@ -177,7 +177,8 @@ Status loadHostObject(const rt::Blob &blob,
   module->kernels.resize(kernels.size());
   for (size_t i = 0; i < kernels.size(); ++i) {
     CpuKernel &k = module->kernels[i];
-    for (const char *suffix : {abi::kCpuGroupSuffix, abi::kCpuSharedBytesSuffix}) {
+    for (const char *suffix :
+         {abi::kCpuGroupSuffix, abi::kCpuSharedBytesSuffix, abi::kCpuStackBytesSuffix}) {
       std::string name = kernels[i].name + suffix;
       auto addr = j->lookup(*dylib, name);
       if (!addr)
@@ -185,8 +186,10 @@ Status loadHostObject(const rt::Blob &blob,
                                        llvm::toString(addr.takeError())};
       if (suffix == abi::kCpuGroupSuffix)
         k.entry = addr->toPtr<GroupEntry>();
-      else
+      else if (suffix == abi::kCpuSharedBytesSuffix)
         k.sharedBytes = *addr->toPtr<const uint64_t *>();
+      else
+        k.stackBytes = *addr->toPtr<const uint64_t *>();
     }
     std::vector<abi::Slot> slots;
     abi::layoutArgs(kernels[i].params, slots);

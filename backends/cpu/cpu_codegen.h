@@ -24,6 +24,7 @@ using GroupEntry = void (*)(const uint8_t *args, abi::CpuLaunch *launch);
 struct CpuKernel : rt::BackendKernel {
   GroupEntry entry = nullptr;
   uint64_t sharedBytes = 0; ///< shared block per workgroup
+  uint64_t stackBytes = 0;  ///< the entry point's own arrays
   /// Global buffer parameters, for the launch's overlap check.
   struct BufferArg {
     uint32_t pointerOffset, countOffset; ///< slots in the argument block

@@ -170,6 +170,15 @@ struct Task {
   // record, wait
   CpuEvent *event = nullptr;
   uint64_t generation = 0;
+  /// Stack the launch's workgroups need beyond their callers' frames.
+  uint64_t stackBytes = 0;
+
+  /// Whether a thread that did not start with a kernel-sized stack (an
+  /// application thread in synchronize) may run it.
+  bool runsOnAnyThread() const {
+    return kind != Kind::stop && (kind != Kind::launch || stackBytes <= kAnyThreadStack);
+  }
+  static constexpr uint64_t kAnyThreadStack = 128 << 10;
 
   Status run() {
     switch (kind) {
@@ -195,9 +204,12 @@ struct Task {
   }
 };
 
-/// A stream: tasks run in order on a worker thread, from a ring of fixed
-/// size (a producer waits when it is full). The first failure is kept and
-/// returned by the next synchronize.
+/// A stream: tasks run in order from a ring of fixed size (a producer
+/// waits when it is full), on the stream's worker thread or, when it is
+/// not running them already, on the thread that synchronizes: a launch and
+/// a synchronize need no thread switch. One thread at a time runs a
+/// stream's tasks (`running_`). The first failure is kept and returned by
+/// the next synchronize.
 class CpuQueue : public rt::Queue {
 public:
   CpuQueue() = default;
@@ -257,6 +269,7 @@ public:
       std::memcpy(t.grid.block, r.block, sizeof t.grid.block);
       t.grid.flags = aliasFlags(*kernel, args);
       t.grid.status = reinterpret_cast<uint32_t *>(r.status);
+      t.stackBytes = kernel->stackBytes;
     });
   }
   Status record(rt::BackendEvent &event) override {
@@ -283,7 +296,20 @@ public:
   }
   Status synchronize() override {
     uint64_t target = submitted_.load(std::memory_order_acquire);
-    doneWord_.await([&] { return completed_.load(std::memory_order_acquire) >= target; });
+    while (completed_.load(std::memory_order_acquire) < target) {
+      if (own()) {
+        bool blocked = drain(target, /*anyThread=*/true);
+        release();
+        if (blocked)
+          postedWord_.wake(); // the worker takes what this thread may not run
+        else
+          continue;
+      }
+      doneWord_.await([&] {
+        return completed_.load(std::memory_order_acquire) >= target ||
+               (!running_.load(std::memory_order_acquire) && !nextNeedsWorker());
+      });
+    }
     std::lock_guard<std::mutex> g(errorMu_);
     Status st = std::move(firstError_);
     firstError_ = Status();
@@ -313,12 +339,28 @@ private:
     return nullptr;
   }
 
-  void run() {
-    for (uint64_t next = 0;; ++next) {
-      postedWord_.await(
-          [&] { return submitted_.load(std::memory_order_acquire) > next; });
+  bool own() {
+    bool expected = false;
+    return running_.compare_exchange_strong(expected, true, std::memory_order_acquire);
+  }
+  void release() {
+    running_.store(false, std::memory_order_release);
+    postedWord_.wake();
+    doneWord_.wake();
+  }
+  bool nextNeedsWorker() {
+    uint64_t next = completed_.load(std::memory_order_acquire);
+    return next < submitted_.load(std::memory_order_acquire) &&
+           !ring_[next % kSlots].runsOnAnyThread();
+  }
+
+  /// Runs tasks in order while this thread owns the stream, up to `target`
+  /// (exclusive). Returns true if it stopped at a task it may not run.
+  bool drain(uint64_t target, bool anyThread) {
+    for (uint64_t next = completed_.load(std::memory_order_relaxed); next < target; ++next) {
       Task &t = ring_[next % kSlots];
-      bool stop = t.kind == Task::Kind::stop;
+      if (anyThread && !t.runsOnAnyThread())
+        return true;
       Status st = t.run();
       if (!st.isOk()) {
         std::lock_guard<std::mutex> g(errorMu_);
@@ -327,14 +369,31 @@ private:
       }
       completed_.store(next + 1, std::memory_order_release);
       doneWord_.wake();
-      if (stop)
-        return;
+      if (t.kind == Task::Kind::stop)
+        stopped_ = true;
+    }
+    return false;
+  }
+
+  void run() {
+    while (!stopped_) {
+      postedWord_.await([&] {
+        return submitted_.load(std::memory_order_acquire) >
+                   completed_.load(std::memory_order_acquire) &&
+               !running_.load(std::memory_order_acquire);
+      });
+      if (!own())
+        continue;
+      drain(submitted_.load(std::memory_order_acquire), /*anyThread=*/false);
+      release();
     }
   }
 
   std::array<Task, kSlots> ring_;
   std::mutex pushMu_; ///< one producer at a time
   std::atomic<uint64_t> submitted_{0}, completed_{0};
+  std::atomic<bool> running_{false};
+  bool stopped_ = false; ///< the worker ran the stop task
   WaitWord postedWord_, doneWord_;
   std::mutex errorMu_;
   Status firstError_;

@@ -3,7 +3,7 @@
 // every kernel's three versions run interleaved, round after round, and the
 // table gives each one's median time and the ratios.
 //
-//   xpu-bench-cpu [--rounds 5] [--quick] [--out bench/results/cpu-DATE.md]
+//   xpu-bench-cpu [--rounds 5] [--quick] [--only SUBSTRING] [--out bench/results/cpu-DATE.md]
 //
 // Ratios are the reference's time over xpujit's (above 1: xpujit is
 // faster). Outputs are compared after timing; a mismatch is reported in the
@@ -160,7 +160,7 @@ std::string fmtRatio(double num, double den) {
 int main(int argc, char **argv) {
   int rounds = 5;
   bool quick = false;
-  std::string out;
+  std::string out, only;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--rounds" && i + 1 < argc)
@@ -169,8 +169,10 @@ int main(int argc, char **argv) {
       quick = true;
     else if (a == "--out" && i + 1 < argc)
       out = argv[++i];
+    else if (a == "--only" && i + 1 < argc)
+      only = argv[++i];
     else {
-      std::fprintf(stderr, "usage: xpu-bench-cpu [--rounds N] [--quick] [--out FILE]\n");
+      std::fprintf(stderr, "usage: xpu-bench-cpu [--rounds N] [--quick] [--only SUBSTRING] [--out FILE]\n");
       return 2;
     }
   }
@@ -521,6 +523,8 @@ int main(int argc, char **argv) {
     for (Case &c : cases)
       c.ocl = nullptr;
 #endif
+  if (!only.empty())
+    std::erase_if(cases, [&](const Case &c) { return c.name.find(only) == std::string::npos; });
   // Warm up (first launches, page faults), then interleaved rounds.
   for (Case &c : cases)
     for (auto *f : {&c.xpu, &c.omp, &c.ocl})
@@ -570,17 +574,22 @@ int main(int argc, char **argv) {
     for (size_t i = 0; i < cases.size(); ++i)
       if (cases[i].name.rfind(prefix, 0) == 0)
         return i;
-    return size_t(0);
+    return std::string::npos;
   };
   size_t tree = find("workgroup tree"), reduce = find("workgroup sum, xpu.reduce"),
          flat = find("the same sums"), tiled = find("matrix multiply, 16"),
          naive = find("matrix multiply, naive");
+  if (tree != std::string::npos && reduce != std::string::npos &&
+      flat != std::string::npos && tiled != std::string::npos &&
+      naive != std::string::npos)
   std::snprintf(line, sizeof line,
                 "\nWithin xpujit: the barrier tree sum takes %s of the barrier-free sum's time "
                 "(xpu.reduce %s); the tiled matrix multiply %s of the naive one's.\n",
                 fmtRatio(med[tree * 3], med[flat * 3]).c_str(),
                 fmtRatio(med[reduce * 3], med[flat * 3]).c_str(),
                 fmtRatio(med[tiled * 3], med[naive * 3]).c_str());
+  else
+    line[0] = 0;
   text += line;
   bench::write(out, text);
   return 0;

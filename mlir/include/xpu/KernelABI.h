@@ -152,6 +152,10 @@ constexpr uint32_t kCpuBuffersDistinct = 1;
 /// block each workgroup needs.
 constexpr const char *kCpuGroupSuffix = ".xpu_wg";
 constexpr const char *kCpuSharedBytesSuffix = ".xpu_shared_bytes";
+/// Also a u64 constant: the bytes of stack the entry point's own arrays
+/// take (context arrays, private buffers), so the runtime knows on which
+/// threads it may run.
+constexpr const char *kCpuStackBytesSuffix = ".xpu_stack_bytes";
 
 /// Attributes the CPU lowering leaves on a kernel for its entry point: the
 /// shared block's size, and per parameter -1 (scalar) or its Access.

@@ -161,11 +161,10 @@ private:
     Location l = nest->getLoc();
     nest->walk([&](scf::ForOp loop) {
       if (loop->hasAttr(kDimAttr)) {
-        // 0 .. size - 1: the launch gives at most 1024 per workgroup.
-        Value ub = outer(loop.getUpperBound());
-        if (ub)
-          dims.push_back({loop.getInductionVar(), cst(0),
-                          arith::SubIOp::create(b, l, ub, cst(1))});
+        // Within 0 .. size - 1: the launch gives at most 1024 per workgroup.
+        Value lb = outer(loop.getLowerBound()), ub = outer(loop.getUpperBound());
+        if (lb && ub)
+          dims.push_back({loop.getInductionVar(), lb, arith::SubIOp::create(b, l, ub, cst(1))});
         return;
       }
       std::optional<int64_t> step = getConstantIntValue(loop.getStep());
@@ -525,11 +524,32 @@ void checkKernel(KernelOp kernel) {
   }
 }
 
+/// The innermost loop over x of a workgroup usually runs the workgroup's
+/// width (16, 64, 256 times): one vector of each iteration's values at a
+/// time, without interleaving, so that short rows still run as vectors.
+void hintInnermost(KernelOp kernel) {
+  MLIRContext *ctx = kernel.getContext();
+  Builder b(ctx);
+  auto once = LLVM::LoopAnnotationAttr::get(
+      ctx, {}, {}, LLVM::LoopInterleaveAttr::get(ctx, b.getI32IntegerAttr(1)), {}, {}, {}, {},
+      {}, {}, {}, {}, {}, {}, {}, {});
+  kernel.walk([&](scf::ForOp loop) {
+    if (loop->hasAttr(kDimAttr) && !loop->hasAttr("llvm.loop_annotation") &&
+        !loop.getBody()->walk([](scf::ForOp inner) {
+                           return inner->hasAttr(kDimAttr) ? WalkResult::interrupt()
+                                                           : WalkResult::advance();
+                         }).wasInterrupted())
+      loop->setAttr("llvm.loop_annotation", once);
+  });
+}
+
 struct CPUChecksPass : xpu::impl::CPUChecksBase<CPUChecksPass> {
   void runOnOperation() override {
     for (KernelOp kernel : getOperation().getOps<KernelOp>())
-      if (kernel->hasAttr("xpu.work_item_loops"))
+      if (kernel->hasAttr("xpu.work_item_loops")) {
         checkKernel(kernel);
+        hintInnermost(kernel);
+      }
   }
 };
 

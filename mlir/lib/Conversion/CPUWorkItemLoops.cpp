@@ -17,6 +17,9 @@
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SetVector.h"
 
+#include <functional>
+#include <tuple>
+
 namespace xpu {
 #define GEN_PASS_DEF_CPUWORKITEMLOOPS
 #include "xpu/Transforms/Passes.h.inc"
@@ -231,11 +234,68 @@ Value cIndex(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
 }
 
+//===----------------------------------------------------------------------===//
+// Guards as loop bounds
+//===----------------------------------------------------------------------===//
+
+/// The loop range [lo, hi) of invocations for which `x pred bound` holds,
+/// where x = base + t over t in [0, size), base + size <= 2^42 (a group's
+/// first global id: grid extents < 2^31, workgroups <= 1024), so x is
+/// exact and non-negative; `bound` is any i64.
+std::pair<Value, Value> rangeWhere(OpBuilder &b, Location l, arith::CmpIPredicate pred,
+                                   Value base, Value size, Value bound) {
+  using P = arith::CmpIPredicate;
+  Value zero = cIndex(b, l, 0), one = cIndex(b, l, 1);
+  auto cmp = [&](P p, Value x, Value y) { return arith::CmpIOp::create(b, l, p, x, y); };
+  auto sel = [&](Value c, Value x, Value y) { return arith::SelectOp::create(b, l, c, x, y); };
+  // d = bound - base when bound >= base (unsigned); these are offsets from
+  // the group's first invocation, clamped to [0, size].
+  Value d = arith::SubIOp::create(b, l, bound, base);
+  Value below = cmp(P::ult, bound, base); // every x is >= bound
+  Value dClamped = sel(below, zero, arith::MinUIOp::create(b, l, d, size));
+  Value dPlus1 = sel(below, zero, sel(cmp(P::uge, d, size), size,
+                                      arith::AddIOp::create(b, l, d, one)));
+  // x ugt/uge are satisfied from these offsets on; ult/ule up to them.
+  Value ltEnd = dClamped;                        // x < bound
+  Value leEnd = dPlus1;                          // x <= bound
+  Value gtBegin = sel(below, zero, dPlus1);      // x > bound
+  Value geBegin = sel(below, zero, dClamped);    // x >= bound
+  // Signed: x is a small non-negative number.
+  Value nonPositive = cmp(P::sle, bound, zero), negative = cmp(P::slt, bound, zero);
+  switch (pred) {
+  case P::ult: return {zero, ltEnd};
+  case P::ule: return {zero, leEnd};
+  case P::ugt: return {gtBegin, size};
+  case P::uge: return {geBegin, size};
+  case P::slt: return {zero, sel(nonPositive, zero, ltEnd)};
+  case P::sle: return {zero, sel(negative, zero, leEnd)};
+  case P::sgt: return {sel(negative, zero, gtBegin), size};
+  case P::sge: return {sel(nonPositive, zero, geBegin), size};
+  default: return {};
+  }
+}
+
+arith::CmpIPredicate swapSides(arith::CmpIPredicate p) {
+  using P = arith::CmpIPredicate;
+  switch (p) {
+  case P::ult: return P::ugt;
+  case P::ule: return P::uge;
+  case P::ugt: return P::ult;
+  case P::uge: return P::ule;
+  case P::slt: return P::sgt;
+  case P::sle: return P::sge;
+  case P::sgt: return P::slt;
+  case P::sge: return P::sle;
+  default: return p;
+  }
+}
+
 /// One loop nest over a workgroup's invocations.
 struct WorkItemNest {
   Operation *outer = nullptr; ///< outermost loop
   Block *body = nullptr;      ///< innermost body
   Value tid[3];               ///< thread id per axis (index)
+  scf::ForOp loop[3];         ///< the loop per axis (none for fixed extent 1)
   Value lin;                  ///< linear invocation index
   Operation *firstOp = nullptr; ///< first op of the region's own code
 };
@@ -258,6 +318,10 @@ public:
     formBlock(&entry);
     if (failed(connectRegions()) || failed(lowerCoordinates()))
       return failure();
+    for (auto &nest : nests) {
+      boundsFromGuard(*nest);
+      splitAtCondition(*nest);
+    }
     kernel.walk([](Operation *op) { op->removeAttr(kOnceAttr); });
     if (contextBytes > kMaxContextBytes)
       return kernel.emitError()
@@ -782,6 +846,7 @@ private:
       if (!nest->outer)
         nest->outer = loop;
       nest->tid[d] = loop.getInductionVar();
+      nest->loop[d] = loop;
       innermost = loop;
       bb.setInsertionPoint(loop.getBody()->getTerminator());
     }
@@ -791,6 +856,7 @@ private:
       loop->setAttr(kDimAttr, bb.getI64IntegerAttr(0));
       nest->outer = innermost = loop;
       nest->tid[0] = loop.getInductionVar();
+      nest->loop[0] = loop;
       bb.setInsertionPoint(loop.getBody()->getTerminator());
     }
     nest->body = cast<scf::ForOp>(innermost).getBody();
@@ -947,6 +1013,177 @@ private:
       use.set(viewIn(n));
     }
     return success();
+  }
+
+  //--- Guards as loop bounds ---------------------------------------------------
+
+  /// When all a nest does is under one `if` whose condition includes
+  /// comparisons of a thread id or global id with workgroup-level values
+  /// (`if (gid < n)`, `if (t < stride)`, `if (x >= 1 && x < w - 1)`), those
+  /// comparisons become the bounds of the nest's loops instead: the same
+  /// invocations run, with no test per invocation and no masks.
+  void boundsFromGuard(WorkItemNest &n) {
+    scf::IfOp guard;
+    for (Operation &op : n.body->without_terminator()) {
+      if (isMemoryEffectFree(&op))
+        continue;
+      auto ifOp = dyn_cast<scf::IfOp>(op);
+      if (guard || !ifOp || ifOp.getNumResults() || !ifOp.getElseRegion().empty())
+        return;
+      guard = ifOp;
+    }
+    if (!guard)
+      return;
+    SmallVector<Value> conjuncts, rest;
+    std::function<void(Value)> split = [&](Value c) {
+      if (auto a = c.getDefiningOp<arith::AndIOp>()) {
+        split(a.getLhs());
+        split(a.getRhs());
+      } else {
+        conjuncts.push_back(c);
+      }
+    };
+    split(guard.getCondition());
+    OpBuilder b(n.outer);
+    Location l = guard.getLoc();
+    Value lo[3], hi[3];
+    bool changed = false;
+    for (Value c : conjuncts) {
+      auto cmp = c.getDefiningOp<arith::CmpIOp>();
+      std::optional<unsigned> dim;
+      Value bound;
+      arith::CmpIPredicate pred;
+      if (cmp && cmp.getLhs().getType().isIndex()) {
+        for (auto [x, y, p] : {std::tuple{cmp.getLhs(), cmp.getRhs(), cmp.getPredicate()},
+                               std::tuple{cmp.getRhs(), cmp.getLhs(),
+                                          swapSides(cmp.getPredicate())}}) {
+          if (dim || insideNest(y.getDefiningOp() ? y.getDefiningOp()
+                                                  : y.getParentBlock()->getParentOp()) ||
+              y.getParentBlock()->getParentOp()->hasAttr(kDimAttr))
+            continue;
+          if (std::optional<unsigned> d = axisOf(n, x)) {
+            dim = d;
+            bound = y;
+            pred = p;
+          }
+        }
+      }
+      if (!dim || pred == arith::CmpIPredicate::eq || pred == arith::CmpIPredicate::ne) {
+        rest.push_back(c);
+        continue;
+      }
+      unsigned d = *dim;
+      bool global = n.tid[d] != c.getDefiningOp<arith::CmpIOp>().getLhs() &&
+                    n.tid[d] != c.getDefiningOp<arith::CmpIOp>().getRhs();
+      Value base = global ? groupBase[d] : cIndex(b, l, 0);
+      scf::ForOp loop = n.loop[d];
+      auto [from, to] = rangeWhere(b, l, pred, base, size[d], bound);
+      lo[d] = lo[d] ? Value(arith::MaxUIOp::create(b, l, lo[d], from)) : from;
+      hi[d] = hi[d] ? Value(arith::MinUIOp::create(b, l, hi[d], to)) : to;
+      (void)loop;
+      changed = true;
+    }
+    if (!changed)
+      return;
+    for (unsigned d = 0; d < 3; ++d) {
+      if (!lo[d])
+        continue;
+      n.loop[d].getLowerBoundMutable().assign(lo[d]);
+      n.loop[d].getUpperBoundMutable().assign(hi[d]);
+    }
+    OpBuilder gb(guard);
+    Value cond = rest.empty() ? Value(arith::ConstantIntOp::create(gb, l, gb.getI1Type(), 1))
+                              : rest.front();
+    for (size_t i = 1; i < rest.size(); ++i)
+      cond = arith::AndIOp::create(gb, l, cond, rest[i]);
+    guard.getConditionMutable().assign(cond);
+  }
+
+  /// A comparison of a thread or global id with a workgroup-level value:
+  /// its axis, its predicate with the id on the left, and the value.
+  std::optional<std::tuple<unsigned, arith::CmpIPredicate, Value, bool>>
+  idComparison(WorkItemNest &n, Value c) {
+    auto cmp = c.getDefiningOp<arith::CmpIOp>();
+    if (!cmp || !cmp.getLhs().getType().isIndex())
+      return std::nullopt;
+    for (auto [x, y, p] : {std::tuple{cmp.getLhs(), cmp.getRhs(), cmp.getPredicate()},
+                           std::tuple{cmp.getRhs(), cmp.getLhs(), swapSides(cmp.getPredicate())}}) {
+      Operation *owner = y.getDefiningOp() ? y.getDefiningOp() : y.getParentBlock()->getParentOp();
+      if (insideNest(owner) || (!y.getDefiningOp() && owner->hasAttr(kDimAttr)))
+        continue;
+      if (p == arith::CmpIPredicate::eq || p == arith::CmpIPredicate::ne)
+        continue;
+      if (std::optional<unsigned> d = axisOf(n, x))
+        return std::tuple{*d, p, y, x != n.tid[*d]};
+    }
+    return std::nullopt;
+  }
+
+  /// Index-set splitting: an `if` in the nest's body whose condition is one
+  /// comparison of a thread or global id splits that axis' loop in two,
+  /// the invocations where it holds and those where it does not, each
+  /// running only its branch (iterations keep their order).
+  void splitAtCondition(WorkItemNest &n) {
+    scf::IfOp ifOp;
+    std::optional<std::tuple<unsigned, arith::CmpIPredicate, Value, bool>> cmp;
+    for (Operation &op : n.body->without_terminator())
+      if (auto candidate = dyn_cast<scf::IfOp>(op))
+        if ((cmp = idComparison(n, candidate.getCondition()))) {
+          ifOp = candidate;
+          break;
+        }
+    if (!ifOp)
+      return;
+    auto [d, pred, bound, global] = *cmp;
+    scf::ForOp loop = n.loop[d];
+    OpBuilder b(n.outer);
+    Location l = ifOp.getLoc();
+    Value base = global ? groupBase[d] : cIndex(b, l, 0);
+    auto [from, to] = rangeWhere(b, l, pred, base, size[d], bound);
+    using P = arith::CmpIPredicate;
+    bool prefix = pred == P::ult || pred == P::ule || pred == P::slt || pred == P::sle;
+    Value edge = prefix ? to : from;
+    OpBuilder lb(loop);
+    Value at = arith::MinUIOp::create(
+        lb, l, arith::MaxUIOp::create(lb, l, edge, loop.getLowerBound()), loop.getUpperBound());
+    lb.setInsertionPointAfter(loop);
+    IRMapping map;
+    auto second = cast<scf::ForOp>(lb.clone(*loop, map));
+    loop.getUpperBoundMutable().assign(at);
+    second.getLowerBoundMutable().assign(at);
+    auto secondIf = cast<scf::IfOp>(map.lookup(ifOp.getOperation()));
+    inlineBranch(ifOp, prefix ? ifOp.getThenRegion() : ifOp.getElseRegion());
+    inlineBranch(secondIf, prefix ? secondIf.getElseRegion() : secondIf.getThenRegion());
+  }
+
+  /// Replaces `ifOp` by the ops of one of its branches (nothing for an
+  /// absent else).
+  static void inlineBranch(scf::IfOp ifOp, Region &branch) {
+    if (!branch.empty()) {
+      Block &block = branch.front();
+      auto yield = cast<scf::YieldOp>(block.getTerminator());
+      ifOp->replaceAllUsesWith(yield.getOperands());
+      yield.erase();
+      ifOp->getBlock()->getOperations().splice(Block::iterator(ifOp), block.getOperations());
+    }
+    ifOp.erase();
+  }
+
+  /// The axis whose invocations `x` numbers: the thread id itself, or the
+  /// global id (the group's first global id + the thread id); the axis must
+  /// have a loop.
+  std::optional<unsigned> axisOf(WorkItemNest &n, Value x) {
+    for (unsigned d = 0; d < 3; ++d) {
+      if (!n.loop[d])
+        continue;
+      if (x == n.tid[d])
+        return d;
+      if (auto add = x.getDefiningOp<arith::AddIOp>())
+        if ((add.getLhs() == groupBase[d] && add.getRhs() == n.tid[d]) ||
+            (add.getRhs() == groupBase[d] && add.getLhs() == n.tid[d]))
+          return d;
+    }
+    return std::nullopt;
   }
 
   //--- Coordinates -------------------------------------------------------------

@@ -74,6 +74,24 @@ void markNoAlias(LLVM::LLVMFuncOp fn, ArrayRef<int32_t> access) {
   fn.setArgAttr(shared, LLVM::LLVMDialect::getNoAliasAttrName(), b.getUnitAttr());
 }
 
+/// Bytes of a memory type made of integers, floats and arrays of them.
+uint64_t typeBytes(Type t) {
+  if (auto array = dyn_cast<LLVM::LLVMArrayType>(t))
+    return array.getNumElements() * typeBytes(array.getElementType());
+  if (auto vec = dyn_cast<VectorType>(t))
+    return vec.getNumElements() * typeBytes(vec.getElementType());
+  if (t.isIntOrFloat())
+    return std::max(1u, t.getIntOrFloatBitWidth() / 8);
+  return 8;
+}
+
+/// What the kernel's own arrays take on the stack.
+uint64_t stackBytes(LLVM::LLVMFuncOp kernel) {
+  uint64_t total = 0;
+  kernel.walk([&](LLVM::AllocaOp a) { total += typeBytes(a.getElemType()) + 16; });
+  return total;
+}
+
 /// Whether two buffers of the kernel could overlap with one of them
 /// written: then the entry point needs a body compiled without `noalias`.
 bool mayAlias(ArrayRef<int32_t> access) {
@@ -139,6 +157,9 @@ struct CPUWrappersPass : xpu::impl::CPUWrappersBase<CPUWrappersPass> {
       LLVM::GlobalOp::create(b, loc, i64, /*isConstant=*/true,
                              LLVM::Linkage::External, name + abi::kCpuSharedBytesSuffix,
                              b.getI64IntegerAttr(sharedBytes.getInt()));
+      LLVM::GlobalOp::create(b, loc, i64, /*isConstant=*/true,
+                             LLVM::Linkage::External, name + abi::kCpuStackBytesSuffix,
+                             b.getI64IntegerAttr(int64_t(stackBytes(kernel))));
 
       // The whole workgroup in one call.
       auto fn = LLVM::LLVMFuncOp::create(

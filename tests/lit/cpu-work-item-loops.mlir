@@ -218,3 +218,56 @@ xpu.kernel @divergent_loop(%out: !xpu.buffer<i32>, %in: !xpu.buffer<i32>) {
   }
   xpu.return
 }
+
+// -----
+
+// A guard on the global id becomes the bounds of the loop over x: the
+// invocations past n never run, and nothing is tested per invocation.
+// CHECK-LABEL: xpu.kernel @guarded
+// CHECK: %[[BASE:.*]] = arith.muli %{{.*}}, %{{.*}} : index
+// CHECK: %[[D:.*]] = arith.subi %{{.*}}, %[[BASE]] : index
+// CHECK: arith.minui %[[D]]
+// CHECK: %[[END:.*]] = arith.select
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[END]] step
+// CHECK: scf.if %true
+// CHECK: xpu.store
+xpu.kernel @guarded(%out: !xpu.buffer<f32>, %n: i32) attributes {workgroup_size = array<i64: 64, 1, 1>} {
+  %i = xpu.global_id x
+  %ni = arith.index_castui %n : i32 to index
+  %ok = arith.cmpi ult, %i, %ni : index
+  scf.if %ok {
+    %z = arith.constant 1.0 : f32
+    xpu.store %z, %out[%i] : !xpu.buffer<f32>
+  }
+  xpu.return
+}
+
+// -----
+
+// A branch on one comparison of the thread id splits the loop in two, each
+// part running one branch, in the same order.
+// CHECK-LABEL: xpu.kernel @split_on_id
+// CHECK: scf.for %{{.*}} = %c0{{.*}} to %[[AT:[^ ]*]] step
+// CHECK-NOT: arith.subi
+// CHECK: xpu.store %{{.*}} : !xpu.buffer<i32>
+// CHECK-NEXT: } {xpu.work_item_dim = 0 : i64}
+// CHECK-NEXT: scf.for %{{.*}} = %[[AT]] to %{{.*}} step
+// CHECK-NOT: scf.if
+// CHECK: arith.subi
+// CHECK: } {xpu.work_item_dim = 0 : i64}
+xpu.kernel @split_on_id(%out: !xpu.buffer<i32>, %d: i32) attributes {workgroup_size = array<i64: 64, 1, 1>} {
+  %t = xpu.thread_id x
+  %g = xpu.global_id x
+  %di = arith.index_castui %d : i32 to index
+  %low = arith.cmpi ult, %t, %di : index
+  %v = scf.if %low -> (i32) {
+    %one = arith.constant 1 : i32
+    scf.yield %one : i32
+  } else {
+    %ti = arith.index_cast %t : index to i32
+    %r = arith.subi %ti, %d : i32
+    scf.yield %r : i32
+  }
+  xpu.store %v, %out[%g] : !xpu.buffer<i32>
+  xpu.return
+}

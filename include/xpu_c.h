@@ -296,15 +296,20 @@ XPU_API xpu_status xpu_event_elapsed(xpu_event start, xpu_event end,
 /* A buffer of `bytes` bytes of device memory (contents undefined).
  * Thread-safe. A buffer used by a launch is borrowed by it until the
  * launch's stream is synchronized (deferred borrow until sync): while it is,
- * xpu_buffer_free() and copies that would conflict with the launch fail with
- * XPU_ERROR_BUSY and change nothing. */
+ * xpu_buffer_free() and asynchronous copies on other streams that would
+ * conflict with the launch fail with XPU_ERROR_BUSY and change nothing;
+ * blocking copies and xpu_buffer_map wait for it. */
 XPU_API xpu_status xpu_buffer_create(xpu_device device, size_t bytes,
                                      xpu_buffer *out);
 /* Frees the buffer; XPU_ERROR_BUSY (and nothing freed) while borrowed. */
 XPU_API xpu_status xpu_buffer_free(xpu_buffer buffer);
 XPU_API xpu_status xpu_buffer_size(xpu_buffer buffer, size_t *out);
 
-/* Blocking copies between host memory and the buffer at `offset`. */
+/* Blocking copies between host memory and the buffer at `offset`. Like
+ * CUDA's blocking copies, they first wait for enqueued work that conflicts
+ * (a download for work that writes the buffer, an upload for all work that
+ * uses it), synchronizing those streams and returning the first error of
+ * their work. */
 XPU_API xpu_status xpu_buffer_upload(xpu_buffer buffer, size_t offset,
                                      const void *src, size_t bytes);
 XPU_API xpu_status xpu_buffer_download(xpu_buffer buffer, size_t offset,
@@ -403,8 +408,9 @@ XPU_API xpu_status xpu_module_format(xpu_context context, const char *text,
  * `options` may be NULL (source_name, flags and wave_width apply). On
  * success `*code` (free it with xpu_compiled_code_free) holds `*size`
  * bytes. `diagnostics` as for xpu_module_create. Nothing is cached.
- * Thread-safe. XPU_ERROR_UNSUPPORTED for a target without a code
- * generator in this build ("spirv"). */
+ * Thread-safe. "spirv" (no chip) is a capable Vulkan 1.3 device: SPIR-V
+ * 1.6, 64-bit index, every integer width; a real device compiles for its
+ * own features. */
 XPU_API xpu_status xpu_compile_for_target(xpu_context context, const char *text,
                                           size_t length,
                                           const xpu_module_options *options,
@@ -477,6 +483,107 @@ XPU_API xpu_status xpu_kernel_param_count(xpu_kernel kernel, uint32_t *out);
 /* Strings in `*out` are owned by the module. */
 XPU_API xpu_status xpu_kernel_param(xpu_kernel kernel, uint32_t index,
                                     xpu_param_info *out);
+
+/*===========================================================================*
+ * Host access and external memory (zero-copy)
+ *
+ * Memory the host can reach directly is mapped instead of copied: the CPU
+ * backend's buffers, Vulkan memory the host sees (lavapipe, integrated GPUs),
+ * and on CUDA pinned or managed memory when asked for at creation. Memory
+ * xpujit did not allocate (a NumPy array, a PyTorch or CuPy tensor, an NCCL
+ * buffer) is imported without a copy and stays the caller's.
+ *===========================================================================*/
+
+typedef enum xpu_memory_kind {
+  XPU_MEMORY_DEVICE = 0,       /* device memory (the default of xpu_buffer_create) */
+  XPU_MEMORY_HOST_VISIBLE = 1, /* memory xpu_buffer_map can map: on CUDA pinned
+                                  host memory mapped into the device, on Vulkan a
+                                  host-visible coherent memory type */
+  XPU_MEMORY_MANAGED = 2,      /* CUDA managed memory, migrated on demand */
+  XPU_MEMORY_KIND_FORCE32 = 0x7FFFFFFF
+} xpu_memory_kind;
+
+typedef struct xpu_buffer_options {
+  uint32_t struct_size; /* sizeof(xpu_buffer_options) */
+  xpu_memory_kind memory;
+} xpu_buffer_options;
+#define XPU_BUFFER_OPTIONS_INIT {sizeof(xpu_buffer_options), XPU_MEMORY_DEVICE}
+
+/* xpu_buffer_create with options (NULL: as xpu_buffer_create). A kind the
+ * device does not have is XPU_ERROR_UNSUPPORTED, saying why. */
+XPU_API xpu_status xpu_buffer_create_ex(xpu_device device, size_t bytes,
+                                        const xpu_buffer_options *options,
+                                        xpu_buffer *out);
+
+typedef enum xpu_map_access {
+  XPU_MAP_READ = 1,
+  XPU_MAP_WRITE = 2,
+  XPU_MAP_READ_WRITE = 3,
+  XPU_MAP_ACCESS_FORCE32 = 0x7FFFFFFF
+} xpu_map_access;
+
+/* 1 in `*out` when xpu_buffer_map can map the buffer, else 0. */
+XPU_API xpu_status xpu_buffer_is_mappable(xpu_buffer buffer, int *out);
+/* The host address of the buffer's first byte, valid until the matching
+ * xpu_buffer_unmap. Like a blocking copy, it first waits for enqueued work
+ * that conflicts with `access` (a READ waits for work that writes the buffer,
+ * a WRITE for all work that uses it), synchronizing those streams and
+ * returning the first error of their work. While the buffer is mapped, work
+ * that would use it (launches, asynchronous copies) and freeing it fail
+ * with XPU_ERROR_BUSY; blocking copies still work. Maps nest: each map needs
+ * its unmap. XPU_ERROR_UNSUPPORTED when the memory is not host-visible (CUDA
+ * device memory; Vulkan memory with XPU_VULKAN_STAGING=1). Thread-safe. */
+XPU_API xpu_status xpu_buffer_map(xpu_buffer buffer, xpu_map_access access,
+                                  void **out);
+XPU_API xpu_status xpu_buffer_unmap(xpu_buffer buffer);
+
+typedef enum xpu_import_kind {
+  XPU_IMPORT_HOST_POINTER = 1,   /* host memory: the CPU backend */
+  XPU_IMPORT_DEVICE_POINTER = 2, /* a device address: CUDA (memory of the same
+                                    device, or managed), and the CPU backend,
+                                    whose device addresses are host addresses */
+  XPU_IMPORT_KIND_FORCE32 = 0x7FFFFFFF
+} xpu_import_kind;
+
+/* Called once xpujit no longer uses imported memory: after xpu_buffer_free,
+ * or when the context is released (enqueued work has finished by then). */
+typedef void (*xpu_release_fn)(void *user_data);
+
+typedef struct xpu_import_desc {
+  uint32_t struct_size; /* sizeof(xpu_import_desc) */
+  xpu_import_kind kind;
+  uint64_t address;  /* the memory's first byte: a host or device address */
+  size_t bytes;      /* at least 1 */
+  xpu_release_fn release; /* may be NULL */
+  void *release_data;
+} xpu_import_desc;
+#define XPU_IMPORT_DESC_INIT {sizeof(xpu_import_desc), XPU_IMPORT_HOST_POINTER, 0, 0, NULL, NULL}
+
+/* A buffer over memory the caller owns, without a copy. The memory must
+ * stay valid until the release callback runs; the caller must not free it
+ * before. xpujit never frees it. Borrows work as for any buffer: the caller
+ * must not touch it while enqueued work uses it (until the stream is
+ * synchronized). Host memory must be aligned to 16 bytes (what malloc
+ * gives); CUDA addresses are checked with the driver to belong to the
+ * device. Vulkan imports nothing (XPU_ERROR_UNSUPPORTED). Thread-safe. */
+XPU_API xpu_status xpu_buffer_import(xpu_device device, const xpu_import_desc *desc,
+                                     xpu_buffer *out);
+
+/* Waits for every enqueued use of the buffer (synchronizing the streams of
+ * that work, returning their first error): after it, another library may
+ * read or write the buffer's memory. */
+XPU_API xpu_status xpu_buffer_synchronize(xpu_buffer buffer);
+
+/* The driver's stream behind `stream` (a CUstream on CUDA, a hipStream_t on
+ * HIP), e.g. for the DLPack stream protocol. XPU_ERROR_UNSUPPORTED on
+ * backends without one (CPU, Vulkan). The handle stays xpujit's. */
+XPU_API xpu_status xpu_stream_native(xpu_stream stream, void **out);
+
+/* The address kernels receive for the buffer: a device pointer on CUDA and
+ * HIP (for NCCL, CUDA-aware MPI, __cuda_array_interface__), the host
+ * address on the CPU. XPU_ERROR_UNSUPPORTED on Vulkan, whose buffers have
+ * no address in xpujit's binding model. */
+XPU_API xpu_status xpu_buffer_address(xpu_buffer buffer, uint64_t *out);
 
 /*===========================================================================*
  * Launch
@@ -911,6 +1018,73 @@ XPU_API xpu_status xpu_builder_finish(xpu_builder builder, xpu_device device,
                                       const xpu_module_options *options,
                                       xpu_module *out,
                                       xpu_diagnostics *diagnostics);
+
+/*===========================================================================*
+ * Builder: wave (subgroup) operations
+ *
+ * A wave is the target's group of invocations that run in lockstep (a warp
+ * of 32 on NVIDIA, 32 or 64 on AMD, a Vulkan subgroup, one invocation on the
+ * CPU; read the width with XPU_COORD_WAVE_WIDTH, never assume it). Waves
+ * are formed from consecutive linear invocation indices of a workgroup; the
+ * last wave of a workgroup whose size is not a multiple of the width is
+ * partial, and only its live lanes (the invocations that exist) take part.
+ * Every live lane of a wave must make the same wave operation together
+ * (uniform control flow per wave). Values are i32, i64, f32 or f64;
+ * predicates i1. Errors as for the other builder calls.
+ *===========================================================================*/
+
+/* Which lane a shuffle reads, from the lane's own id L and an i32 offset K
+ * (unsigned arithmetic). A source that is not a live lane of the wave gives
+ * the lane its own value, on every backend. */
+typedef enum xpu_wave_shuffle {
+  XPU_WAVE_SHUFFLE_XOR = 0,   /* L ^ K */
+  XPU_WAVE_SHUFFLE_UP = 1,    /* L - K */
+  XPU_WAVE_SHUFFLE_DOWN = 2,  /* L + K */
+  XPU_WAVE_SHUFFLE_INDEX = 3, /* K */
+  XPU_WAVE_SHUFFLE_FORCE32 = 0x7FFFFFFF
+} xpu_wave_shuffle;
+
+/* xpu.wave_shuffle: `value` of the lane `mode` and `offset` (i32) name. */
+XPU_API xpu_status xpu_builder_wave_shuffle(xpu_builder builder,
+                                            xpu_wave_shuffle mode,
+                                            xpu_value value, xpu_value offset,
+                                            xpu_value *out);
+/* xpu.wave_broadcast: `value` of lane `lane` (i32) in every lane (each
+ * lane's own when that lane is not live). */
+XPU_API xpu_status xpu_builder_wave_broadcast(xpu_builder builder,
+                                              xpu_value value, xpu_value lane,
+                                              xpu_value *out);
+/* xpu.wave_ballot: a vector<4xi32> with bit L % 32 of word L / 32 set for
+ * each live lane L whose `predicate` (i1) holds; the same in every lane.
+ * Four words fit the widest wave of any target. */
+XPU_API xpu_status xpu_builder_wave_ballot(xpu_builder builder,
+                                           xpu_value predicate, xpu_value *out);
+
+typedef enum xpu_wave_vote {
+  XPU_WAVE_ANY = 0, /* the predicate holds in some live lane */
+  XPU_WAVE_ALL = 1, /* ... in every live lane */
+  XPU_WAVE_VOTE_FORCE32 = 0x7FFFFFFF
+} xpu_wave_vote;
+
+/* xpu.wave_vote: an i1, the same in every lane. */
+XPU_API xpu_status xpu_builder_wave_vote(xpu_builder builder, xpu_wave_vote vote,
+                                         xpu_value predicate, xpu_value *out);
+/* xpu.wave_reduce: `op` (the xpu_reduce_op numbering) of `value` over the
+ * live lanes, in every lane. Integers are exact; float add and mul round in
+ * the target's order; fmin/fmax are exact (NaN wins, -0 < +0). */
+XPU_API xpu_status xpu_builder_wave_reduce(xpu_builder builder, xpu_reduce_op op,
+                                           xpu_value value, xpu_value *out);
+
+typedef enum xpu_wave_scan {
+  XPU_WAVE_SCAN_INCLUSIVE = 0, /* lane L: lanes 0..L */
+  XPU_WAVE_SCAN_EXCLUSIVE = 1, /* lane L: lanes 0..L-1; lane 0 the identity */
+  XPU_WAVE_SCAN_FORCE32 = 0x7FFFFFFF
+} xpu_wave_scan;
+
+/* xpu.wave_scan: a prefix combination of `value` over the wave's lanes. */
+XPU_API xpu_status xpu_builder_wave_scan(xpu_builder builder, xpu_reduce_op op,
+                                         xpu_value value, xpu_wave_scan scan,
+                                         xpu_value *out);
 
 /*===========================================================================*
  * Kernel cache

@@ -6,11 +6,12 @@
 set -euo pipefail
 
 packages=(
-  cmake ninja-build ccache clang-22 lld-22
+  cmake ninja-build ccache pkg-config clang-22 lld-22
   llvm-22 llvm-22-dev libmlir-22-dev mlir-22-tools
   liblld-22-dev rocm-device-libs
   libzstd-dev zlib1g-dev libxxhash-dev doctest-dev
   libvulkan-dev mesa-vulkan-drivers spirv-tools
+  openmpi-bin libopenmpi-dev
   python3 python3-numpy python3-pytest python3-pip python3-setuptools python3-venv
 )
 if [ "${1:-}" = "--bench" ]; then

@@ -25,12 +25,18 @@ using rt::Status;
 
 namespace {
 
+/// Host memory: allocated here (and freed), or imported (the caller's).
 class CpuBuffer : public rt::BackendBuffer {
 public:
-  explicit CpuBuffer(void *p) : data(p) {}
-  ~CpuBuffer() override { std::free(data); }
+  CpuBuffer(void *p, bool owned) : data(p), owned(owned) {}
+  ~CpuBuffer() override {
+    if (owned)
+      std::free(data);
+  }
   uint64_t address() const override { return reinterpret_cast<uint64_t>(data); }
+  void *hostPointer() const override { return data; }
   void *data;
+  bool owned;
 };
 
 void *bytesOf(rt::BackendBuffer &b) { return static_cast<CpuBuffer &>(b).data; }
@@ -446,7 +452,25 @@ public:
     if (!p)
       return {XPU_ERROR_OUT_OF_MEMORY,
               "cannot allocate " + std::to_string(bytes) + " bytes of host memory"};
-    out = std::make_unique<CpuBuffer>(p);
+    out = std::make_unique<CpuBuffer>(p, /*owned=*/true);
+    return {};
+  }
+  /// Every kind of memory is the same host memory here.
+  Status allocateKind(size_t bytes, xpu_memory_kind,
+                      std::unique_ptr<rt::BackendBuffer> &out) override {
+    return allocate(bytes, out);
+  }
+  /// Host and device addresses are the same on the CPU. 16-byte alignment
+  /// (malloc's) covers every element type's natural alignment, which is all
+  /// the generated code assumes of a buffer.
+  Status importMemory(const rt::ImportRequest &request,
+                      std::unique_ptr<rt::BackendBuffer> &out) override {
+    if (request.address % 16)
+      return {XPU_ERROR_INVALID_ARGUMENT,
+              "imported host memory must be aligned to 16 bytes; address " +
+                  std::to_string(request.address) + " is not"};
+    out = std::make_unique<CpuBuffer>(reinterpret_cast<void *>(request.address),
+                                      /*owned=*/false);
     return {};
   }
   Status upload(rt::BackendBuffer &dst, size_t offset, const void *src,

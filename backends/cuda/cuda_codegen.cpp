@@ -149,7 +149,7 @@ rt::TargetDesc nvptxTarget(int major, int minor) {
 Status compileForNVPTX(mlir::ModuleOp module, const rt::TargetDesc &target,
                        rt::Blob &out) {
   codegen::StageTimer timer;
-  if (mlir::failed(lowerToLLVMDialect(module, LLVMTarget::nvvm, 32)))
+  if (mlir::failed(lowerToLLVMDialect(module, LLVMTarget::nvvm, 32, target.chip)))
     return {XPU_ERROR_COMPILE, "lowering for NVPTX failed"};
   rt::dumpStage("lowered-nvvm.mlir", module);
   timer.lap("lowering");

@@ -7,6 +7,7 @@
 #include "../common/driver_launch.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Config/llvm-config.h"
 
 #include <atomic>
@@ -27,13 +28,20 @@ std::atomic<uint64_t> nextSerial{1};
 
 class CudaDevice;
 
+/// Device memory (cuMemAlloc), pinned host memory mapped into the device
+/// (cuMemHostAlloc), managed memory, or an imported address xpujit does not own.
 class CudaBuffer : public rt::BackendBuffer {
 public:
-  CudaBuffer(CudaDevice &d, CUdeviceptr p) : device(d), ptr(p) {}
+  enum class Origin { device, pinned, managed, imported };
+  CudaBuffer(CudaDevice &d, CUdeviceptr p, Origin o, void *host = nullptr)
+      : device(d), ptr(p), origin(o), host(host) {}
   ~CudaBuffer() override;
   uint64_t address() const override { return ptr; }
+  void *hostPointer() const override { return host; }
   CudaDevice &device;
   CUdeviceptr ptr;
+  Origin origin;
+  void *host; ///< where the host reaches it directly, if it can
 };
 
 class CudaEvent : public rt::BackendEvent {
@@ -61,7 +69,9 @@ public:
   std::vector<CudaKernel> kernels;
 };
 
-/// One CUDA context per device per xpu context, made on first use.
+/// The device's primary context (the one the CUDA runtime, PyTorch, CuPy and
+/// NCCL use), retained on first use: device pointers are then shared with
+/// them. A fault in any of their kernels loses it for all of them.
 class CudaDevice : public rt::Device {
 public:
   CudaDevice(const Driver &d, CUdevice dev) : drv(d), cuDevice(dev) {}
@@ -87,9 +97,13 @@ public:
     CUdeviceptr p = 0;
     XPU_RETURN_IF_ERROR(check(drv.cuMemAlloc(&p, bytes),
                               "cuMemAlloc of " + std::to_string(bytes) + " bytes"));
-    out = std::make_unique<CudaBuffer>(*this, p);
+    out = std::make_unique<CudaBuffer>(*this, p, CudaBuffer::Origin::device);
     return {};
   }
+  Status allocateKind(size_t bytes, xpu_memory_kind kind,
+                      std::unique_ptr<rt::BackendBuffer> &out) override;
+  Status importMemory(const rt::ImportRequest &request,
+                      std::unique_ptr<rt::BackendBuffer> &out) override;
   Status upload(rt::BackendBuffer &dst, size_t offset, const void *src,
                 size_t bytes) override {
     XPU_RETURN_IF_ERROR(enter());
@@ -153,9 +167,10 @@ Status CudaDevice::enter() {
                 "); the CUDA driver needs the process to restart before it "
                 "runs anything again"};
   }
-  std::call_once(ctxOnce, [this] { ctxError = drv.cuCtxCreate(&ctx, 0, cuDevice); });
+  std::call_once(ctxOnce,
+                 [this] { ctxError = drv.cuDevicePrimaryCtxRetain(&ctx, cuDevice); });
   if (ctxError != CUDA_SUCCESS)
-    return failure(drv, ctxError, "cuCtxCreate on " + label());
+    return failure(drv, ctxError, "cuDevicePrimaryCtxRetain on " + label());
   if (tlsCurrent != serial) {
     CUresult r = drv.cuCtxSetCurrent(ctx);
     if (r != CUDA_SUCCESS)
@@ -181,14 +196,89 @@ CudaDevice::~CudaDevice() {
   tlsCurrent = serial;
   for (auto &[host, dev] : slabs)
     drv.cuMemFreeHost(host);
-  drv.cuCtxDestroy(ctx);
+  drv.cuDevicePrimaryCtxRelease(cuDevice);
   if (tlsCurrent == serial)
     tlsCurrent = 0;
 }
 
 CudaBuffer::~CudaBuffer() {
-  if (device.enter().isOk())
+  if (origin == Origin::imported || !device.enter().isOk())
+    return;
+  if (origin == Origin::pinned)
+    device.drv.cuMemFreeHost(host);
+  else
     device.drv.cuMemFree(ptr);
+}
+
+Status CudaDevice::allocateKind(size_t bytes, xpu_memory_kind kind,
+                                std::unique_ptr<rt::BackendBuffer> &out) {
+  if (kind == XPU_MEMORY_DEVICE)
+    return allocate(bytes, out);
+  XPU_RETURN_IF_ERROR(enter());
+  std::string what = std::to_string(bytes) + " bytes";
+  if (kind == XPU_MEMORY_HOST_VISIBLE) {
+    void *host = nullptr;
+    CUdeviceptr p = 0;
+    XPU_RETURN_IF_ERROR(check(drv.cuMemHostAlloc(&host, bytes,
+                                                 CU_MEMHOSTALLOC_DEVICEMAP |
+                                                     CU_MEMHOSTALLOC_PORTABLE),
+                              "cuMemHostAlloc of " + what));
+    if (Status st = check(drv.cuMemHostGetDevicePointer(&p, host, 0),
+                          "cuMemHostGetDevicePointer");
+        !st.isOk()) {
+      drv.cuMemFreeHost(host);
+      return st;
+    }
+    out = std::make_unique<CudaBuffer>(*this, p, CudaBuffer::Origin::pinned, host);
+    return {};
+  }
+  CUdeviceptr p = 0;
+  XPU_RETURN_IF_ERROR(check(drv.cuMemAllocManaged(&p, bytes, CU_MEM_ATTACH_GLOBAL),
+                            "cuMemAllocManaged of " + what));
+  out = std::make_unique<CudaBuffer>(*this, p, CudaBuffer::Origin::managed,
+                                     reinterpret_cast<void *>(p));
+  return {};
+}
+
+Status CudaDevice::importMemory(const rt::ImportRequest &request,
+                                std::unique_ptr<rt::BackendBuffer> &out) {
+  if (request.kind != XPU_IMPORT_DEVICE_POINTER)
+    return {XPU_ERROR_UNSUPPORTED,
+            label() + " imports device pointers only (XPU_IMPORT_DEVICE_POINTER)"};
+  XPU_RETURN_IF_ERROR(enter());
+  // The driver says what the address is: it must be memory of this device
+  // (or managed memory) covering the whole range.
+  auto dptr = CUdeviceptr(request.address);
+  unsigned type = 0;
+  int ordinal = -1;
+  CUdeviceptr start = 0;
+  size_t size = 0;
+  CUresult r = drv.cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, dptr);
+  if (r == CUDA_SUCCESS)
+    r = drv.cuPointerGetAttribute(&ordinal, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, dptr);
+  if (r == CUDA_SUCCESS)
+    r = drv.cuPointerGetAttribute(&start, CU_POINTER_ATTRIBUTE_RANGE_START_ADDR, dptr);
+  if (r == CUDA_SUCCESS)
+    r = drv.cuPointerGetAttribute(&size, CU_POINTER_ATTRIBUTE_RANGE_SIZE, dptr);
+  if (r != CUDA_SUCCESS)
+    return {XPU_ERROR_INVALID_ARGUMENT,
+            "address 0x" + llvm::utohexstr(request.address) + " is not CUDA memory (" +
+                failure(drv, r, "cuPointerGetAttribute").message() + ")"};
+  if (ordinal != cuDevice || (type != CU_MEMORYTYPE_DEVICE && type != CU_MEMORYTYPE_UNIFIED))
+    return {XPU_ERROR_INVALID_ARGUMENT,
+            "address 0x" + llvm::utohexstr(request.address) +
+                " is not device memory of " + label() + " (device ordinal " +
+                std::to_string(ordinal) + ")"};
+  if (dptr + request.bytes > start + size)
+    return {XPU_ERROR_INVALID_ARGUMENT,
+            "the imported range of " + std::to_string(request.bytes) +
+                " bytes runs past the end of its allocation (" + std::to_string(size) +
+                " bytes from 0x" + llvm::utohexstr(start) + ")"};
+  out = std::make_unique<CudaBuffer>(*this, dptr, CudaBuffer::Origin::imported,
+                                     type == CU_MEMORYTYPE_UNIFIED
+                                         ? reinterpret_cast<void *>(dptr)
+                                         : nullptr);
+  return {};
 }
 
 CudaEvent::~CudaEvent() {
@@ -265,6 +355,7 @@ public:
       device.drv.cuStreamDestroy(stream);
     }
   }
+  void *nativeHandle() const override { return stream; }
 
   Status copyIn(rt::BackendBuffer &dst, size_t offset, const void *src,
                 size_t bytes) override {

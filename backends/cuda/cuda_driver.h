@@ -57,6 +57,16 @@ enum : int {
 constexpr unsigned CU_STREAM_NON_BLOCKING = 0x1;
 constexpr unsigned CU_MEMHOSTALLOC_PORTABLE = 0x1;
 constexpr unsigned CU_MEMHOSTALLOC_DEVICEMAP = 0x2;
+constexpr unsigned CU_MEM_ATTACH_GLOBAL = 0x1;
+
+// cuPointerGetAttribute: what an imported address is.
+enum : int {
+  CU_POINTER_ATTRIBUTE_MEMORY_TYPE = 2,
+  CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL = 9,
+  CU_POINTER_ATTRIBUTE_RANGE_START_ADDR = 11,
+  CU_POINTER_ATTRIBUTE_RANGE_SIZE = 12,
+};
+enum : unsigned { CU_MEMORYTYPE_HOST = 1, CU_MEMORYTYPE_DEVICE = 2, CU_MEMORYTYPE_UNIFIED = 4 };
 
 // The entry points: X(name, symbol, return type, parameters). `symbol` is
 // the versioned name libcuda exports.
@@ -72,13 +82,19 @@ constexpr unsigned CU_MEMHOSTALLOC_DEVICEMAP = 0x2;
   X(cuDeviceGetAttribute, "cuDeviceGetAttribute", CUresult,                    \
     (int *, int, CUdevice))                                                    \
   X(cuDeviceTotalMem, "cuDeviceTotalMem_v2", CUresult, (size_t *, CUdevice))   \
-  X(cuCtxCreate, "cuCtxCreate_v2", CUresult, (CUcontext *, unsigned, CUdevice)) \
-  X(cuCtxDestroy, "cuCtxDestroy_v2", CUresult, (CUcontext))                    \
+  X(cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain", CUresult,           \
+    (CUcontext *, CUdevice))                                                   \
+  X(cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2", CUresult,       \
+    (CUdevice))                                                                \
   X(cuCtxSetCurrent, "cuCtxSetCurrent", CUresult, (CUcontext))                 \
   X(cuCtxSynchronize, "cuCtxSynchronize", CUresult, ())                        \
   X(cuMemAlloc, "cuMemAlloc_v2", CUresult, (CUdeviceptr *, size_t))            \
   X(cuMemFree, "cuMemFree_v2", CUresult, (CUdeviceptr))                        \
   X(cuMemHostAlloc, "cuMemHostAlloc", CUresult, (void **, size_t, unsigned))   \
+  X(cuMemAllocManaged, "cuMemAllocManaged", CUresult,                          \
+    (CUdeviceptr *, size_t, unsigned))                                         \
+  X(cuPointerGetAttribute, "cuPointerGetAttribute", CUresult,                  \
+    (void *, int, CUdeviceptr))                                                \
   X(cuMemFreeHost, "cuMemFreeHost", CUresult, (void *))                        \
   X(cuMemHostGetDevicePointer, "cuMemHostGetDevicePointer_v2", CUresult,       \
     (CUdeviceptr *, void *, unsigned))                                         \

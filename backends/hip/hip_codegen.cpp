@@ -76,7 +76,7 @@ std::string amdgpuToolchainIdentity() {
 Status compileForAMDGPU(mlir::ModuleOp module, const rt::TargetDesc &target,
                         const std::vector<abi::KernelInfo> &kernels, rt::Blob &out) {
   codegen::StageTimer timer;
-  if (mlir::failed(lowerToLLVMDialect(module, LLVMTarget::rocdl, target.waveWidth)))
+  if (mlir::failed(lowerToLLVMDialect(module, LLVMTarget::rocdl, target.waveWidth, target.chip)))
     return {XPU_ERROR_COMPILE, "lowering for AMDGPU failed"};
   rt::dumpStage("lowered-rocdl.mlir", module);
   timer.lap("lowering");

@@ -256,6 +256,7 @@ public:
       device.hip.hipStreamDestroy(stream);
     }
   }
+  void *nativeHandle() const override { return stream; }
 
   Status copyIn(rt::BackendBuffer &dst, size_t offset, const void *src,
                 size_t bytes) override {

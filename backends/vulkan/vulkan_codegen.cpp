@@ -1,5 +1,6 @@
 // Vulkan code generation; see vulkan_codegen.h.
 #include "vulkan_codegen.h"
+#include "vulkan_wave.h"
 
 #include "capability/capability.h"
 #include "runtime/dump.h"
@@ -63,6 +64,7 @@ SPIRVTarget spirvTarget(const PhysicalInfo &info) {
   cap(on[Feature::shaderBufferFloat64AtomicAdd] || on[Feature::shaderSharedFloat64AtomicAdd],
       C::AtomicFloat64AddEXT);
   cap(subgroupsInCompute(info), C::GroupNonUniform);
+  addSubgroupCapabilities(info, t.caps);
   // IEEE f32 behavior where the device can promise it (Vulkan 1.2 float
   // controls); elsewhere denormals may flush.
   t.preserveFloats = info.floatControls.shaderDenormPreserveFloat32 &&
@@ -122,12 +124,12 @@ spirv::TargetEnvAttr targetEnv(MLIRContext *ctx, const PhysicalInfo &info,
                                    info.props.deviceID);
 }
 
+} // namespace
+
 //===----------------------------------------------------------------------===//
 // Capabilities and the gate the capability model leaves to this backend
 //===----------------------------------------------------------------------===//
 
-/// The verdict of a capability that needs every feature in `features`
-/// enabled, with the query that reported them as evidence.
 cap::Fact featureFact(const VulkanDevice &device, Capability c,
                       std::initializer_list<Feature> features) {
   const PhysicalInfo &info = device.info;
@@ -152,6 +154,8 @@ cap::Fact featureFact(const VulkanDevice &device, Capability c,
   }
   return {c, cap::Kind::deviceOptional, cap::Available{}, evidence + ", enabled"};
 }
+
+namespace {
 
 /// Refuses what the capability model does not tell apart on Vulkan: atomics
 /// on shared memory need their own features, and atomic exchanges of floats
@@ -258,6 +262,7 @@ std::vector<cap::Fact> VulkanDevice::probeCapabilities() {
                                       "the device has no basic subgroup operations "
                                       "in compute shaders"},
                      subgroup});
+  addWaveFacts(*this, facts);
   const VkPhysicalDeviceLimits &l = info.props.limits;
   facts.push_back({C::sharedMemory, cap::Kind::deviceOptional, cap::Available{},
                    "vkGetPhysicalDeviceProperties2: maxComputeSharedMemorySize=" +

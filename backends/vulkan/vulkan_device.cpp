@@ -225,6 +225,16 @@ Status VulkanDevice::allocate(size_t bytes, std::unique_ptr<rt::BackendBuffer> &
   return {};
 }
 
+Status VulkanDevice::allocateKind(size_t bytes, xpu_memory_kind kind,
+                                  std::unique_ptr<rt::BackendBuffer> &out) {
+  if (kind == XPU_MEMORY_MANAGED)
+    return rt::Device::allocateKind(bytes, kind, out);
+  std::unique_ptr<VulkanBuffer> buf;
+  XPU_RETURN_IF_ERROR(createBuffer(bytes, /*host=*/kind == XPU_MEMORY_HOST_VISIBLE, buf));
+  out = std::move(buf);
+  return {};
+}
+
 Status VulkanDevice::upload(rt::BackendBuffer &dst, size_t offset, const void *src,
                             size_t bytes) {
   auto &buf = static_cast<VulkanBuffer &>(dst);

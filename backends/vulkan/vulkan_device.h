@@ -56,6 +56,7 @@ public:
   /// A number no other buffer of the process has had: descriptor sets are
   /// cached by it (VkBuffer handles are reused).
   uint64_t address() const override { return serial; }
+  void *hostPointer() const override { return mapped; }
 
   VulkanDevice &device;
   VkBuffer buffer = VK_NULL_HANDLE;
@@ -131,6 +132,8 @@ public:
   const rt::TargetDesc &target() const override { return target_; }
 
   Status allocate(size_t bytes, std::unique_ptr<rt::BackendBuffer> &out) override;
+  Status allocateKind(size_t bytes, xpu_memory_kind kind,
+                      std::unique_ptr<rt::BackendBuffer> &out) override;
   Status upload(rt::BackendBuffer &dst, size_t offset, const void *src,
                 size_t bytes) override;
   Status download(rt::BackendBuffer &src, size_t offset, void *dst,

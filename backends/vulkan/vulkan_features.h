@@ -24,6 +24,7 @@ namespace xpu::vk {
   F(shaderBufferInt64Atomics, v12, "VkPhysicalDeviceVulkan12Features")         \
   F(shaderSharedInt64Atomics, v12, "VkPhysicalDeviceVulkan12Features")         \
   F(timelineSemaphore, v12, "VkPhysicalDeviceVulkan12Features")                \
+  F(shaderSubgroupExtendedTypes, v12, "VkPhysicalDeviceVulkan12Features")      \
   F(shaderBufferFloat32Atomics, atomicFloat,                                   \
     "VkPhysicalDeviceShaderAtomicFloatFeaturesEXT")                            \
   F(shaderBufferFloat32AtomicAdd, atomicFloat,                                 \

@@ -422,6 +422,16 @@ Status VulkanQueue::launch(const rt::LaunchRequest &r) {
           "a workgroup extent of " + std::to_string(r.block[d]) + " along " +
           axes[d] + " exceeds the vulkan device limit maxComputeWorkGroupSize[" +
           std::to_string(d) + "] = " + std::to_string(limits.maxComputeWorkGroupSize[d]));
+  // Without shaderInt64 `index` is 32 bits wide, and bounds proofs rely on
+  // every global id and size being a non-negative index (abi::maxGlobalExtent).
+  if (!device.info.requested[Feature::shaderInt64])
+    for (int d = 0; d < 3; ++d)
+      if (uint64_t(r.grid[d]) * r.block[d] > abi::maxGlobalExtent(32))
+        return rt::invalidArgument(
+            "a launch of " + std::to_string(uint64_t(r.grid[d]) * r.block[d]) +
+            " invocations along " + axes[d] + " exceeds " +
+            std::to_string(abi::maxGlobalExtent(32)) +
+            ", the most a vulkan device without shaderInt64 (32-bit index) runs");
 
   // The argument block: element counts and scalars (abi::vulkanArgLayout).
   std::vector<uint8_t> block(k.args.bytes, 0);

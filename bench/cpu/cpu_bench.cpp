@@ -548,28 +548,40 @@ int main(int argc, char **argv) {
   std::snprintf(line, sizeof line,
                 "- references: clang-22 -O3 -march=native -fopenmp -ffp-contract=off (%d "
                 "threads); %s\n- load average before / after: %s / %s\n- %d interleaved "
-                "rounds; each time is the median of its round's calls, the table the median "
-                "of the rounds\n\n",
+                "rounds; each round's time is the median of its calls\n\n",
                 omp::threads(), oclNote.c_str(), loadBefore.c_str(), loadAfter.c_str(), rounds);
   text += line;
-  text += "| kernel | size | xpujit | OpenMP | pocl | OpenMP / xpujit | pocl / xpujit | "
-          "outputs |\n|---|---|---:|---:|---:|---:|---:|---|\n";
-  std::vector<double> med(cases.size() * 3, 0);
-  for (size_t i = 0; i < cases.size(); ++i) {
-    Case &c = cases[i];
+  // On a shared machine other work only ever adds time: the best round
+  // is the closest to the code's own speed; the median says how steady.
+  std::vector<double> med(cases.size() * 3, 0), best(cases.size() * 3, 0);
+  for (size_t i = 0; i < cases.size(); ++i)
     for (int k = 0; k < 3; ++k)
-      if (!times[i][k].empty())
+      if (!times[i][k].empty()) {
         med[i * 3 + k] = bench::median(times[i][k]);
-    std::string verdict = c.check ? c.check() : "";
-    std::snprintf(line, sizeof line, "| %s | %s | %s | %s | %s | %s | %s | %s |\n",
-                  c.name.c_str(), c.size.c_str(), fmtMs(med[i * 3]).c_str(),
-                  med[i * 3 + 1] > 0 ? fmtMs(med[i * 3 + 1]).c_str() : "—",
-                  med[i * 3 + 2] > 0 ? fmtMs(med[i * 3 + 2]).c_str() : "—",
-                  fmtRatio(med[i * 3 + 1], med[i * 3]).c_str(),
-                  fmtRatio(med[i * 3 + 2], med[i * 3]).c_str(),
-                  !c.check ? "—" : verdict.empty() ? "equal" : ("**MISMATCH: " + verdict + "**").c_str());
-    text += line;
+        best[i * 3 + k] = *std::min_element(times[i][k].begin(), times[i][k].end());
+      }
+  std::vector<std::string> verdicts;
+  for (Case &c : cases) {
+    std::string v = c.check ? c.check() : "";
+    verdicts.push_back(!c.check ? "—" : v.empty() ? "equal" : "**MISMATCH: " + v + "**");
   }
+  for (auto [title, t] : {std::pair{"Best round", &best}, std::pair{"Median of the rounds", &med}}) {
+    text += std::string("### ") + title + "\n\n";
+    text += "| kernel | size | xpujit | OpenMP | pocl | OpenMP / xpujit | pocl / xpujit | "
+            "outputs |\n|---|---|---:|---:|---:|---:|---:|---|\n";
+    const std::vector<double> &v = *t;
+    for (size_t i = 0; i < cases.size(); ++i) {
+      std::snprintf(line, sizeof line, "| %s | %s | %s | %s | %s | %s | %s | %s |\n",
+                    cases[i].name.c_str(), cases[i].size.c_str(), fmtMs(v[i * 3]).c_str(),
+                    v[i * 3 + 1] > 0 ? fmtMs(v[i * 3 + 1]).c_str() : "—",
+                    v[i * 3 + 2] > 0 ? fmtMs(v[i * 3 + 2]).c_str() : "—",
+                    fmtRatio(v[i * 3 + 1], v[i * 3]).c_str(),
+                    fmtRatio(v[i * 3 + 2], v[i * 3]).c_str(), verdicts[i].c_str());
+      text += line;
+    }
+    text += "\n";
+  }
+  const std::vector<double> &bestRef = best;
   auto find = [&](const char *prefix) {
     for (size_t i = 0; i < cases.size(); ++i)
       if (cases[i].name.rfind(prefix, 0) == 0)
@@ -583,11 +595,11 @@ int main(int argc, char **argv) {
       flat != std::string::npos && tiled != std::string::npos &&
       naive != std::string::npos)
   std::snprintf(line, sizeof line,
-                "\nWithin xpujit: the barrier tree sum takes %s of the barrier-free sum's time "
+                "Within xpujit (best rounds): the barrier tree sum takes %s of the barrier-free sum's time "
                 "(xpu.reduce %s); the tiled matrix multiply %s of the naive one's.\n",
-                fmtRatio(med[tree * 3], med[flat * 3]).c_str(),
-                fmtRatio(med[reduce * 3], med[flat * 3]).c_str(),
-                fmtRatio(med[tiled * 3], med[naive * 3]).c_str());
+                fmtRatio(bestRef[tree * 3], bestRef[flat * 3]).c_str(),
+                fmtRatio(bestRef[reduce * 3], bestRef[flat * 3]).c_str(),
+                fmtRatio(bestRef[tiled * 3], bestRef[naive * 3]).c_str());
   else
     line[0] = 0;
   text += line;

@@ -292,11 +292,16 @@ std::vector<abi::KernelInfo> describeKernels(ModuleOp module) {
 }
 
 LogicalResult lowerToLLVMDialect(ModuleOp module, LLVMTarget target,
-                                 unsigned waveWidth) {
+                                 unsigned waveWidth, StringRef chip) {
   const char *name = target == LLVMTarget::cpu    ? "cpu"
                      : target == LLVMTarget::nvvm ? "nvvm"
                                                   : "rocdl";
   PassManager pm(module.getContext(), ModuleOp::getOperationName());
+  LowerWaveOpsOptions waveOptions;
+  waveOptions.target = name;
+  waveOptions.waveWidth = waveWidth;
+  waveOptions.chip = chip.str();
+  pm.addPass(createLowerWaveOps(waveOptions));
   if (target == LLVMTarget::cpu) {
     // One call per workgroup: barriers and reductions become region
     // boundaries of work-item loops instead of code.
@@ -307,6 +312,10 @@ LogicalResult lowerToLLVMDialect(ModuleOp module, LLVMTarget target,
   } else {
     pm.addPass(createExpandReductions());
   }
+  pm.addPass(createDefineIntegerSemantics());
+  AvoidMiscompilesOptions avoid;
+  avoid.target = "llvm";
+  pm.addPass(createAvoidMiscompiles(avoid));
   LowerExecutionModelOptions execOptions;
   execOptions.target = name;
   execOptions.waveWidth = waveWidth;
@@ -342,6 +351,9 @@ LogicalResult lowerToSPIRV(ModuleOp module, const SPIRVOptions &options) {
   PassManager pm(module.getContext(), ModuleOp::getOperationName());
   pm.addPass(createExpandReductions());
   pm.addPass(createInlineHelpers());
+  DefineIntegerSemanticsOptions semantics;
+  semantics.indexBits = options.indexBits;
+  pm.addPass(createDefineIntegerSemantics(semantics));
   PrepareLoweringOptions prepare;
   prepare.statusType = "buffer";
   pm.addPass(createPrepareLowering(prepare));
@@ -350,6 +362,12 @@ LogicalResult lowerToSPIRV(ModuleOp module, const SPIRVOptions &options) {
   // values; scf.while stores them in the loop header and gets it right.
   pm.addPass(createForToWhileLoopPass());
   pm.addPass(arith::createArithExpandOpsPass());
+  LowerWaveOpsOptions wave;
+  wave.target = "spirv";
+  pm.addPass(createLowerWaveOps(wave));
+  AvoidMiscompilesOptions avoid;
+  avoid.target = "spirv";
+  pm.addPass(createAvoidMiscompiles(avoid));
   ConvertXPUToSPIRVOptions convert;
   convert.indexBits = options.indexBits;
   convert.maxPushConstantBytes = options.maxPushConstantBytes;

@@ -300,6 +300,52 @@ XPU_API xpu_status xpu_builder_reduce(xpu_builder builder, xpu_reduce_op op,
   });
 }
 
+// Wave operations.
+
+XPU_API xpu_status xpu_builder_wave_shuffle(xpu_builder builder, xpu_wave_shuffle mode,
+                                            xpu_value value, xpu_value offset,
+                                            xpu_value *out) {
+  return makeOne(builder, out, "xpu_builder_wave_shuffle", [&](KernelBuilder &k, ValueId &v) {
+    return k.waveShuffle(mode, id(value), id(offset), v);
+  });
+}
+
+XPU_API xpu_status xpu_builder_wave_broadcast(xpu_builder builder, xpu_value value,
+                                              xpu_value lane, xpu_value *out) {
+  return makeOne(builder, out, "xpu_builder_wave_broadcast", [&](KernelBuilder &k, ValueId &v) {
+    return k.waveBroadcast(id(value), id(lane), v);
+  });
+}
+
+XPU_API xpu_status xpu_builder_wave_ballot(xpu_builder builder, xpu_value predicate,
+                                           xpu_value *out) {
+  return makeOne(builder, out, "xpu_builder_wave_ballot", [&](KernelBuilder &k, ValueId &v) {
+    return k.waveBallot(id(predicate), v);
+  });
+}
+
+XPU_API xpu_status xpu_builder_wave_vote(xpu_builder builder, xpu_wave_vote vote,
+                                         xpu_value predicate, xpu_value *out) {
+  return makeOne(builder, out, "xpu_builder_wave_vote", [&](KernelBuilder &k, ValueId &v) {
+    return k.waveVote(vote, id(predicate), v);
+  });
+}
+
+XPU_API xpu_status xpu_builder_wave_reduce(xpu_builder builder, xpu_reduce_op op,
+                                           xpu_value value, xpu_value *out) {
+  return makeOne(builder, out, "xpu_builder_wave_reduce", [&](KernelBuilder &k, ValueId &v) {
+    return k.waveReduce(op, id(value), v);
+  });
+}
+
+XPU_API xpu_status xpu_builder_wave_scan(xpu_builder builder, xpu_reduce_op op,
+                                         xpu_value value, xpu_wave_scan scan,
+                                         xpu_value *out) {
+  return makeOne(builder, out, "xpu_builder_wave_scan", [&](KernelBuilder &k, ValueId &v) {
+    return k.waveScan(op, id(value), scan, v);
+  });
+}
+
 XPU_API xpu_status xpu_builder_call(xpu_builder builder, const char *callee,
                                     const xpu_value *args, size_t arg_count,
                                     xpu_value *results, size_t result_count) {

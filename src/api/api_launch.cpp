@@ -210,6 +210,8 @@ XPU_API xpu_status xpu_launch(xpu_kernel kernel, xpu_stream stream,
         return finish(mismatch(info, i, st.message()));
       if (buf->device != dev)
         return finish(mismatch(info, i, "the buffer lives on another device"));
+      if (Status st = buf->checkNotMapped("launch with it"); !st.isOk())
+        return finish(st);
       uint64_t count = buf->bytes / abi::scalarBytes(p.elem);
       if (p.staticCount >= 0 && count < uint64_t(p.staticCount))
         return finish(mismatch(info, i, "the kernel needs " +

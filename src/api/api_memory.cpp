@@ -40,6 +40,7 @@ Status enqueueCopy(xpu_buffer buffer, size_t offset, void *host, size_t bytes,
   XPU_RETURN_IF_ERROR(resolve(buffer, buf));
   XPU_RETURN_IF_ERROR(streamFor(buf, stream, s));
   XPU_RETURN_IF_ERROR(checkRange(*buf, offset, bytes, host, what));
+  XPU_RETURN_IF_ERROR(buf->checkNotMapped(what));
   XPU_RETURN_IF_ERROR(buf->checkConflicts(what, upload, s.get()));
   if (!bytes)
     return {};
@@ -54,8 +55,9 @@ Status enqueueCopy(xpu_buffer buffer, size_t offset, void *host, size_t bytes,
 
 extern "C" {
 
-XPU_API xpu_status xpu_buffer_create(xpu_device device, size_t bytes,
-                                     xpu_buffer *out) {
+XPU_API xpu_status xpu_buffer_create_ex(xpu_device device, size_t bytes,
+                                        const xpu_buffer_options *options,
+                                        xpu_buffer *out) {
   std::shared_ptr<DeviceObj> dev;
   if (Status st = resolve(device, dev); !st.isOk())
     return finish(st);
@@ -63,18 +65,36 @@ XPU_API xpu_status xpu_buffer_create(xpu_device device, size_t bytes,
     return finish(invalidArgument("xpu_buffer_create: `out` is NULL"));
   if (bytes == 0)
     return finish(invalidArgument("xpu_buffer_create: size is 0"));
+  xpu_memory_kind kind = XPU_MEMORY_DEVICE;
+  if (options) {
+    if (options->struct_size < sizeof(xpu_buffer_options))
+      return finish(invalidArgument("xpu_buffer_options.struct_size is " +
+                                    std::to_string(options->struct_size) +
+                                    "; use XPU_BUFFER_OPTIONS_INIT"));
+    kind = options->memory;
+    if (kind != XPU_MEMORY_DEVICE && kind != XPU_MEMORY_HOST_VISIBLE &&
+        kind != XPU_MEMORY_MANAGED)
+      return finish(invalidArgument("unknown xpu_memory_kind " + std::to_string(int(kind))));
+  }
   auto buf = std::make_shared<BufferObj>();
   buf->device = dev;
   buf->bytes = bytes;
-  if (Status st = dev->device->allocate(bytes, buf->memory); !st.isOk())
+  if (Status st = dev->device->allocateKind(bytes, kind, buf->memory); !st.isOk())
     return finish(st);
   *out = toHandle<xpu_buffer>(registerObject(dev, buf));
   return XPU_SUCCESS;
 }
 
+XPU_API xpu_status xpu_buffer_create(xpu_device device, size_t bytes,
+                                     xpu_buffer *out) {
+  return xpu_buffer_create_ex(device, bytes, nullptr, out);
+}
+
 XPU_API xpu_status xpu_buffer_free(xpu_buffer buffer) {
   std::shared_ptr<BufferObj> buf;
   if (Status st = resolve(buffer, buf); !st.isOk())
+    return finish(st);
+  if (Status st = buf->checkNotMapped("free"); !st.isOk())
     return finish(st);
   if (Status st = buf->checkConflicts("free", /*isWrite=*/true, nullptr);
       !st.isOk())
@@ -103,7 +123,7 @@ XPU_API xpu_status xpu_buffer_upload(xpu_buffer buffer, size_t offset,
     return finish(st);
   if (Status st = checkRange(*buf, offset, bytes, src, "upload"); !st.isOk())
     return finish(st);
-  if (Status st = buf->checkConflicts("upload", true, nullptr); !st.isOk())
+  if (Status st = buf->waitForConflicts(/*isWrite=*/true); !st.isOk())
     return finish(st);
   if (!bytes)
     return XPU_SUCCESS;
@@ -117,7 +137,7 @@ XPU_API xpu_status xpu_buffer_download(xpu_buffer buffer, size_t offset,
     return finish(st);
   if (Status st = checkRange(*buf, offset, bytes, dst, "download"); !st.isOk())
     return finish(st);
-  if (Status st = buf->checkConflicts("download", false, nullptr); !st.isOk())
+  if (Status st = buf->waitForConflicts(/*isWrite=*/false); !st.isOk())
     return finish(st);
   if (!bytes)
     return XPU_SUCCESS;

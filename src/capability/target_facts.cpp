@@ -47,12 +47,16 @@ Rule measured() {
 }
 
 bool isTypeCap(C c) { return c <= C::f64Arith; }
+/// Shuffles, ballots, votes, reductions and scans of waves.
+bool isWaveOperation(C c) { return c >= C::waveShuffle && c <= C::waveReduce64; }
 
 /// LLVM's host backends express every type and atomic (soft promotion for
 /// f16/bf16, compare-exchange loops for float atomics).
 Rule cpuRule(C c) {
   if (isTypeCap(c) || (c >= C::atomicI32 && c <= C::atomicDeviceScope))
     return table("LLVM host target: legal or legalized on every host");
+  if (isWaveOperation(c))
+    return table("a one-invocation wave: each wave operation is its one-lane result");
   switch (c) {
   case C::waveOps: return table("CPU runs waves of width 1");
   case C::sharedMemory: return device("shared block per worker thread");
@@ -68,6 +72,9 @@ Rule cpuRule(C c) {
 /// LLVM NVPTX; features above the base architecture depend on the device's
 /// compute capability.
 Rule nvptxRule(C c) {
+  if (isWaveOperation(c))
+    return table("shfl.sync and vote.sync on every sm_XX (redux.sync for 32-bit "
+                 "integer reductions from sm_80)");
   switch (c) {
   case C::f16Arith: return device("native f16 arithmetic needs sm_53");
   case C::bf16Arith: return device("native bf16 arithmetic needs sm_80");
@@ -83,6 +90,8 @@ Rule nvptxRule(C c) {
 }
 
 Rule amdgcnRule(C c) {
+  if (isWaveOperation(c))
+    return table("ds_bpermute, ds_swizzle and ballot on gfx8 and later");
   switch (c) {
   case C::atomicF64Add: return device("f64 atomic add needs gfx90a");
   case C::sharedMemory: return device("LDS per workgroup");
@@ -118,6 +127,11 @@ Rule spirvRule(C c) {
   case C::atomicF64Add: return device("shaderBufferFloat64AtomicAdd");
   case C::atomicDeviceScope: return table("Device scope is core in the Vulkan memory model");
   case C::waveOps: return device("subgroup size");
+  case C::waveShuffle: return device("subgroup shuffle and ballot operations");
+  case C::waveBallot: return device("subgroup ballot operations");
+  case C::waveVote: return device("subgroup vote operations");
+  case C::waveReduce: return device("subgroup arithmetic operations");
+  case C::waveReduce64: return device("shaderSubgroupExtendedTypes");
   case C::sharedMemory: return device("maxComputeSharedMemorySize");
   case C::workgroupInvocations: return device("maxComputeWorkGroupInvocations");
   case C::contractionControl: return measured();

@@ -48,6 +48,9 @@ struct Blob {
   std::string log;           ///< how long each stage took, for the build log
 };
 
+/// "host-visible", "managed", ...
+const char *memoryKindName(xpu_memory_kind kind);
+
 /// Device memory.
 class BackendBuffer {
 public:
@@ -55,6 +58,16 @@ public:
   /// The address kernels receive for this buffer (host pointer on the CPU,
   /// device pointer on CUDA/HIP; unused by Vulkan's binding model).
   virtual uint64_t address() const = 0;
+  /// Where the host reads and writes it directly (xpu_buffer_map), or null
+  /// when the host reaches it only by copies.
+  virtual void *hostPointer() const { return nullptr; }
+};
+
+/// Memory that xpujit did not allocate (xpu_buffer_import).
+struct ImportRequest {
+  xpu_import_kind kind = XPU_IMPORT_HOST_POINTER;
+  uint64_t address = 0;
+  size_t bytes = 0;
 };
 
 class BackendEvent {
@@ -114,6 +127,9 @@ public:
   /// Blocks until the queue is empty; returns the first error of its work
   /// since the last synchronization.
   virtual Status synchronize() = 0;
+  /// The driver's own stream (CUstream, hipStream_t), for interop; null
+  /// where there is none.
+  virtual void *nativeHandle() const { return nullptr; }
 };
 
 class Device {
@@ -127,6 +143,20 @@ public:
   virtual std::string toolchainIdentity() const = 0;
 
   virtual Status allocate(size_t bytes, std::unique_ptr<BackendBuffer> &out) = 0;
+  /// Memory of a kind other than plain device memory; a backend without it
+  /// says why.
+  virtual Status allocateKind(size_t bytes, xpu_memory_kind kind,
+                              std::unique_ptr<BackendBuffer> &out) {
+    if (kind == XPU_MEMORY_DEVICE)
+      return allocate(bytes, out);
+    return {XPU_ERROR_UNSUPPORTED, label() + " has no " + memoryKindName(kind) +
+                                       " memory in xpujit"};
+  }
+  /// Wraps external memory without taking ownership of it.
+  virtual Status importMemory(const ImportRequest &request,
+                              std::unique_ptr<BackendBuffer> &out) {
+    return {XPU_ERROR_UNSUPPORTED, label() + " cannot import external memory in xpujit"};
+  }
   /// Blocking copies, not ordered with any queue.
   virtual Status upload(BackendBuffer &dst, size_t offset, const void *src,
                         size_t bytes) = 0;

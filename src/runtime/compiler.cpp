@@ -4,6 +4,7 @@
 #include "runtime/dump.h"
 #include "runtime/env.h"
 #include "runtime/kernel_cache.h"
+#include "runtime/lowering_check.h"
 #include "runtime/targets.h"
 #include "xpu/Pipeline.h"
 
@@ -90,10 +91,12 @@ static Status frontEnd(Session &s, const CompileRequest &request,
   if (!module)
     return stageFailure(XPU_ERROR_PARSE, diags, "the kernel source did not parse");
 
-  // Admission against each kernel's profile.
+  // Admission against each kernel's profile (ub.poison is zero before
+  // anything folds it).
   s.collector.setDefaultCode("XPU-ADMIT");
   {
     mlir::PassManager pm(&s.ctx, mlir::ModuleOp::getOperationName());
+    pm.addPass(createPoisonToZero());
     AdmitOptions options;
     options.explicitDevice = request.explicitDevice;
     options.runtimeChecks = request.runtimeChecks;
@@ -102,9 +105,14 @@ static Status frontEnd(Session &s, const CompileRequest &request,
       return stageFailure(XPU_ERROR_REFUSED, diags, "a kernel was refused");
   }
 
-  // Reductions stay whole here: each target's lowering expands them (GPUs
-  // into shared memory and barriers, the CPU into a fold per workgroup).
+  // Target-independent preparation: scratch starts as zeros. Reductions
+  // stay whole: each target's lowering expands them (GPUs into shared
+  // memory and barriers, the CPU into a fold per workgroup).
   s.collector.setDefaultCode("XPU-COMPILE");
+  mlir::PassManager pm(&s.ctx, mlir::ModuleOp::getOperationName());
+  pm.addPass(createZeroScratch());
+  if (mlir::failed(pm.run(*module)))
+    return stageFailure(XPU_ERROR_COMPILE, diags, "scratch initialization failed");
   assignCheckSites(*module);
   kernels = describeKernels(*module);
   dumpStage("admitted.mlir", *module);
@@ -123,8 +131,10 @@ Status checkModule(const CompileRequest &request, DiagnosticList &diags) {
   XPU_RETURN_IF_ERROR(frontEnd(s, request, diags, module, kernels));
   if (!target)
     return {};
-  return cap::staticGate(*target, analyzeRequirements(*module), diags,
-                         /*remarks=*/true);
+  XPU_RETURN_IF_ERROR(cap::staticGate(*target, analyzeRequirements(*module), diags,
+                                      /*remarks=*/true));
+  // What the target cannot lower is refused here too, located at the op.
+  return checkLowering(*module, *target, diags);
 }
 
 Status formatModule(const CompileRequest &request, std::string &out,

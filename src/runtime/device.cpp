@@ -22,3 +22,16 @@ std::string Device::label() const {
 }
 
 } // namespace xpu::rt
+
+namespace xpu::rt {
+
+const char *memoryKindName(xpu_memory_kind kind) {
+  switch (kind) {
+  case XPU_MEMORY_DEVICE: return "device";
+  case XPU_MEMORY_HOST_VISIBLE: return "host-visible";
+  case XPU_MEMORY_MANAGED: return "managed";
+  default: return "unknown";
+  }
+}
+
+} // namespace xpu::rt

@@ -1049,6 +1049,104 @@ Status KernelBuilder::whileEnd(const ValueIds &yields, size_t resultCount,
 }
 
 //===----------------------------------------------------------------------===//
+// Wave operations
+//===----------------------------------------------------------------------===//
+
+/// A wave operand: a value of one of the wave types (i32, i64, f32, f64).
+static Status waveValue(KernelBuilder::Impl &m, const char *call, ValueId id,
+                        const char *what, Value &out) {
+  XPU_RETURN_IF_ERROR(m.get(id, call, what, out));
+  Type t = out.getType();
+  if (!t.isInteger(32) && !t.isInteger(64) && !t.isF32() && !t.isF64())
+    return m.fail(call, std::string("`") + what + "` must be i32, i64, f32 or f64, got " +
+                            text(t));
+  return {};
+}
+
+/// An operand of exactly type `want` ("i32" lanes and offsets, "i1" predicates).
+static Status typedValue(KernelBuilder::Impl &m, const char *call, ValueId id,
+                         const char *what, Type want, Value &out) {
+  XPU_RETURN_IF_ERROR(m.get(id, call, what, out));
+  if (out.getType() != want)
+    return m.fail(call, std::string("`") + what + "` must be " + text(want) + ", got " +
+                            text(out.getType()));
+  return {};
+}
+
+Status KernelBuilder::waveShuffle(xpu_wave_shuffle mode, ValueId value, ValueId offset,
+                                  ValueId &out) {
+  Impl &m = *impl_;
+  const char *call = "xpu_builder_wave_shuffle";
+  XPU_RETURN_IF_ERROR(m.ready(call));
+  if (uint32_t(mode) > XPU_WAVE_SHUFFLE_INDEX)
+    return m.fail(call, "unknown shuffle mode " + std::to_string(int(mode)));
+  Value v, k;
+  XPU_RETURN_IF_ERROR(waveValue(m, call, value, "value", v));
+  XPU_RETURN_IF_ERROR(typedValue(m, call, offset, "offset", m.b.getI32Type(), k));
+  return m.emitted(WaveShuffleOp::create(m.here(), m.loc, v.getType(),
+                                         WaveShuffleMode(mode), v, k),
+                   call, out);
+}
+
+Status KernelBuilder::waveBroadcast(ValueId value, ValueId lane, ValueId &out) {
+  Impl &m = *impl_;
+  const char *call = "xpu_builder_wave_broadcast";
+  XPU_RETURN_IF_ERROR(m.ready(call));
+  Value v, l;
+  XPU_RETURN_IF_ERROR(waveValue(m, call, value, "value", v));
+  XPU_RETURN_IF_ERROR(typedValue(m, call, lane, "lane", m.b.getI32Type(), l));
+  return m.emitted(WaveBroadcastOp::create(m.here(), m.loc, v.getType(), v, l), call, out);
+}
+
+Status KernelBuilder::waveBallot(ValueId predicate, ValueId &out) {
+  Impl &m = *impl_;
+  const char *call = "xpu_builder_wave_ballot";
+  XPU_RETURN_IF_ERROR(m.ready(call));
+  Value p;
+  XPU_RETURN_IF_ERROR(typedValue(m, call, predicate, "predicate", m.b.getI1Type(), p));
+  auto mask = VectorType::get({4}, m.b.getI32Type());
+  return m.emitted(WaveBallotOp::create(m.here(), m.loc, mask, p), call, out);
+}
+
+Status KernelBuilder::waveVote(xpu_wave_vote vote, ValueId predicate, ValueId &out) {
+  Impl &m = *impl_;
+  const char *call = "xpu_builder_wave_vote";
+  XPU_RETURN_IF_ERROR(m.ready(call));
+  if (uint32_t(vote) > XPU_WAVE_ALL)
+    return m.fail(call, "unknown vote " + std::to_string(int(vote)));
+  Value p;
+  XPU_RETURN_IF_ERROR(typedValue(m, call, predicate, "predicate", m.b.getI1Type(), p));
+  return m.emitted(WaveVoteOp::create(m.here(), m.loc, m.b.getI1Type(), WaveVoteKind(vote), p),
+                   call, out);
+}
+
+Status KernelBuilder::waveReduce(xpu_reduce_op op, ValueId value, ValueId &out) {
+  Impl &m = *impl_;
+  const char *call = "xpu_builder_wave_reduce";
+  XPU_RETURN_IF_ERROR(m.ready(call));
+  if (uint32_t(op) > XPU_REDUCE_FMAX)
+    return m.fail(call, "unknown operation " + std::to_string(int(op)));
+  Value v;
+  XPU_RETURN_IF_ERROR(waveValue(m, call, value, "value", v));
+  return m.emitted(WaveReduceOp::create(m.here(), m.loc, v.getType(), ReduceKind(op), v),
+                   call, out);
+}
+
+Status KernelBuilder::waveScan(xpu_reduce_op op, ValueId value, xpu_wave_scan scan,
+                               ValueId &out) {
+  Impl &m = *impl_;
+  const char *call = "xpu_builder_wave_scan";
+  XPU_RETURN_IF_ERROR(m.ready(call));
+  if (uint32_t(op) > XPU_REDUCE_FMAX || uint32_t(scan) > XPU_WAVE_SCAN_EXCLUSIVE)
+    return m.fail(call, "unknown operation or scan");
+  Value v;
+  XPU_RETURN_IF_ERROR(waveValue(m, call, value, "value", v));
+  return m.emitted(WaveScanOp::create(m.here(), m.loc, v.getType(), ReduceKind(op), v,
+                                      WaveScanKind(scan)),
+                   call, out);
+}
+
+//===----------------------------------------------------------------------===//
 // Inspection and the end
 //===----------------------------------------------------------------------===//
 

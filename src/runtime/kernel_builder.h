@@ -62,6 +62,15 @@ public:
   Status call(const char *callee, const ValueIds &args, size_t resultCount,
               ValueIds &results);
 
+  // Wave operations (xpu_builder_wave_*).
+  Status waveShuffle(xpu_wave_shuffle mode, ValueId value, ValueId offset,
+                     ValueId &out);
+  Status waveBroadcast(ValueId value, ValueId lane, ValueId &out);
+  Status waveBallot(ValueId predicate, ValueId &out);
+  Status waveVote(xpu_wave_vote vote, ValueId predicate, ValueId &out);
+  Status waveReduce(xpu_reduce_op op, ValueId value, ValueId &out);
+  Status waveScan(xpu_reduce_op op, ValueId value, xpu_wave_scan scan, ValueId &out);
+
   Status ifBegin(ValueId cond);
   Status ifElse(const ValueIds &yields);
   Status ifEnd(const ValueIds &yields, ValueIds &results);

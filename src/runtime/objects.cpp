@@ -100,6 +100,45 @@ Status BufferObj::checkConflicts(const char *what, bool isWrite,
   return {};
 }
 
+BufferObj::~BufferObj() {
+  memory.reset();
+  if (release)
+    release(releaseData);
+}
+
+Status BufferObj::waitForConflicts(bool isWrite) {
+  for (;;) {
+    std::shared_ptr<StreamObj> wait;
+    {
+      std::lock_guard<std::mutex> g(mu);
+      for (auto it = borrows.begin(); it != borrows.end();) {
+        auto stream = it->stream.lock();
+        if (!stream ||
+            it->sequence <= stream->synchronized.load(std::memory_order_acquire)) {
+          it = borrows.erase(it);
+          continue;
+        }
+        if (isWrite || it->writes) {
+          wait = std::move(stream);
+          break;
+        }
+        ++it;
+      }
+    }
+    if (!wait)
+      return {};
+    // A synchronization resolves every borrow enqueued before it.
+    XPU_RETURN_IF_ERROR(wait->synchronize());
+  }
+}
+
+Status BufferObj::checkNotMapped(const char *what) const {
+  if (maps.load(std::memory_order_acquire) == 0)
+    return {};
+  return {XPU_ERROR_BUSY, std::string("cannot ") + what +
+                              ": the buffer is mapped by the host until xpu_buffer_unmap"};
+}
+
 void BufferObj::lend(const std::shared_ptr<StreamObj> &stream, uint64_t sequence,
                      bool writes, std::shared_ptr<const abi::KernelInfo> kernel,
                      const char *what) {

@@ -80,9 +80,15 @@ struct Borrow {
 };
 
 struct BufferObj : Object {
+  ~BufferObj() override;
   std::shared_ptr<DeviceObj> device;
   std::unique_ptr<BackendBuffer> memory;
   size_t bytes = 0;
+  /// Imported memory: told when xpujit stops using it (after `memory` goes).
+  xpu_release_fn release = nullptr;
+  void *releaseData = nullptr;
+  /// Open xpu_buffer_map calls; device work is refused while any is open.
+  std::atomic<uint32_t> maps{0};
 
   std::mutex mu;
   std::vector<Borrow> borrows;
@@ -92,6 +98,11 @@ struct BufferObj : Object {
   /// writing one. Work on `sameStream` is ordered and never conflicts.
   Status checkConflicts(const char *what, bool isWrite,
                         const StreamObj *sameStream);
+  /// What blocking host access does instead: synchronizes the streams of
+  /// unresolved work that conflicts with it, returning their first error.
+  Status waitForConflicts(bool isWrite);
+  /// XPU_ERROR_BUSY while the host has the buffer mapped.
+  Status checkNotMapped(const char *what) const;
   void lend(const std::shared_ptr<StreamObj> &stream, uint64_t sequence,
             bool writes, std::shared_ptr<const abi::KernelInfo> kernel,
             const char *what = "");

@@ -59,16 +59,21 @@ TEST_CASE("a buffer lent to a launch stays borrowed until its stream syncs") {
   xpu_arg args[2] = {xpu_arg_buffer(out), xpu_arg_buffer(src.handle)};
   XPU_OK(xpu_launch(m.kernel("add_one"), s, kGrid, kBlock, args, 2));
 
-  // Freeing, overwriting or reading what the kernel writes: refused.
+  // Freeing it, or work on another stream that overwrites or reads what the
+  // kernel writes: refused.
   CHECK(xpu_buffer_free(out) == XPU_ERROR_BUSY);
   CHECK(std::string(xpu_last_error_message()).find("add_one") != std::string::npos);
   std::vector<int32_t> junk(kN, 7);
-  CHECK(xpu_buffer_upload(out, 0, junk.data(), kN * 4) == XPU_ERROR_BUSY);
-  CHECK(xpu_buffer_download(out, 0, junk.data(), kN * 4) == XPU_ERROR_BUSY);
-  CHECK(xpu_buffer_upload(src.handle, 0, junk.data(), kN * 4) == XPU_ERROR_BUSY);
-  // Reading what the kernel only reads is fine.
+  CHECK(xpu_buffer_upload_async(out, 0, junk.data(), kN * 4, nullptr) == XPU_ERROR_BUSY);
+  CHECK(xpu_buffer_download_async(out, 0, junk.data(), kN * 4, nullptr) == XPU_ERROR_BUSY);
+  CHECK(xpu_buffer_upload_async(src.handle, 0, junk.data(), kN * 4, nullptr) ==
+        XPU_ERROR_BUSY);
+  // Reading what the kernel only reads is fine, without waiting.
   std::vector<int32_t> copy(kN);
-  XPU_OK(xpu_buffer_download(src.handle, 0, copy.data(), kN * 4));
+  xpu_stream other;
+  XPU_OK(xpu_stream_default(target().dev, &other));
+  XPU_OK(xpu_buffer_download_async(src.handle, 0, copy.data(), kN * 4, other));
+  XPU_OK(xpu_stream_synchronize(other));
   CHECK(copy == in);
   // Ordered work on the same stream is fine.
   std::vector<int32_t> result(kN);
@@ -93,5 +98,30 @@ TEST_CASE("device synchronize ends every stream's borrows") {
   XPU_OK(xpu_launch(m.kernel("add_one"), s, kGrid, kBlock, args, 2));
   XPU_OK(xpu_device_synchronize(target().dev));
   XPU_OK(xpu_buffer_free(out));
+  xpu_stream_release(s);
+}
+
+TEST_CASE("blocking copies wait for the work that conflicts with them") {
+  Module m(kAddOne);
+  auto in = randomInts<int32_t>(kN, -1000, 1000);
+  Buffer src = Buffer::from(in), out(kN * 4);
+  xpu_stream s;
+  XPU_OK(xpu_stream_create(target().dev, &s));
+  xpu_arg args[2] = {xpu_arg_buffer(out.handle), xpu_arg_buffer(src.handle)};
+  XPU_OK(xpu_launch(m.kernel("add_one"), s, kGrid, kBlock, args, 2));
+  // A download of what the launch writes waits for it, as a blocking CUDA
+  // copy does, and sees every element it wrote.
+  std::vector<int32_t> result(kN, 0);
+  XPU_OK(xpu_buffer_download(out.handle, 0, result.data(), kN * 4));
+  for (uint32_t i = 0; i < kN; ++i)
+    REQUIRE(result[i] == in[i] + 1);
+  // An upload over what a launch reads waits until it has read it.
+  XPU_OK(xpu_launch(m.kernel("add_one"), s, kGrid, kBlock, args, 2));
+  auto next = randomInts<int32_t>(kN, -1000, 1000);
+  XPU_OK(xpu_buffer_upload(src.handle, 0, next.data(), kN * 4));
+  XPU_OK(xpu_buffer_download(out.handle, 0, result.data(), kN * 4));
+  for (uint32_t i = 0; i < kN; ++i)
+    REQUIRE(result[i] == in[i] + 1); // computed from the old contents
+  XPU_OK(xpu_stream_synchronize(s));
   xpu_stream_release(s);
 }

@@ -20,6 +20,9 @@ bin="$run/bin"
 status=0
 step() { echo; echo "=== $*"; }
 check() { "$@"; rc=$?; [ $rc -eq 0 ] || { echo "FAILED ($rc): $*"; status=1; }; }
+# check, keeping the output in FILE too (a `check ... | tee` would lose the
+# status in the pipeline's subshell).
+check_to() { local file=$1; shift; check "$@" > "$file"; cat "$file"; }
 
 step "machine"
 date -u; uname -a; nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --format=csv
@@ -51,7 +54,7 @@ if grep -q "  vulkan  " <<<"$devices"; then
   check env XPU_TEST_BACKEND=vulkan "$bin/conformance" '-tce=*device fault*'
   check env XPU_TEST_BACKEND=vulkan XPU_TEST_EXPECT_CACHED=1 "$bin/conformance" '-tce=*device fault*'
   check env XPU_TEST_BACKEND=vulkan "$bin/vulkan_tests"
-  check "$bin/xpu-bench-stream" --device vulkan:0 --log2n 27 --iterations 100 | tee "$res/stream-xpu-vulkan.jsonl"
+  check_to "$res/stream-xpu-vulkan.jsonl" "$bin/xpu-bench-stream" --device vulkan:0 --log2n 27 --iterations 100
   check "$bin/xpu-bench-launch" --device vulkan:0 --against cuda:0 --out "$res/launch-vulkan.md"
 else
   # The script is meant to test Vulkan on the NVIDIA driver: no device is a failure.
@@ -77,11 +80,11 @@ step "benchmarks"
 check "$bin/xpu-bench-launch" --device cuda:0 --out "$res/launch-cuda.md"
 check "$bin/xpu-bench-compile" --device cuda:0 --out "$res/compile-cuda.md"
 check "$bin/xpu-bench-cache" --device cuda:0 --out "$res/cache-cuda.md"
-check "$bin/xpu-bench-stream" --device cuda:0 --log2n 27 --iterations 100 | tee "$res/stream-xpu-cuda.jsonl"
+check_to "$res/stream-xpu-cuda.jsonl" "$bin/xpu-bench-stream" --device cuda:0 --log2n 27 --iterations 100
 if command -v nvcc >/dev/null; then
   nvcc --version | tail -2
   check nvcc -O3 -arch=sm_90 -o "$run/stream_nvcc" bench/babelstream/stream_nvcc.cu
-  check "$run/stream_nvcc" --log2n 27 --iterations 100 | tee "$res/stream-nvcc.jsonl"
+  check_to "$res/stream-nvcc.jsonl" "$run/stream_nvcc" --log2n 27 --iterations 100
 fi
 
 # Each topic's checks and benchmarks live in tests/device/parts/NAME.sh, run in

@@ -197,7 +197,7 @@ xpu.kernel @divergent(%out: !xpu.buffer<i32>) {
   %z = arith.cmpi eq, %t, %c0 : index
   // expected-note @+1 {{the construct around it}}
   scf.if %z {
-    // expected-error @+1 {{XPU-CPU001: this barrier is under an scf.if whose condition may differ between invocations}}
+    // expected-error @+1 {{XPU-CPU001: this barrier is under 'scf.if', whose decision may differ between invocations}}
     xpu.barrier
   }
   xpu.return
@@ -213,7 +213,7 @@ xpu.kernel @divergent_loop(%out: !xpu.buffer<i32>, %in: !xpu.buffer<i32>) {
   %bi = arith.index_castui %b : i32 to index
   // expected-note @+1 {{the construct around it}}
   scf.for %k = %c0 to %bi step %c1 {
-    // expected-error @+1 {{XPU-CPU001: this reduction is in an scf.for whose bounds may differ between invocations}}
+    // expected-error @+1 {{XPU-CPU001: this reduction is under 'scf.for', whose decision may differ between invocations}}
     %s = xpu.reduce add %b tree : i32
   }
   xpu.return

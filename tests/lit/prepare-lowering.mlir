@@ -14,9 +14,14 @@ xpu.kernel @k(%a: !xpu.buffer<f32>, %i: index) attributes {fastmath} {
   // CHECK:   xpu.report_out_of_bounds %[[STATUS]] site 3 : !llvm.ptr
   // CHECK:   arith.constant 0.000000e+00 : f32
   %v = xpu.load %a[%i] {checked, xpu.site = 3 : i64} : !xpu.buffer<f32>
-  // Vector accesses check their last element.
-  // CHECK: arith.addi %{{.*}}, %c3 : index
-  // CHECK: scf.if
+  // Vector accesses check that all their elements fit, without computing
+  // an end that could wrap: index < size and size - index >= 4.
+  // CHECK: %[[N4:.*]] = xpu.buffer_size
+  // CHECK: %[[FIRST:.*]] = arith.cmpi ult, %[[I:.*]], %[[N4]] : index
+  // CHECK: %[[ROOM:.*]] = arith.subi %[[N4]], %[[I]] : index
+  // CHECK: %[[FITS:.*]] = arith.cmpi uge, %[[ROOM]], %c4 : index
+  // CHECK: %[[BOTH:.*]] = arith.andi %[[FIRST]], %[[FITS]] : i1
+  // CHECK: scf.if %[[BOTH]]
   // CHECK: xpu.store {{.*}} -> vector<4xf32>
   %v4 = vector.broadcast %v : f32 to vector<4xf32>
   xpu.store %v4, %a[%i] {checked} : !xpu.buffer<f32> -> vector<4xf32>

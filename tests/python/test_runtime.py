@@ -85,7 +85,7 @@ def test_launch_arguments_are_checked_against_parameters(cpu):
         ((y, x, 1.0, 2**32), "does not fit i32"),
         ((y, x, 1.0, 4.0), "is not an integer"),
         ((y, x, "2", 4), "is not a number"),
-        ((y, [0.0] * 4, 1.0, 4), "neither a Buffer nor a NumPy array"),
+        ((y, [0.0] * 4, 1.0, 4), "neither a Buffer nor an array"),
         ((cpu.empty(4, np.int32), x, 1.0, 4), "a buffer of int32"),
     ]
     for args, words in cases:
@@ -165,8 +165,8 @@ def test_a_borrowed_buffer_is_busy_until_sync(device):
     k.launch(1, 256, (by, bx, 1.0, 256))
     with pytest.raises(xpujit.BusyError, match="borrowed by an in-flight launch of 'saxpy'"):
         by.free()
-    with pytest.raises(xpujit.BusyError):
-        by.upload(np.ones(256, np.float32))
+    # Blocking copies wait instead, as a blocking CUDA copy does.
+    by.upload(np.ones(256, np.float32))
     device.synchronize()
     by.free()
 

@@ -19,6 +19,7 @@ const char *kHelp =
     "  --target amdgcn --chip gfx942   AMDGPU code object v5 (.hsaco)\n"
     "  --target nvptx --chip sm_90     cubin, or PTX when no ptxas is found\n"
     "  --target cpu                    ELF object for this host\n"
+    "  --target spirv                  SPIR-V 1.6 for a capable Vulkan 1.3 device\n"
     "--wave 64 asks for wave64 on AMD gfx10 and later (wave32 by default).\n"
     "Diagnostics print as FILE:LINE:COL: error: CODE: message (or as a JSON\n"
     "array with --json). Exits 0 when OUT was written, 1 otherwise.\n";

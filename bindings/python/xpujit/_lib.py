@@ -98,6 +98,19 @@ class KernelAttributes(Structure):
                 ("effect_count", c_size_t), ("device", c_char_p)]
 
 
+class BufferOptions(Structure):
+    _fields_ = [("struct_size", c_uint32), ("memory", c_int)]
+
+
+# xpu_release_fn: called with the import's user data once xpujit is done.
+ReleaseFn = ctypes.CFUNCTYPE(None, c_void_p)
+
+
+class ImportDesc(Structure):
+    _fields_ = [("struct_size", c_uint32), ("kind", c_int), ("address", c_uint64),
+                ("bytes", c_size_t), ("release", ReleaseFn), ("release_data", c_void_p)]
+
+
 _status = c_int
 _v = handle
 _pv = POINTER(handle)
@@ -137,6 +150,14 @@ _SIGNATURES = {
     "xpu_event_query": (_status, [_v]),
     "xpu_buffer_create": (_status, [_v, c_size_t, _pv]),
     "xpu_buffer_free": (_status, [_v]),
+    "xpu_buffer_create_ex": (_status, [_v, c_size_t, POINTER(BufferOptions), _pv]),
+    "xpu_buffer_is_mappable": (_status, [_v, POINTER(c_int)]),
+    "xpu_buffer_map": (_status, [_v, c_int, POINTER(c_void_p)]),
+    "xpu_buffer_unmap": (_status, [_v]),
+    "xpu_buffer_import": (_status, [_v, POINTER(ImportDesc), _pv]),
+    "xpu_buffer_synchronize": (_status, [_v]),
+    "xpu_buffer_address": (_status, [_v, POINTER(c_uint64)]),
+    "xpu_stream_native": (_status, [_v, POINTER(c_void_p)]),
     "xpu_buffer_upload": (_status, [_v, c_size_t, c_void_p, c_size_t]),
     "xpu_buffer_download": (_status, [_v, c_size_t, c_void_p, c_size_t]),
     "xpu_buffer_upload_async": (_status, [_v, c_size_t, c_void_p, c_size_t, _v]),
@@ -190,6 +211,13 @@ _SIGNATURES = {
     "xpu_builder_value_type": (_status, [_v, _v, _out_str]),
     "xpu_builder_print": (_status, [_v, _out_str]),
     "xpu_builder_finish": (_status, [_v, _v, POINTER(ModuleOptions), _pv, _pv]),
+    # Wave operations.
+    "xpu_builder_wave_shuffle": (_status, [_v, c_int, _v, _v, _pv]),
+    "xpu_builder_wave_broadcast": (_status, [_v, _v, _v, _pv]),
+    "xpu_builder_wave_ballot": (_status, [_v, _v, _pv]),
+    "xpu_builder_wave_vote": (_status, [_v, c_int, _v, _pv]),
+    "xpu_builder_wave_reduce": (_status, [_v, c_int, _v, _pv]),
+    "xpu_builder_wave_scan": (_status, [_v, c_int, _v, c_int, _pv]),
 }
 
 for _name, (_res, _args) in _SIGNATURES.items():

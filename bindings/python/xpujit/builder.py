@@ -53,6 +53,9 @@ SCOPES = {"invocation": 0, "subgroup": 1, "workgroup": 2, "queue_family": 3,
 REDUCTIONS = {"add": 0, "mul": 1, "smin": 2, "smax": 3, "umin": 4, "umax": 5,
               "and": 6, "or": 7, "xor": 8, "fmin": 9, "fmax": 10}
 REDUCE_ORDERS = {"sequential": 0, "tree": 1, "unspecified": 2}
+WAVE_SHUFFLES = {"xor": 0, "up": 1, "down": 2, "index": 3}
+WAVE_VOTES = {"any": 0, "all": 1}
+WAVE_SCANS = {"inclusive": 0, "exclusive": 1}
 
 
 def _pick(table, name, what):
@@ -561,6 +564,50 @@ class Builder:
         return self._make(lib.xpu_builder_reduce, _pick(REDUCTIONS, op, "reduction"),
                           self._value(value).handle,
                           _pick(REDUCE_ORDERS, order, "reduction order"))
+
+    # -- wave (subgroup) operations ------------------------------------------
+    # Every live lane of a wave must reach them together; values are i32,
+    # i64, f32 or f64 (see xpu_c.h, "Builder: wave (subgroup) operations").
+
+    def wave_shuffle(self, mode, value, offset):
+        """xpu.wave_shuffle: `value` of the lane named by `mode` (xor, up,
+        down, index) and `offset` (an i32 value or int); a source that is not
+        a live lane gives the lane its own value."""
+        return self._make(lib.xpu_builder_wave_shuffle,
+                          _pick(WAVE_SHUFFLES, mode, "shuffle mode"),
+                          self._value(value).handle, self._value(offset, "i32").handle)
+
+    def wave_broadcast(self, value, lane):
+        """xpu.wave_broadcast: `value` of lane `lane` (i32) in every lane."""
+        return self._make(lib.xpu_builder_wave_broadcast, self._value(value).handle,
+                          self._value(lane, "i32").handle)
+
+    def wave_ballot(self, predicate):
+        """xpu.wave_ballot: vector<4xi32>, bit L % 32 of word L / 32 set for
+        each live lane L whose predicate (i1) holds."""
+        return self._make(lib.xpu_builder_wave_ballot, self._value(predicate).handle)
+
+    def wave_any(self, predicate):
+        """xpu.wave_vote any: whether the predicate holds in some live lane."""
+        return self._make(lib.xpu_builder_wave_vote, WAVE_VOTES["any"],
+                          self._value(predicate).handle)
+
+    def wave_all(self, predicate):
+        """xpu.wave_vote all: whether the predicate holds in every live lane."""
+        return self._make(lib.xpu_builder_wave_vote, WAVE_VOTES["all"],
+                          self._value(predicate).handle)
+
+    def wave_reduce(self, op, value):
+        """xpu.wave_reduce `op` (add mul smin smax umin umax and or xor fmin
+        fmax) of `value` over the wave's live lanes, in every lane."""
+        return self._make(lib.xpu_builder_wave_reduce, _pick(REDUCTIONS, op, "reduction"),
+                          self._value(value).handle)
+
+    def wave_scan(self, op, value, scan="inclusive"):
+        """xpu.wave_scan `op` of `value` over lanes 0..L (inclusive) or
+        0..L-1 (exclusive; lane 0 gets the identity)."""
+        return self._make(lib.xpu_builder_wave_scan, _pick(REDUCTIONS, op, "reduction"),
+                          self._value(value).handle, _pick(WAVE_SCANS, scan, "scan"))
 
     # -- the result -------------------------------------------------------------
 

@@ -167,25 +167,26 @@ class Device:
         return _compile(source, self, source_name=source_name,
                         runtime_checks=runtime_checks)
 
-    def buffer(self, nbytes):
-        """An untyped buffer of `nbytes` bytes (contents undefined)."""
+    def buffer(self, nbytes, memory="device"):
+        """An untyped buffer of `nbytes` bytes (contents undefined); `memory`
+        as for Buffer ("device", "host", "managed")."""
         from .memory import Buffer
-        return Buffer(self, nbytes)
+        return Buffer(self, nbytes, memory=memory)
 
-    def empty(self, shape, dtype):
+    def empty(self, shape, dtype, memory="device"):
         """A buffer for an array of `shape` and `dtype` (contents undefined)."""
         from .memory import Buffer
-        return Buffer.empty(self, shape, dtype)
+        return Buffer.empty(self, shape, dtype, memory)
 
     def zeros(self, shape, dtype):
         """A buffer for an array of `shape` and `dtype`, filled with zeros."""
         from .memory import Buffer
         return Buffer.from_array(self, np.zeros(shape, dtype))
 
-    def array(self, array):
+    def array(self, array, memory="device"):
         """A buffer holding a copy of NumPy `array` (with its dtype and shape)."""
         from .memory import Buffer
-        return Buffer.from_array(self, array)
+        return Buffer.from_array(self, array, memory)
 
     @property
     def default_stream(self):

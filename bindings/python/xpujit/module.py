@@ -191,9 +191,14 @@ class Kernel:
         Python or NumPy number, converted to its declared type (an integer
         must fit it, read as signed or unsigned; a float is rounded; a
         vector parameter takes a sequence of lanes). A buffer parameter
-        takes a Buffer, or a NumPy array of the element type: the array is
-        copied in, and copied back out unless the parameter is read-only,
-        in which case launch() synchronizes the stream before returning.
+        takes a Buffer, a NumPy array of the element type, or another
+        library's array (a PyTorch or CuPy tensor: anything with __dlpack__
+        or __cuda_array_interface__). Arrays are used in place where the
+        device can reach their memory (NumPy arrays on the CPU backend when
+        C-contiguous and 16-byte aligned, tensors on their own CUDA device);
+        other NumPy arrays are copied in, and back out unless the parameter
+        is read-only. With any array argument, launch() synchronizes the
+        stream before returning.
         Otherwise the launch is asynchronous: errors found while it runs
         are raised by the next synchronize()."""
         args = tuple(args)
@@ -219,7 +224,7 @@ class Kernel:
             if copies:
                 stream.synchronize()
                 for p, array, buf in copies:
-                    if p.access != "ro":
+                    if p is not None and p.access != "ro":
                         array[...] = buf.download().reshape(array.shape)
         finally:
             for _, _, buf in copies:
@@ -236,13 +241,27 @@ class Kernel:
             if a.dtype is not None and not types.accepts(p.type, a.dtype):
                 raise self._mismatch(i, f"a buffer of {a.dtype}")
             return a
+        device = self.module.device
         if isinstance(a, np.ndarray):
             if not types.accepts(p.type, a.dtype):
                 raise self._mismatch(i, f"an array of {a.dtype} (pass {p.dtype})")
-            buf = Buffer.from_array(self.module.device, np.ascontiguousarray(a))
+            if (device.info.backend == "cpu" and a.flags.c_contiguous and a.nbytes
+                    and a.ctypes.data % 16 == 0 and (a.flags.writeable or p.access == "ro")):
+                buf = Buffer.from_host(device, a)  # used in place: nothing to copy
+                copies.append((None, a, buf))
+                return buf
+            buf = Buffer.from_array(device, np.ascontiguousarray(a))
             copies.append((p, a, buf))
             return buf
-        raise self._mismatch(i, f"{type(a).__name__} is neither a Buffer nor a NumPy array")
+        from .interop import as_buffer
+        buf = as_buffer(a, device)
+        if buf is not None:
+            if not types.accepts(p.type, buf.dtype):
+                raise self._mismatch(i, f"an array of {buf.dtype} (pass {p.dtype})")
+            copies.append((None, a, buf))
+            return buf
+        raise self._mismatch(i, f"{type(a).__name__} is neither a Buffer nor an array "
+                                "(NumPy, or with __dlpack__ / __cuda_array_interface__)")
 
     def _scalar(self, i, p, a, arg):
         arg.kind, arg.type, arg.lanes = 0, types.TYPE_NUMBER[p.type], p.lanes

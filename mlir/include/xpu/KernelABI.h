@@ -162,4 +162,20 @@ constexpr const char *kCpuStackBytesSuffix = ".xpu_stack_bytes";
 constexpr const char *kCpuSharedBytesAttr = "xpu.shared_bytes";
 constexpr const char *kCpuBufferAccessAttr = "xpu.buffer_access";
 
+/// Launch shapes that bounds proofs rely on (CoordinateRanges.cpp). A
+/// launch passes each grid extent as a uint32 (xpu_launch); no backend runs
+/// a workgroup of more than 1,024 invocations (kMaxWorkgroupExtent). A
+/// target whose `index` is narrower than 64 bits runs at most
+/// 2^(bits-1) - 1 invocations along an axis, so that a global id and size
+/// are non-negative indices there: the Vulkan backend refuses larger
+/// launches on a device without shaderInt64.
+constexpr uint64_t kMaxGridExtent = 0xFFFFFFFFu;
+/// Elements a launch passes for one buffer: at most its bytes, and no
+/// address space holds 2^62 bytes (x86-64 and GPUs address at most 2^57).
+constexpr uint64_t kMaxBufferElements = (uint64_t(1) << 62) - 1;
+constexpr uint64_t maxGlobalExtent(unsigned indexBits) {
+  return indexBits >= 64 ? kMaxGridExtent * 1024 : (uint64_t(1) << (indexBits - 1)) - 1;
+}
+
 } // namespace xpu::abi
+

@@ -82,9 +82,11 @@ enum class LLVMTarget { cpu, nvvm, rocdl };
 /// relies on this).
 constexpr unsigned kPipelineVersion = 2;
 
-/// Lowers an admitted module to the LLVM dialect for `target`.
+/// Lowers an admitted module to the LLVM dialect for `target`. `chip`
+/// (sm_90, gfx942; may be empty) selects instructions only some have.
 mlir::LogicalResult lowerToLLVMDialect(mlir::ModuleOp module, LLVMTarget target,
-                                       unsigned waveWidth);
+                                       unsigned waveWidth,
+                                       llvm::StringRef chip = "");
 
 /// How kernels are lowered to SPIR-V for one Vulkan device.
 struct SPIRVOptions {

@@ -22,6 +22,9 @@ enum class Capability : uint8_t {
   atomicDeviceScope,
   // Subgroup / wave queries (wave width, lane id).
   waveOps,
+  // Wave operations (issue 14): shuffles and broadcasts, ballots, votes,
+  // reductions and scans, and those of 64-bit integers (and f64 min/max).
+  waveShuffle, waveBallot, waveVote, waveReduce, waveReduce64,
   // Quantities: workgroup-shared memory and invocations per workgroup.
   sharedMemory, workgroupInvocations,
   // Floating-point contraction kept off unless the kernel opts in.

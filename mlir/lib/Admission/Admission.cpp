@@ -6,6 +6,8 @@
 // checked in its precedence order. portable admits floats and marks every
 // access it cannot prove in bounds `checked`, so the backend guards it.
 #include "xpu/Admission/BoundsProof.h"
+#include "xpu/Admission/LaunchExtents.h"
+#include "xpu/Admission/UniformControl.h"
 #include "xpu/Transforms/Passes.h"
 
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
@@ -298,8 +300,8 @@ private:
         return Refusal{op->getLoc(), 9,
                        "the value an atomic returns depends on the schedule; "
                        "it may not be used"};
-      if (!prover.provesInBounds(op))
-        return outOfBounds(op, "atomic");
+      if (BoundsVerdict v = prover.prove(op); !v.proven)
+        return outOfBounds(op, "atomic", v);
       return std::nullopt;
     }
     if (auto reduce = dyn_cast<ReduceOp>(op)) {
@@ -315,15 +317,18 @@ private:
                      opName(op) + " computes with floating point, which the "
                                   "exact-integer profile does not admit"};
     if (isa<LoadOp, StoreOp>(op)) {
-      if (!prover.provesInBounds(op))
-        return outOfBounds(op, isa<LoadOp>(op) ? "load" : "store");
+      if (BoundsVerdict v = prover.prove(op); !v.proven)
+        return outOfBounds(op, isa<LoadOp>(op) ? "load" : "store", v);
       return std::nullopt;
     }
     if (auto effect = dyn_cast<HostEffectOp>(op))
       return Refusal{op->getLoc(), 12,
                      "the kernel performs the host effect '" +
                          effect.getEffect().str() + "'"};
-    if (isa<WaveWidthOp, LaneIdOp>(op))
+    // Integer wave reductions, scans and votes are exact whatever the
+    // combination order; what names lanes (ids, shuffles, ballot masks)
+    // depends on the device's wave width.
+    if (isa<WaveWidthOp, LaneIdOp, WaveShuffleOp, WaveBroadcastOp, WaveBallotOp>(op))
       return Refusal{op->getLoc(), 12,
                      opName(op) + " depends on the device's wave width, "
                                   "outside the profile's closed operation set"};
@@ -341,11 +346,11 @@ private:
                                 "operation set"};
   }
 
-  Refusal outOfBounds(Operation *op, const char *what) {
+  Refusal outOfBounds(Operation *op, const char *what, const BoundsVerdict &v) {
     return Refusal{op->getLoc(), 7,
                    std::string("this ") + what +
                        " is neither proven in bounds nor guarded by a check "
-                       "against the buffer's size"};
+                       "against the buffer's size: " + v.reason};
   }
 
   KernelOp kernel;
@@ -396,6 +401,7 @@ struct AdmitPass : xpu::impl::AdmitBase<AdmitPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     bool refused = false;
+    std::optional<UniformityAnalysis> uniformity;
     for (KernelOp kernel : module.getOps<KernelOp>()) {
       bool deterministic = kernel.getProfileName() == kProfileDeterministic;
       auto r = deterministic ? DeterministicChecker(kernel, explicitDevice).check()
@@ -404,7 +410,18 @@ struct AdmitPass : xpu::impl::AdmitBase<AdmitPass> {
         emitError(r->loc) << (deterministic ? codeName(r->code) : "XPU-PT001")
                           << ": kernel '" << kernel.getSymName() << "': " << r->reason;
         refused = true;
+        continue;
       }
+      if (failed(verifyFixedExtents(kernel))) {
+        refused = true;
+        continue;
+      }
+      // Both profiles, after the profile's own rules (the RFC's precedence
+      // covers only its 13 reasons).
+      if (!uniformity)
+        uniformity.emplace(module);
+      if (failed(checkUniformControl(kernel, *uniformity)))
+        refused = true;
     }
     if (refused)
       return signalPassFailure();

@@ -1,6 +1,7 @@
 // Requirement analysis: what each admitted kernel needs from a target
 // (element types in memory and in arithmetic, atomics, wave operations,
 // shared memory, workgroup size, math library calls, contraction control).
+#include "xpu/Analysis/SurfaceRequirements.h"
 #include "xpu/Pipeline.h"
 #include "xpu/Requirements.h"
 
@@ -33,6 +34,11 @@ const char *capabilityName(Capability c) {
   case Capability::atomicF64Add: return "atomic.f64.add";
   case Capability::atomicDeviceScope: return "atomic.scope.device";
   case Capability::waveOps: return "wave.ops";
+  case Capability::waveShuffle: return "wave.shuffle";
+  case Capability::waveBallot: return "wave.ballot";
+  case Capability::waveVote: return "wave.vote";
+  case Capability::waveReduce: return "wave.reduce";
+  case Capability::waveReduce64: return "wave.reduce.64bit";
   case Capability::sharedMemory: return "shared.memory";
   case Capability::workgroupInvocations: return "workgroup.invocations";
   case Capability::contractionControl: return "fp.contraction-control";
@@ -63,6 +69,11 @@ const char *capabilityPhrase(Capability c) {
   case Capability::atomicF64Add: return "f64 atomic add";
   case Capability::atomicDeviceScope: return "device-scope atomics";
   case Capability::waveOps: return "wave (subgroup) operations";
+  case Capability::waveShuffle: return "wave shuffles";
+  case Capability::waveBallot: return "wave ballots";
+  case Capability::waveVote: return "wave votes";
+  case Capability::waveReduce: return "wave reductions and scans";
+  case Capability::waveReduce64: return "64-bit wave reductions and scans";
   case Capability::sharedMemory: return "workgroup-shared memory";
   case Capability::workgroupInvocations: return "its workgroup size";
   case Capability::contractionControl: return "floating point without contraction";
@@ -172,6 +183,8 @@ public:
     }
     if (isa<WaveWidthOp, LaneIdOp>(op))
       need(Capability::waveOps, loc);
+    for (Capability c : surfaceNeeds(op))
+      need(c, loc);
     if (needsMathLibrary(op))
       need(Capability::mathLibrary, loc);
     if (!req.fastMath && !movesOnly(op) && isa<arith::ArithFastMathInterface>(op))

@@ -434,12 +434,17 @@ private:
       width = load.getWidth();
     else if (auto store = dyn_cast<StoreOp>(op))
       width = store.getWidth();
-    Value last = index;
-    if (width > 1)
-      last = arith::AddIOp::create(ob, l, index,
-                                   arith::ConstantIndexOp::create(ob, l, width - 1));
+    // index < size, read unsigned (a negative index is a huge one); a
+    // vector access also needs size - index >= width, which cannot wrap
+    // once index < size (index + width - 1 could, for index = -3..-1).
     Value size = BufferSizeOp::create(ob, l, buffer);
-    Value ok = arith::CmpIOp::create(ob, l, arith::CmpIPredicate::ult, last, size);
+    Value ok = arith::CmpIOp::create(ob, l, arith::CmpIPredicate::ult, index, size);
+    if (width > 1) {
+      Value room = arith::SubIOp::create(ob, l, size, index);
+      Value fits = arith::CmpIOp::create(ob, l, arith::CmpIPredicate::uge, room,
+                                         arith::ConstantIndexOp::create(ob, l, width));
+      ok = arith::AndIOp::create(ob, l, ok, fits);
+    }
     TypeRange results = op->getResultTypes();
     auto ifOp = scf::IfOp::create(ob, l, results, ok, /*withElse=*/!results.empty());
     {

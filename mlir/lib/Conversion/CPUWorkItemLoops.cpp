@@ -9,6 +9,9 @@
 // blocks are split the same way. A value used on the far side of a barrier
 // is recomputed there when it is cheap and reads no memory, or kept per
 // invocation in a context array (one slot per invocation, per vector lane).
+#include "xpu/Analysis/Uniformity.h"
+#include "xpu/Dialect/XPU/IR/Combiners.h"
+#include "xpu/Dialect/XPU/IR/Invocation.h"
 #include "xpu/Transforms/Passes.h"
 
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -44,102 +47,6 @@ bool isInvocationCoordinate(Operation *op) {
   return isa<ThreadIdOp, GlobalIdOp, LaneIdOp>(op);
 }
 
-//===----------------------------------------------------------------------===//
-// Divergence: which values may differ between the invocations of a
-// workgroup. Conservative: a load is uniform only from a read-only buffer at
-// a uniform index, a call result never.
-//===----------------------------------------------------------------------===//
-
-class Divergence {
-public:
-  explicit Divergence(KernelOp kernel) {
-    for (bool changed = true; changed;) {
-      changed = false;
-      kernel.walk([&](Operation *op) { changed |= visit(op); });
-    }
-  }
-  bool isUniform(Value v) const { return !divergent.contains(v); }
-
-private:
-  llvm::DenseSet<Value> divergent;
-
-  bool mark(Value v) { return divergent.insert(v).second; }
-  bool markAll(ValueRange vs) {
-    bool changed = false;
-    for (Value v : vs)
-      changed |= mark(v);
-    return changed;
-  }
-  bool anyDivergent(ValueRange vs) const {
-    return llvm::any_of(vs, [&](Value v) { return divergent.contains(v); });
-  }
-  /// Values yielded by the terminators of `region`.
-  bool yieldsDivergent(Region &region) const {
-    for (Block &b : region)
-      if (Operation *t = b.getTerminator(); t && anyDivergent(t->getOperands()))
-        return true;
-    return false;
-  }
-
-  bool visit(Operation *op) {
-    if (op->getNumResults() == 0 && op->getNumRegions() == 0)
-      return false;
-    if (isInvocationCoordinate(op) || isa<AtomicRMWOp, CallOp>(op))
-      return markAll(op->getResults());
-    if (auto load = dyn_cast<LoadOp>(op)) {
-      bool fixed = load.getBufferType().getAccess() == Access::ro &&
-                   load.getBufferType().getSpace() == Space::global;
-      if (!fixed || anyDivergent(op->getOperands()))
-        return markAll(op->getResults());
-      return false;
-    }
-    if (auto forOp = dyn_cast<scf::ForOp>(op)) {
-      bool changed = false;
-      bool control = anyDivergent({forOp.getLowerBound(), forOp.getUpperBound(),
-                                   forOp.getStep()});
-      if (control)
-        changed |= mark(forOp.getInductionVar());
-      auto yield = cast<scf::YieldOp>(forOp.getBody()->getTerminator());
-      for (unsigned i = 0, e = forOp.getNumResults(); i < e; ++i)
-        if (control || anyDivergent({forOp.getInitArgs()[i], yield.getOperand(i)}))
-          changed |= markAll({forOp.getRegionIterArgs()[i], forOp.getResult(i)});
-      return changed;
-    }
-    if (auto whileOp = dyn_cast<scf::WhileOp>(op)) {
-      bool changed = false;
-      scf::ConditionOp cond = whileOp.getConditionOp();
-      bool control = anyDivergent(cond.getCondition());
-      for (unsigned i = 0, e = whileOp.getInits().size(); i < e; ++i)
-        if (control || anyDivergent({whileOp.getInits()[i],
-                                     whileOp.getYieldOp().getOperand(i)}))
-          changed |= mark(whileOp.getBeforeArguments()[i]);
-      for (unsigned i = 0, e = whileOp.getNumResults(); i < e; ++i)
-        if (control || anyDivergent(cond.getArgs()[i]))
-          changed |= markAll({whileOp.getAfterArguments()[i], whileOp.getResult(i)});
-      return changed;
-    }
-    if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
-      if (anyDivergent(ifOp.getCondition()) || yieldsDivergent(ifOp.getThenRegion()) ||
-          yieldsDivergent(ifOp.getElseRegion()))
-        return markAll(op->getResults());
-      return false;
-    }
-    if (op->getNumRegions() > 0) {
-      // Another construct: what it yields is divergent when anything it
-      // reads or yields is.
-      bool any = anyDivergent(op->getOperands());
-      for (Region &r : op->getRegions())
-        any |= yieldsDivergent(r);
-      return any ? markAll(op->getResults()) : false;
-    }
-    if (isa<ReduceOp>(op))
-      return false; // every invocation gets the same result
-    if (!isMemoryEffectFree(op) || anyDivergent(op->getOperands()))
-      return markAll(op->getResults());
-    return false;
-  }
-};
-
 /// True when `op` is a barrier or a construct with a barrier, a reduction
 /// or a reduction's fold inside: region formation splits it.
 bool containsSynchronization(Operation *op) {
@@ -163,40 +70,40 @@ bool synchronizes(Operation *op) {
 }
 
 /// Refuses a barrier or reduction that some invocations might not reach,
-/// or that sits in a construct region formation does not split.
+/// or that sits in a construct region formation does not split. Admission
+/// refuses the first kind already (XPU-UC001); this keeps the pass sound
+/// on its own.
 LogicalResult checkSynchronization(KernelOp kernel) {
-  Divergence div(kernel);
+  UniformityAnalysis uniformity(kernel);
   WalkResult r = kernel.walk([&](Operation *sync) {
-    if (!isa<BarrierOp, ReduceOp>(sync))
+    std::optional<Uniformity> scope = requiredControlUniformity(sync);
+    if (!scope || *scope != Uniformity::workgroup)
       return WalkResult::advance();
+    if (!isa<BarrierOp, ReduceOp>(sync)) {
+      sync->emitOpError("XPU-CPU001: the CPU backend cannot run this workgroup "
+                        "operation");
+      return WalkResult::interrupt();
+    }
     const char *what = isa<BarrierOp>(sync) ? "barrier" : "reduction";
-    for (Operation *p = sync->getParentOp(); p != kernel; p = p->getParentOp()) {
-      auto refuse = [&](const Twine &why) {
+    if (Operation *decision = uniformity.divergentDecision(sync, Uniformity::workgroup)) {
+      InFlightDiagnostic d = sync->emitError()
+                             << "XPU-CPU001: this " << what << " is under '"
+                             << decision->getName().getStringRef()
+                             << "', whose decision may differ between invocations; the "
+                                "CPU backend runs a barrier only where every invocation "
+                                "of the workgroup reaches it";
+      d.attachNote(decision->getLoc()) << "the construct around it";
+      return WalkResult::interrupt();
+    }
+    for (Operation *p = sync->getParentOp(); p != kernel; p = p->getParentOp())
+      if (!isa<scf::IfOp, scf::ForOp, scf::WhileOp>(p)) {
         InFlightDiagnostic d = sync->emitError()
-                               << "XPU-CPU001: this " << what << " " << why
-                               << "; the CPU backend runs a barrier only where "
-                                  "every invocation of the workgroup reaches it";
+                               << "XPU-CPU001: this " << what << " is inside '"
+                               << p->getName().getStringRef()
+                               << "', which the CPU backend cannot split at barriers";
         d.attachNote(p->getLoc()) << "the construct around it";
         return WalkResult::interrupt();
-      };
-      if (auto ifOp = dyn_cast<scf::IfOp>(p)) {
-        if (!div.isUniform(ifOp.getCondition()))
-          return refuse("is under an scf.if whose condition may differ between "
-                        "invocations");
-      } else if (auto forOp = dyn_cast<scf::ForOp>(p)) {
-        if (!div.isUniform(forOp.getLowerBound()) ||
-            !div.isUniform(forOp.getUpperBound()) || !div.isUniform(forOp.getStep()))
-          return refuse("is in an scf.for whose bounds may differ between "
-                        "invocations");
-      } else if (auto whileOp = dyn_cast<scf::WhileOp>(p)) {
-        if (!div.isUniform(whileOp.getConditionOp().getCondition()))
-          return refuse("is in an scf.while whose condition may differ between "
-                        "invocations");
-      } else {
-        return refuse("is inside '" + p->getName().getStringRef() +
-                      "', which the CPU backend cannot split at barriers");
       }
-    }
     return WalkResult::advance();
   });
   return failure(r.wasInterrupted());
@@ -313,6 +220,7 @@ public:
       return failure();
     setUpShape(entry);
     hoistSharedScratch(entry);
+    fillsOncePerWorkgroup();
     if (failed(expandReductions()) || failed(demoteCarriedValues()))
       return failure();
     formBlock(&entry);
@@ -323,6 +231,7 @@ public:
       splitAtCondition(*nest);
     }
     kernel.walk([](Operation *op) { op->removeAttr(kOnceAttr); });
+    fixWorkgroupSizes();
     if (contextBytes > kMaxContextBytes)
       return kernel.emitError()
              << "XPU-CPU003: the CPU backend keeps " << contextBytes
@@ -374,6 +283,19 @@ private:
     prelude = invocations.getDefiningOp();
   }
 
+  /// A fixed workgroup size is a constant (the launch checks it), so that
+  /// LLVM knows the work-item loops' trip counts.
+  void fixWorkgroupSizes() {
+    SmallVector<WorkgroupSizeOp> ops;
+    kernel.walk([&](WorkgroupSizeOp op) { ops.push_back(op); });
+    for (WorkgroupSizeOp op : ops)
+      if (std::optional<int64_t> e = fixedSize[unsigned(op.getDim())]) {
+        OpBuilder bb(op);
+        op.getResult().replaceAllUsesWith(cIndex(bb, op.getLoc(), *e));
+        op.erase();
+      }
+  }
+
   /// Insert outer set-up code (arrays, allocations) after what is there.
   void atPrelude() { b.setInsertionPointAfter(prelude); }
   void advancePrelude(Operation *op) { prelude = op; }
@@ -391,14 +313,24 @@ private:
     }
   }
 
+  /// A cooperative fill (each invocation stores from its linear index on,
+  /// stepping by the workgroup's size) stores to every element once: one
+  /// loop over all of them, once per workgroup, does the same.
+  void fillsOncePerWorkgroup() {
+    kernel.walk([&](scf::ForOp loop) {
+      if (!loop->hasAttr(kCooperativeFillAttr))
+        return;
+      OpBuilder bb(loop);
+      loop.getLowerBoundMutable().assign(cIndex(bb, loop.getLoc(), 0));
+      loop.getStepMutable().assign(cIndex(bb, loop.getLoc(), 1));
+      loop->setAttr(kOnceAttr, bb.getUnitAttr());
+    });
+  }
+
   /// The linear invocation index from coordinate ops, for code written
   /// before the loops exist (region formation replaces the coordinates).
-  Value linearFromCoordinates(OpBuilder &bb, Location l) {
-    Value tx = ThreadIdOp::create(bb, l, Dim::x);
-    Value ty = ThreadIdOp::create(bb, l, Dim::y);
-    Value tz = ThreadIdOp::create(bb, l, Dim::z);
-    Value yz = arith::AddIOp::create(bb, l, ty, arith::MulIOp::create(bb, l, tz, size[1]));
-    return arith::AddIOp::create(bb, l, tx, arith::MulIOp::create(bb, l, yz, size[0]));
+  static Value linearFromCoordinates(OpBuilder &bb, Location l) {
+    return linearInvocation(bb, l).index;
   }
 
   FailureOr<ContextArray> arrayFor(Value v) {
@@ -474,37 +406,6 @@ private:
   }
 
   //--- Reductions --------------------------------------------------------------
-
-  static Value combine(OpBuilder &bb, Location l, ReduceKind kind, Value x, Value y) {
-    bool fp = isa<FloatType>(x.getType());
-    switch (kind) {
-    case ReduceKind::add:
-      return fp ? Value(arith::AddFOp::create(bb, l, x, y))
-                : Value(arith::AddIOp::create(bb, l, x, y));
-    case ReduceKind::mul:
-      return fp ? Value(arith::MulFOp::create(bb, l, x, y))
-                : Value(arith::MulIOp::create(bb, l, x, y));
-    case ReduceKind::smin:
-      return arith::MinSIOp::create(bb, l, x, y);
-    case ReduceKind::smax:
-      return arith::MaxSIOp::create(bb, l, x, y);
-    case ReduceKind::umin:
-      return arith::MinUIOp::create(bb, l, x, y);
-    case ReduceKind::umax:
-      return arith::MaxUIOp::create(bb, l, x, y);
-    case ReduceKind::and_:
-      return arith::AndIOp::create(bb, l, x, y);
-    case ReduceKind::or_:
-      return arith::OrIOp::create(bb, l, x, y);
-    case ReduceKind::xor_:
-      return arith::XOrIOp::create(bb, l, x, y);
-    case ReduceKind::fmin:
-      return arith::MinimumFOp::create(bb, l, x, y);
-    case ReduceKind::fmax:
-      return arith::MaximumFOp::create(bb, l, x, y);
-    }
-    llvm_unreachable("reduce kind");
-  }
 
   /// Every invocation stores its operand; the fold runs once, where the
   /// reduction was, and its result is a workgroup-level value. Integer

@@ -73,13 +73,18 @@ void materializeChecks(ModuleOp module, bool skipWorkItemLoops) {
       width = load.getWidth();
     else if (auto store = dyn_cast<StoreOp>(op))
       width = store.getWidth();
-    // Unsigned compare: a negative index is a huge one.
-    Value last = index;
-    if (width > 1)
-      last = arith::AddIOp::create(
-          b, loc, index, arith::ConstantIndexOp::create(b, loc, width - 1));
+    // In bounds: index + width <= size, read unsigned (a negative index is a
+    // huge one). index + width - 1 could wrap past zero, so a vector access
+    // tests index < size and then size - index >= width, which cannot wrap
+    // once index < size.
     Value size = BufferSizeOp::create(b, loc, buffer);
-    Value ok = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, last, size);
+    Value ok = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, index, size);
+    if (width > 1) {
+      Value room = arith::SubIOp::create(b, loc, size, index);
+      Value fits = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, room,
+                                         arith::ConstantIndexOp::create(b, loc, width));
+      ok = arith::AndIOp::create(b, loc, ok, fits);
+    }
     Value status = statusOf(op);
     TypeRange results = op->getResultTypes();
     auto ifOp = scf::IfOp::create(b, loc, results, ok, /*withElse=*/true);

@@ -89,6 +89,17 @@ LogicalResult moveBody(FunctionOpInterface from, LLVM::LLVMFuncOp fn,
   return success();
 }
 
+/// A vector of i1 travels as one byte per lane, as the host passes it: LLVM
+/// 22 stores <N x i1> bit-packed, and NVPTX declares such a parameter one
+/// byte long while reading N (found by tests/differential: lanes 1 and 2
+/// of a vector<3xi1> parameter read as false on the CPU).
+Type parameterType(Type converted) {
+  auto vec = dyn_cast<VectorType>(converted);
+  if (vec && vec.getElementType().isInteger(1))
+    return VectorType::get(vec.getShape(), IntegerType::get(vec.getContext(), 8));
+  return converted;
+}
+
 /// Kernel -> llvm.func whose parameters follow the kernel ABI: buffers are
 /// flattened into (pointer, element count); everything else stays one value.
 struct KernelLowering : XPUPattern<KernelOp> {
@@ -106,7 +117,7 @@ struct KernelLowering : XPUPattern<KernelOp> {
             ctx, addressSpace(buf.getSpace(), target)));
         flat.push_back(i64);
       } else {
-        flat.push_back(tc.convertType(t));
+        flat.push_back(parameterType(tc.convertType(t)));
       }
     }
     auto fnType = LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), flat);
@@ -131,7 +142,11 @@ struct KernelLowering : XPUPattern<KernelOp> {
         values.push_back(v);
         next += 2;
       } else {
-        values.push_back(entry->getArgument(next++));
+        Value v = entry->getArgument(next++);
+        if (v.getType() != tc.convertType(t))
+          v = LLVM::ICmpOp::create(rw, loc, LLVM::ICmpPredicate::ne, v,
+                                   LLVM::ZeroOp::create(rw, loc, v.getType()));
+        values.push_back(v);
       }
     }
     LLVM::BrOp::create(rw, loc, values, body);

@@ -1,5 +1,6 @@
 // Lowers xpu kernels and their bodies to one spirv.module for Vulkan compute:
 // the SPIR-V sibling of XPUToLLVM. See Passes.td.
+#include "xpu/IntegerToSPIRV.h"
 #include "xpu/KernelABI.h"
 #include "xpu/Pipeline.h"
 #include "xpu/Transforms/Passes.h"
@@ -759,6 +760,7 @@ struct ConvertXPUToSPIRVPass
                                            kWorkgroupSizeSymbol, b.getArrayAttr(specs));
     for (KernelOp k : llvm::make_early_inc_range(module.getOps<KernelOp>()))
       k->moveBefore(spv.getBody(), spv.getBody()->end());
+    widenBoolArithmetic(spv);
     for (FuncOp f : llvm::make_early_inc_range(module.getOps<FuncOp>()))
       f.erase(); // unused helpers (xpu-inline-helpers removes the rest)
 
@@ -788,6 +790,7 @@ struct ConvertXPUToSPIRVPass
         tc, ctx, state, "is a host effect, which cannot run on a device");
     patterns.add<RefuseLowering<ViewOp>>(
         tc, ctx, state, "views raw pointers, which SPIR-V's logical addressing lacks");
+    populateIntegerToSPIRVPatterns(tc, patterns);
     arith::populateArithToSPIRVPatterns(tc, patterns);
     populateMathToSPIRVPatterns(tc, patterns);
     ScfToSPIRVContext scfContext;

@@ -1,5 +1,7 @@
 // Expands xpu.reduce into shared scratch, barriers and loops, the same way
 // for every backend. See Passes.td.
+#include "xpu/Dialect/XPU/IR/Combiners.h"
+#include "xpu/Dialect/XPU/IR/Invocation.h"
 #include "xpu/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
@@ -14,36 +16,6 @@ using namespace xpu;
 
 namespace {
 
-Value combine(OpBuilder &b, Location loc, ReduceKind kind, Value l, Value r) {
-  switch (kind) {
-  case ReduceKind::add:
-    return isa<FloatType>(l.getType()) ? Value(arith::AddFOp::create(b, loc, l, r))
-                                       : Value(arith::AddIOp::create(b, loc, l, r));
-  case ReduceKind::mul:
-    return isa<FloatType>(l.getType()) ? Value(arith::MulFOp::create(b, loc, l, r))
-                                       : Value(arith::MulIOp::create(b, loc, l, r));
-  case ReduceKind::smin:
-    return arith::MinSIOp::create(b, loc, l, r);
-  case ReduceKind::smax:
-    return arith::MaxSIOp::create(b, loc, l, r);
-  case ReduceKind::umin:
-    return arith::MinUIOp::create(b, loc, l, r);
-  case ReduceKind::umax:
-    return arith::MaxUIOp::create(b, loc, l, r);
-  case ReduceKind::and_:
-    return arith::AndIOp::create(b, loc, l, r);
-  case ReduceKind::or_:
-    return arith::OrIOp::create(b, loc, l, r);
-  case ReduceKind::xor_:
-    return arith::XOrIOp::create(b, loc, l, r);
-  case ReduceKind::fmin:
-    return arith::MinimumFOp::create(b, loc, l, r);
-  case ReduceKind::fmax:
-    return arith::MaximumFOp::create(b, loc, l, r);
-  }
-  llvm_unreachable("reduce kind");
-}
-
 Value cst(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
 }
@@ -54,18 +26,8 @@ void expand(ReduceOp op) {
   Type t = op.getValue().getType();
 
   // Linear invocation index and workgroup size.
-  Value tx = ThreadIdOp::create(b, loc, Dim::x);
-  Value ty = ThreadIdOp::create(b, loc, Dim::y);
-  Value tz = ThreadIdOp::create(b, loc, Dim::z);
-  Value sx = WorkgroupSizeOp::create(b, loc, Dim::x);
-  Value sy = WorkgroupSizeOp::create(b, loc, Dim::y);
-  Value sz = WorkgroupSizeOp::create(b, loc, Dim::z);
-  Value sxy = arith::MulIOp::create(b, loc, sx, sy);
-  Value n = arith::MulIOp::create(b, loc, sxy, sz);
-  Value lin = arith::AddIOp::create(
-      b, loc, tx,
-      arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, ty, sx),
-                            arith::MulIOp::create(b, loc, tz, sxy)));
+  LinearInvocation inv = linearInvocation(b, loc);
+  Value lin = inv.index, n = inv.count;
 
   // One slot per invocation plus one for the result.
   BufferType scratchTy = reductionScratchType(op);

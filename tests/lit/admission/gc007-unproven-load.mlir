@@ -1,6 +1,6 @@
 // RUN: not xpujit check %s 2>&1 | FileCheck %s --implicit-check-not=error:
 // The baseline, except that it launches five workgroups, so the index can pass the 1024 elements.
-// CHECK: gc007-unproven-load.mlir:12:8: error: XPU-GC007: kernel 'baseline': this load is neither proven in bounds nor guarded by a check against the buffer's size
+// CHECK: gc007-unproven-load.mlir:12:8: error: XPU-GC007: kernel 'baseline': this load is neither proven in bounds nor guarded by a check against the buffer's size: with a 64-bit index it can reach 1279 (the buffer holds 1024 elements), and no condition that guards it bounds it by the buffer's length
 xpu.kernel @baseline(%out: !xpu.buffer<1024xi32>, %in: !xpu.buffer<1024xi32, ro>,
                      %hist: !xpu.buffer<16xi32>, %scale: i32, %v: vector<4xi16>)
     attributes {profile = "deterministic-v1",

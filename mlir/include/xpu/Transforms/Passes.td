@@ -50,6 +50,110 @@ def Admit : Pass<"xpu-admit", "mlir::ModuleOp"> {
   ];
 }
 
+//===----------------------------------------------------------------------===//
+// Defined integer semantics (issue 13; docs/profiles.md "Integer semantics")
+//===----------------------------------------------------------------------===//
+
+def PoisonToZero : Pass<"xpu-poison-to-zero", "mlir::ModuleOp"> {
+  let summary = "Replace ub.poison by zero, before admission";
+  let description = [{
+    `ub.poison` is defined as zero in both profiles. The rewrite runs right
+    after parsing, before anything folds: MLIR 22's folder of
+    `arith.addui_extended` crashes (SIGSEGV in TypedAttr::getType) on a
+    poison operand, and admission's range analysis folds
+    (`ub.poison : i32` fed to `addui_extended`; found by tests/differential).
+
+    ```mlir
+    %p = ub.poison : vector<2xi8>
+    // becomes
+    %p = arith.constant dense<0> : vector<2xi8>
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
+def ZeroScratch : Pass<"xpu-zero-scratch", "mlir::ModuleOp"> {
+  let summary = "Start every scratch allocation as zeros";
+  let description = [{
+    A read of scratch memory that nothing wrote returns zero on every backend.
+    Private scratch is filled where it is allocated; shared scratch moves to
+    the kernel's entry, where the workgroup fills it cooperatively and then
+    meets at one barrier (so it runs before `describeKernels` decides which
+    kernels have barriers).
+
+    ```mlir
+    %t = xpu.alloc : !xpu.buffer<64xi32, shared>
+    // becomes, at the kernel's entry
+    %t = xpu.alloc : !xpu.buffer<64xi32, shared>
+    scf.for %j = %linear_id to %c64 step %workgroup_invocations {
+      xpu.store %c0_i32, %t[%j] : !xpu.buffer<64xi32, shared> }
+    xpu.barrier
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
+}
+
+def DefineIntegerSemantics : Pass<"xpu-define-integer-semantics", "mlir::ModuleOp"> {
+  let summary = "Give division, remainder and shifts one result on every input";
+  let description = [{
+    Runs for every target before its lowering. Where hardware and LLVM leave
+    a result undefined (or trap), the result becomes the one the table in
+    docs/profiles.md defines: x / 0 = x, x rem 0 = 0, MIN / -1 = MIN,
+    MIN rem -1 = 0 (the divisor becomes 1 in those lanes), floordiv and
+    ceildiv are rebuilt on that division, and shift amounts are taken modulo
+    the width. A divisor that is a constant without 0 (and, for signed
+    division, without -1) and a constant shift amount below the width need
+    no guard and get none. Overflow and `exact` flags are dropped.
+
+    ```mlir
+    %q = arith.divsi %a, %b : i32
+    // becomes
+    %z = arith.cmpi eq, %b, %c0 : i32
+    %m = arith.cmpi eq, %a, %cMIN : i32
+    %n = arith.cmpi eq, %b, %cm1 : i32
+    %bad = arith.ori %z, (arith.andi %m, %n)
+    %d = arith.select %bad, %c1, %b : i32
+    %q = arith.divsi %a, %d : i32
+    %s = arith.shli %x, %y : i32     // becomes
+    %s = arith.shli %x, (arith.andi %y, %c31) : i32
+    ```
+  }];
+  let options = [
+    Option<"indexBits", "index-bits", "unsigned", /*default=*/"64",
+           "the target's width of `index` (32 or 64)">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
+def AvoidMiscompiles : Pass<"xpu-avoid-miscompiles", "mlir::ModuleOp"> {
+  let summary = "Rewrite IR shapes a code generator is known to miscompile";
+  let description = [{
+    Runs last before the conversion to a target. Each rewrite keeps the
+    meaning and names, in a comment, the code generator version and the
+    reproducer that showed the miscompile. `llvm` (cpu, nvvm, rocdl; LLVM
+    22): a truncation to i1 becomes `(x & 1) != 0`, an integer
+    `vector.reduction <mul>` multiplies lane by lane, `mulsi_extended` and
+    `mului_extended` form their high halves without i128. `spirv` (lavapipe,
+    Mesa 22.3.6 / LLVM 15; MLIR 22's SCF conversion): `arith.extsi`
+    becomes a zero extension and two shifts, an `scf.while` carries vectors
+    as their lanes, and one whose header holds a loop or an if has its
+    header's first run peeled so the loop's header only forwards values.
+
+    ```mlir
+    %b = arith.trunci %x : i64 to i1
+    // llvm: becomes
+    %l = arith.andi %x, %c1 : i64
+    %b = arith.cmpi ne, %l, %c0 : i64
+    ```
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"llvm\"",
+           "llvm | spirv">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def ExpandReductions : Pass<"xpu-expand-reductions", "mlir::ModuleOp"> {
   let summary = "Expand xpu.reduce into shared memory, barriers and loops";
   let description = [{
@@ -163,6 +267,48 @@ def CPUWorkItemLoops : Pass<"xpu-cpu-work-item-loops", "mlir::ModuleOp"> {
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",
                            "::mlir::LLVM::LLVMDialect"];
+}
+
+def LowerWaveOps : Pass<"xpu-lower-wave-ops", "mlir::ModuleOp"> {
+  let summary = "Lower wave operations to the target's cross-lane instructions";
+  let description = [{
+    For the LLVM-based targets (SPIR-V has subgroup instructions and lowers
+    wave operations in `xpu-to-spirv`). Runs before
+    `xpu-lower-execution-model`, whose coordinates it uses. On NVIDIA every
+    exchange is `shfl.sync` with the wave's live lanes as its member mask
+    (computed from the linear invocation index, so partial warps are
+    right), ballots and votes are `vote.sync`, and 32-bit integer
+    reductions are `redux.sync` on sm_80 and later. On AMD an exchange is
+    `ds_bpermute` (`ds_swizzle` for butterfly steps inside 32 lanes), a
+    ballot `llvm.amdgcn.ballot` of the wave's width. Reductions elsewhere
+    are a butterfly toward lane 0 over the live lanes, then a broadcast;
+    scans are a Hillis-Steele sweep upward. 64-bit values travel as two
+    32-bit halves. On the CPU (waves of one invocation) every operation is
+    its one-lane result.
+
+    ```mlir
+    %s = xpu.wave_shuffle xor %v, %k : f32
+    // nvvm: source = lane ^ k when it is a live lane, else the lane itself
+    %src = arith.select %valid, %x, %lane : i32
+    %r = nvvm.shfl.sync idx %live, %vbits, %src, %c31 : i32 -> i32
+    // cpu:
+    %s = %v
+    ```
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"cpu\"",
+           "cpu | nvvm | rocdl">,
+    Option<"waveWidth", "wave-width", "unsigned", /*default=*/"1",
+           "the target's wave width (32 on NVIDIA, 32 or 64 on AMD, 1 on CPU)">,
+    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
+           "the GPU (sm_90, gfx942): NVIDIA's redux.sync needs sm_80">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::NVVM::NVVMDialect",
+                           "::mlir::ROCDL::ROCDLDialect",
+                           "::mlir::spirv::SPIRVDialect"];
 }
 
 def PrepareLowering : Pass<"xpu-prepare-lowering", "mlir::ModuleOp"> {

@@ -1,6 +1,7 @@
 // The xpu dialect: registration, the buffer type's syntax, op verifiers and
 // custom assembly.
 #include "xpu/Dialect/XPU/IR/XPUDialect.h"
+#include "xpu/Dialect/XPU/IR/Combiners.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -247,87 +248,7 @@ LogicalResult CallOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   return success();
 }
 
-//===----------------------------------------------------------------------===//
-// Coordinate ranges (used by bounds proofs)
-//===----------------------------------------------------------------------===//
-
-static constexpr unsigned kIndexBits = IndexType::kInternalStorageBitWidth;
-
-static ConstantIntRanges indexRange(int64_t lo, int64_t hi) {
-  return ConstantIntRanges::fromSigned(APInt(kIndexBits, lo, true),
-                                       APInt(kIndexBits, hi, true));
-}
-
-/// The extent the enclosing kernel fixes for `attr` along `dim`, if any.
-static std::optional<int64_t> fixedExtent(Operation *op, Dim dim, bool grid) {
-  auto kernel = op->getParentOfType<KernelOp>();
-  if (!kernel)
-    return std::nullopt;
-  auto shape = grid ? kernel.getGridSize() : kernel.getWorkgroupSize();
-  if (!shape)
-    return std::nullopt;
-  unsigned axis = static_cast<unsigned>(dim);
-  return axis < shape->size() ? (*shape)[axis] : 1;
-}
-
-// Grid extents are 32-bit on every backend.
-static constexpr int64_t kMaxGridExtent = 0xFFFFFFFFll;
-
-void ThreadIdOp::inferResultRanges(ArrayRef<ConstantIntRanges>,
-                                   SetIntRangeFn setResultRange) {
-  int64_t wg = fixedExtent(*this, getDim(), false).value_or(kMaxWorkgroupExtent);
-  setResultRange(getResult(), indexRange(0, wg - 1));
-}
-void WorkgroupIdOp::inferResultRanges(ArrayRef<ConstantIntRanges>,
-                                      SetIntRangeFn setResultRange) {
-  int64_t grid = fixedExtent(*this, getDim(), true).value_or(kMaxGridExtent);
-  setResultRange(getResult(), indexRange(0, grid - 1));
-}
-void GlobalIdOp::inferResultRanges(ArrayRef<ConstantIntRanges>,
-                                   SetIntRangeFn setResultRange) {
-  int64_t wg = fixedExtent(*this, getDim(), false).value_or(kMaxWorkgroupExtent);
-  int64_t grid = fixedExtent(*this, getDim(), true).value_or(kMaxGridExtent);
-  setResultRange(getResult(), indexRange(0, wg * grid - 1));
-}
-void WorkgroupSizeOp::inferResultRanges(ArrayRef<ConstantIntRanges>,
-                                        SetIntRangeFn setResultRange) {
-  auto wg = fixedExtent(*this, getDim(), false);
-  setResultRange(getResult(), wg ? indexRange(*wg, *wg)
-                                 : indexRange(1, kMaxWorkgroupExtent));
-}
-void GridSizeOp::inferResultRanges(ArrayRef<ConstantIntRanges>,
-                                   SetIntRangeFn setResultRange) {
-  auto grid = fixedExtent(*this, getDim(), true);
-  setResultRange(getResult(),
-                 grid ? indexRange(*grid, *grid) : indexRange(1, kMaxGridExtent));
-}
-void GlobalSizeOp::inferResultRanges(ArrayRef<ConstantIntRanges>,
-                                     SetIntRangeFn setResultRange) {
-  auto wg = fixedExtent(*this, getDim(), false);
-  auto grid = fixedExtent(*this, getDim(), true);
-  if (wg && grid)
-    setResultRange(getResult(), indexRange(*wg * *grid, *wg * *grid));
-  else
-    setResultRange(getResult(),
-                   indexRange(1, kMaxWorkgroupExtent * kMaxGridExtent));
-}
-void BufferSizeOp::inferResultRanges(ArrayRef<ConstantIntRanges>,
-                                     SetIntRangeFn setResultRange) {
-  auto type = cast<BufferType>(getBuffer().getType());
-  if (type.hasStaticSize())
-    setResultRange(getResult(), indexRange(type.getSize(), type.getSize()));
-  else
-    setResultRange(getResult(), indexRange(0, INT64_MAX));
-}
-
-void WaveWidthOp::inferResultRanges(ArrayRef<ConstantIntRanges>,
-                                    SetIntRangeFn setResultRange) {
-  setResultRange(getResult(), indexRange(1, 128));
-}
-void LaneIdOp::inferResultRanges(ArrayRef<ConstantIntRanges>,
-                                 SetIntRangeFn setResultRange) {
-  setResultRange(getResult(), indexRange(0, 127));
-}
+// Coordinate and buffer-size ranges (inferResultRanges): CoordinateRanges.cpp.
 
 //===----------------------------------------------------------------------===//
 // Loads and stores: `xpu.load %b[%i] : !xpu.buffer<T> [-> vector<NxT>]`
@@ -460,17 +381,9 @@ LogicalResult AtomicRMWOp::verify() {
 }
 
 LogicalResult ReduceOp::verify() {
-  Type t = getValue().getType();
-  if (t != getResult().getType())
+  if (getValue().getType() != getResult().getType())
     return emitOpError("result type must equal the operand type");
-  bool isFloat = isa<FloatType>(t);
-  ReduceKind k = getKind();
-  bool floatOnly = k == ReduceKind::fmin || k == ReduceKind::fmax;
-  bool intOnly = k != ReduceKind::add && k != ReduceKind::mul && !floatOnly;
-  if (!t.isIntOrFloat() || (isFloat && intOnly) || (!isFloat && floatOnly))
-    return emitOpError() << "'" << stringifyReduceKind(k)
-                         << "' does not apply to " << t;
-  return success();
+  return verifyCombiner(*this, getKind(), getValue().getType());
 }
 
 //===----------------------------------------------------------------------===//
@@ -489,7 +402,7 @@ llvm::DenseSet<Operation *> xpu::functionsWithBarriers(ModuleOp module) {
         return;
       bool has = false;
       fn.walk([&](Operation *op) {
-        if (isa<BarrierOp, ReduceOp>(op))
+        if (requiredControlUniformity(op) == Uniformity::workgroup)
           has = true;
         else if (auto call = dyn_cast<CallOp>(op))
           has |= result.contains(byName.lookup(call.getCallee()));

@@ -14,6 +14,8 @@
 #include "mlir/Interfaces/InferIntRangeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include "xpu/Dialect/XPU/IR/XPUTraits.h"
+
 #include "xpu/Dialect/XPU/IR/XPUEnums.h.inc"
 #include "xpu/Dialect/XPU/IR/XPUDialect.h.inc"
 
@@ -36,6 +38,11 @@ inline constexpr llvm::StringLiteral kStatusArgAttr = "xpu.status";
 /// inference falls back to it when a kernel fixes no launch shape.
 inline constexpr int64_t kMaxWorkgroupExtent = 1024;
 
+/// On an scf.for that the workgroup's invocations share (from the linear
+/// invocation index, step the workgroup's size) to store the same value to
+/// every element of a shared buffer: xpu-zero-scratch's fills.
+inline constexpr llvm::StringLiteral kCooperativeFillAttr = "xpu.cooperative_fill";
+
 /// Alignment of each shared allocation in a workgroup's shared block.
 inline constexpr uint64_t kSharedAlign = 16;
 
@@ -48,8 +55,9 @@ uint64_t sharedScratchBytes(KernelOp kernel);
 /// invocation of the largest workgroup the kernel allows, and the result.
 BufferType reductionScratchType(ReduceOp op);
 
-/// Kernels and device functions that reach a workgroup barrier (directly,
-/// through xpu.reduce, or through calls).
+/// Kernels and device functions that reach a workgroup barrier: an op that
+/// needs workgroup-uniform control (xpu.barrier, xpu.reduce), directly or
+/// through calls.
 llvm::DenseSet<mlir::Operation *> functionsWithBarriers(mlir::ModuleOp module);
 
 } // namespace xpu

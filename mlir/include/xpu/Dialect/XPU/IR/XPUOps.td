@@ -4,6 +4,7 @@
 
 include "xpu/Dialect/XPU/IR/XPUBase.td"
 include "xpu/Dialect/XPU/IR/XPUTypes.td"
+include "xpu/Dialect/XPU/IR/XPUTraits.td"
 include "mlir/IR/SymbolInterfaces.td"
 include "mlir/Interfaces/FunctionInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
@@ -274,12 +275,13 @@ def XPU_ViewOp : XPU_Op<"view", [Pure]> {
 // Synchronization, atomics, reductions
 //===----------------------------------------------------------------------===//
 
-def XPU_BarrierOp : XPU_Op<"barrier"> {
+def XPU_BarrierOp : XPU_Op<"barrier", [XPU_RequiresWorkgroupUniformControl]> {
   let summary = "wait until every invocation of the workgroup arrives";
   let description = [{
     Orders the workgroup's shared-memory (and global-memory) accesses before
     the barrier ahead of those after it. Every invocation of the workgroup
-    must reach the same barrier.
+    must reach the same barrier: one under control flow that is not uniform
+    across the workgroup is refused (XPU-UC001).
   }];
   let assemblyFormat = "attr-dict";
 }
@@ -308,7 +310,8 @@ def XPU_AtomicRMWOp : XPU_Op<"atomic_rmw", [
   let hasVerifier = 1;
 }
 
-def XPU_ReduceOp : XPU_Op<"reduce", [AllTypesMatch<["value", "result"]>]> {
+def XPU_ReduceOp : XPU_Op<"reduce", [AllTypesMatch<["value", "result"]>,
+    XPU_RequiresWorkgroupUniformControl, XPU_WorkgroupUniformResults]> {
   let summary = "combine one value from every invocation of the workgroup";
   let description = [{
     Every invocation of the workgroup contributes `%v`; every invocation gets
@@ -355,5 +358,11 @@ def XPU_HostEffectOp : XPU_Op<"host_effect"> {
   let arguments = (ins StrAttr:$effect, Variadic<AnyType>:$operands);
   let assemblyFormat = "$effect ($operands^ `:` type($operands))? attr-dict";
 }
+
+//===----------------------------------------------------------------------===//
+// Kernel surface (issue 14): wave operations, in their own file
+//===----------------------------------------------------------------------===//
+
+include "xpu/Dialect/XPU/IR/XPUSurfaceOps.td"
 
 #endif // XPU_OPS_TD

@@ -1,0 +1,28 @@
+// Op traits of the xpu dialect (C++ side: XPUTraits.h). An op declares what
+// the uniformity analysis (mlir/lib/Analysis/Uniformity.cpp) must know:
+//
+//   def XPU_WaveSumOp : XPU_Op<"wave_sum", [XPU_RequiresWaveUniformControl,
+//                                           XPU_WaveUniformResults]> {...}
+#ifndef XPU_TRAITS_TD
+#define XPU_TRAITS_TD
+
+include "mlir/IR/OpBase.td"
+
+class XPU_ScopedTrait<string name, string scope>
+    : ParamNativeOpTrait<name, "::xpu::Uniformity::" # scope> {
+  let cppNamespace = "::xpu";
+}
+
+// Must be reached by every invocation of the workgroup (barriers,
+// reductions) or of the wave (wave operations): refused (XPU-UC001) under
+// control flow that is not uniform at that scope.
+def XPU_RequiresWorkgroupUniformControl
+    : XPU_ScopedTrait<"RequiresUniformControlFlow", "workgroup">;
+def XPU_RequiresWaveUniformControl
+    : XPU_ScopedTrait<"RequiresUniformControlFlow", "wave">;
+
+// Results are uniform at the scope whatever the operands.
+def XPU_WorkgroupUniformResults : XPU_ScopedTrait<"UniformResults", "workgroup">;
+def XPU_WaveUniformResults : XPU_ScopedTrait<"UniformResults", "wave">;
+
+#endif // XPU_TRAITS_TD

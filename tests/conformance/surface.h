@@ -1,0 +1,39 @@
+// Helpers of the kernel-surface tests (waves, atomics, struct arguments,
+// printf, ...): capability lookups and the host model of waves.
+#pragma once
+
+#include "harness.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace conf {
+
+/// The device's verdict on capability `name` ("wave.shuffle").
+inline bool capabilityAvailable(const char *name) {
+  uint32_t n = 0;
+  XPU_OK(xpu_device_capability_count(target().dev, &n));
+  for (uint32_t i = 0; i < n; ++i) {
+    xpu_capability c;
+    XPU_OK(xpu_device_capability(target().dev, i, &c));
+    if (std::string(c.name) == name)
+      return c.verdict == XPU_VERDICT_AVAILABLE;
+  }
+  FAIL("no capability named " << name);
+  return false;
+}
+
+/// Where an invocation sits in its wave, as the model of xpu_c.h has it:
+/// waves are consecutive linear indices of a workgroup of `block`
+/// invocations, `width` wide, the last one partial.
+struct WavePlace {
+  uint32_t lane, start, count; ///< lane, first index of the wave, live lanes
+};
+inline WavePlace wavePlace(uint32_t t, uint32_t block, uint32_t width) {
+  uint32_t lane = t % width, start = t - lane;
+  return {lane, start, std::min(width, block - start)};
+}
+
+} // namespace conf

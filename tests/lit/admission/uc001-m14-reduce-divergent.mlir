@@ -1,0 +1,16 @@
+// RUN: not xpujit check %s 2>&1 | FileCheck %s
+// RUN: not xpujit run %s --kernel k --grid 1 --block 64 --arg buf:f32[64] --device cpu 2>&1 | FileCheck %s
+// Regression, from shared/repros/soundness/m14_reduce_divergent.mlir: admitted before, and the
+// backends disagreed. tests/cli/test_front_end.py runs it on Vulkan too.
+// CHECK: uc001-m14-reduce-divergent.mlir:12:10: error: XPU-UC001: kernel 'k': 'xpu.reduce' must be reached by every invocation of its workgroup, but it is under the 'scf.if' on line 11, whose condition differs between invocations (it depends on 'xpu.thread_id' on line 8)
+xpu.kernel @k(%y: !xpu.buffer<f32>) {
+  %c0 = arith.constant 0 : index
+  %t = xpu.thread_id x
+  %first = arith.cmpi eq, %t, %c0 : index
+  %one = arith.constant 1.0 : f32
+  scf.if %first {
+    %r = xpu.reduce add %one tree : f32
+    xpu.store %r, %y[%t] : !xpu.buffer<f32>
+  }
+  xpu.return
+}

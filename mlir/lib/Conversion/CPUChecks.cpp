@@ -18,6 +18,7 @@
 // index the kernel computes with wrapping i64 arithmetic is congruent to
 // the affine form mod 2^64, so when the form's exact range is within
 // [0, size) every index the kernel forms equals it.
+#include "CheckedAccess.h"
 #include "xpu/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
@@ -297,22 +298,15 @@ private:
   /// The check, once for the box, that `op` is always in bounds; null if
   /// its index is not of the form.
   Value accessInRange(Operation *op) {
-    Value buffer = op->getOperand(isa<LoadOp>(op) ? 0 : 1);
-    Value index = op->getOperand(isa<LoadOp>(op) ? 1 : 2);
-    int64_t width = 1;
-    if (auto load = dyn_cast<LoadOp>(op))
-      width = load.getWidth();
-    else if (auto store = dyn_cast<StoreOp>(op))
-      width = store.getWidth();
-    std::optional<Affine> a = affine(index);
-    Value buf = outer(buffer);
+    AccessParts access = accessParts(op);
+    std::optional<Affine> a = affine(access.index);
+    Value buf = outer(access.buffer);
     if (!a || !buf)
       return {};
     Location l = nest->getLoc();
     auto [lo, hi] = range(*a);
     Value size = wide(BufferSizeOp::create(b, l, buf));
-    Value last = arith::AddIOp::create(
-        b, l, hi, c128(width - 1));
+    Value last = arith::AddIOp::create(b, l, hi, c128(access.width - 1));
     Value zero = c128(0);
     return arith::AndIOp::create(
         b, l, arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, lo, zero),
@@ -349,7 +343,7 @@ private:
     P pred = cmp.getPredicate();
     if (y->dependsOnDims()) {
       std::swap(x, y);
-      pred = swapped(pred);
+      pred = swapSides(pred);
     }
     // x (depends on the thread ids) pred y (workgroup-level).
     auto [lo, hi] = range(*x);
@@ -402,21 +396,6 @@ private:
     return arith::AndIOp::create(b, l, fits, arith::CmpIOp::create(b, l, p, extreme, bound));
   }
 
-  static arith::CmpIPredicate swapped(arith::CmpIPredicate p) {
-    using P = arith::CmpIPredicate;
-    switch (p) {
-    case P::ult: return P::ugt;
-    case P::ule: return P::uge;
-    case P::ugt: return P::ult;
-    case P::uge: return P::ule;
-    case P::slt: return P::sgt;
-    case P::sle: return P::sge;
-    case P::sgt: return P::slt;
-    case P::sge: return P::sle;
-    default: return p;
-    }
-  }
-
   /// The access happens only in bounds (a read yields zero otherwise) and a
   /// failure adds one to its site's counter.
   void makeBranchFree(Operation *op, llvm::MapVector<int64_t, unsigned> &siteSlots) {
@@ -427,24 +406,9 @@ private:
     if (auto attr = op->getAttrOfType<IntegerAttr>("xpu.site"))
       site = attr.getInt();
     unsigned slot = siteSlots.insert({site, unsigned(siteSlots.size())}).first->second;
-    Value buffer = op->getOperand(isa<LoadOp>(op) ? 0 : 1);
-    Value index = op->getOperand(isa<LoadOp>(op) ? 1 : 2);
-    int64_t width = 1;
-    if (auto load = dyn_cast<LoadOp>(op))
-      width = load.getWidth();
-    else if (auto store = dyn_cast<StoreOp>(op))
-      width = store.getWidth();
-    // index < size, read unsigned (a negative index is a huge one); a
-    // vector access also needs size - index >= width, which cannot wrap
-    // once index < size (index + width - 1 could, for index = -3..-1).
-    Value size = BufferSizeOp::create(ob, l, buffer);
-    Value ok = arith::CmpIOp::create(ob, l, arith::CmpIPredicate::ult, index, size);
-    if (width > 1) {
-      Value room = arith::SubIOp::create(ob, l, size, index);
-      Value fits = arith::CmpIOp::create(ob, l, arith::CmpIPredicate::uge, room,
-                                         arith::ConstantIndexOp::create(ob, l, width));
-      ok = arith::AndIOp::create(ob, l, ok, fits);
-    }
+    AccessParts access = accessParts(op);
+    Value size = BufferSizeOp::create(ob, l, access.buffer);
+    Value ok = inBounds(ob, l, access.index, size, access.width);
     TypeRange results = op->getResultTypes();
     auto ifOp = scf::IfOp::create(ob, l, results, ok, /*withElse=*/!results.empty());
     {

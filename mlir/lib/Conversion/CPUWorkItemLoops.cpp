@@ -9,6 +9,7 @@
 // blocks are split the same way. A value used on the far side of a barrier
 // is recomputed there when it is cheap and reads no memory, or kept per
 // invocation in a context array (one slot per invocation, per vector lane).
+#include "CheckedAccess.h"
 #include "xpu/Analysis/Uniformity.h"
 #include "xpu/Dialect/XPU/IR/Combiners.h"
 #include "xpu/Dialect/XPU/IR/Invocation.h"
@@ -179,21 +180,6 @@ std::pair<Value, Value> rangeWhere(OpBuilder &b, Location l, arith::CmpIPredicat
   case P::sgt: return {sel(negative, zero, gtBegin), size};
   case P::sge: return {sel(nonPositive, zero, geBegin), size};
   default: return {};
-  }
-}
-
-arith::CmpIPredicate swapSides(arith::CmpIPredicate p) {
-  using P = arith::CmpIPredicate;
-  switch (p) {
-  case P::ult: return P::ugt;
-  case P::ule: return P::uge;
-  case P::ugt: return P::ult;
-  case P::uge: return P::ule;
-  case P::slt: return P::sgt;
-  case P::sle: return P::sge;
-  case P::sgt: return P::slt;
-  case P::sge: return P::sle;
-  default: return p;
   }
 }
 

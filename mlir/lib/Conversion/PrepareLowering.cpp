@@ -1,6 +1,7 @@
 // Makes what a target lowering must not have to discover explicit: the
 // status-word parameter, the run-time checks admission asked for, and
 // fast-math contraction. See Passes.td.
+#include "CheckedAccess.h"
 #include "xpu/KernelABI.h"
 #include "xpu/Transforms/Passes.h"
 
@@ -66,25 +67,9 @@ void materializeChecks(ModuleOp module, bool skipWorkItemLoops) {
     int64_t site = 0;
     if (auto attr = op->getAttrOfType<IntegerAttr>("xpu.site"))
       site = attr.getInt();
-    Value buffer = op->getOperand(isa<LoadOp>(op) ? 0 : 1);
-    Value index = op->getOperand(isa<LoadOp>(op) ? 1 : 2);
-    int64_t width = 1;
-    if (auto load = dyn_cast<LoadOp>(op))
-      width = load.getWidth();
-    else if (auto store = dyn_cast<StoreOp>(op))
-      width = store.getWidth();
-    // In bounds: index + width <= size, read unsigned (a negative index is a
-    // huge one). index + width - 1 could wrap past zero, so a vector access
-    // tests index < size and then size - index >= width, which cannot wrap
-    // once index < size.
-    Value size = BufferSizeOp::create(b, loc, buffer);
-    Value ok = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, index, size);
-    if (width > 1) {
-      Value room = arith::SubIOp::create(b, loc, size, index);
-      Value fits = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, room,
-                                         arith::ConstantIndexOp::create(b, loc, width));
-      ok = arith::AndIOp::create(b, loc, ok, fits);
-    }
+    AccessParts access = accessParts(op);
+    Value size = BufferSizeOp::create(b, loc, access.buffer);
+    Value ok = inBounds(b, loc, access.index, size, access.width);
     Value status = statusOf(op);
     TypeRange results = op->getResultTypes();
     auto ifOp = scf::IfOp::create(b, loc, results, ok, /*withElse=*/true);

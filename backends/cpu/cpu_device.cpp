@@ -197,8 +197,8 @@ struct Task {
 
   Status run() {
     switch (kind) {
-    case Kind::copy:
-      std::memcpy(dst, src, bytes);
+    case Kind::copy: // within one buffer the ranges may overlap
+      std::memmove(dst, src, bytes);
       return {};
     case Kind::launch: {
       uint64_t groups = uint64_t(grid.grid[0]) * grid.grid[1] * grid.grid[2];
@@ -251,6 +251,17 @@ public:
       t.bytes = bytes;
     });
   }
+  Status copyBuffer(rt::BackendBuffer &dst, size_t dstOffset, rt::BackendBuffer &src,
+                    size_t srcOffset, size_t bytes) override {
+    char *to = static_cast<char *>(bytesOf(dst)) + dstOffset;
+    const char *from = static_cast<const char *>(bytesOf(src)) + srcOffset;
+    return push([&](Task &t) {
+      t.kind = Task::Kind::copy;
+      t.dst = to;
+      t.src = from;
+      t.bytes = bytes;
+    });
+  }
   Status copyOut(rt::BackendBuffer &src, size_t offset, void *dst,
                  size_t bytes) override {
     const char *from = static_cast<const char *>(bytesOf(src)) + offset;
@@ -279,7 +290,9 @@ public:
       std::memcpy(args, r.args, r.argBytes);
       t.grid.entry = kernel->entry;
       t.grid.args = args;
-      t.grid.sharedBytes = kernel->sharedBytes;
+      // Dynamic shared memory starts where the static ends (a multiple of
+      // kSharedAlign).
+      t.grid.sharedBytes = kernel->sharedBytes + r.dynamicSharedBytes;
       std::memcpy(t.grid.grid, r.grid, sizeof t.grid.grid);
       std::memcpy(t.grid.block, r.block, sizeof t.grid.block);
       t.grid.flags = aliasFlags(*kernel, args);
@@ -449,6 +462,7 @@ public:
     id.computeUnits = ThreadPool::get().concurrency();
     id.waveWidth = 1;
     id.maxWorkgroupSize = 1024;
+    id.runsOnHostCpu = true;
   }
 
   const rt::DeviceIdentity &identity() const override { return id; }

@@ -1,5 +1,6 @@
 // The compiler's stages as functions; see Pipeline.h.
 #include "xpu/Pipeline.h"
+#include "xpu/FrontEnd/GPUImport.h"
 #include "xpu/Transforms/Passes.h"
 
 #include "mlir/AsmParser/AsmParser.h"
@@ -147,7 +148,11 @@ OwningOpRef<ModuleOp> parseKernelSource(MLIRContext &ctx, StringRef text,
         state.getBlockDef(&fn.getFunctionBody().front());
     if (!def)
       return;
+    // A gpu.func's entry block also holds its attributions, which are not
+    // parameters.
     for (auto [i, arg] : llvm::enumerate(def->arguments)) {
+      if (i >= fn.getNumArguments())
+        break;
       const char *begin = arg.loc.Start.getPointer();
       const char *end = arg.loc.End.getPointer();
       if (!begin || end <= begin)
@@ -253,6 +258,8 @@ std::vector<abi::KernelInfo> describeKernels(ModuleOp module) {
       s.what = "store to '" + bufferName(store.getBuffer()) + "'";
     else if (auto atomic = dyn_cast<AtomicRMWOp>(op))
       s.what = "atomic on '" + bufferName(atomic.getBuffer()) + "'";
+    else if (isa<scf::ForOp, scf::WhileOp>(op))
+      s.what = "loop";
     if (sites.size() <= size_t(site.getInt()))
       sites.resize(site.getInt() + 1);
     sites[site.getInt()] = s;
@@ -272,6 +279,7 @@ std::vector<abi::KernelInfo> describeKernels(ModuleOp module) {
         p.name = "arg" + std::to_string(i);
       info.params.push_back(std::move(p));
     }
+    gpuimport::describeParams(kernel, info.params, info);
     auto extents = [](std::optional<ArrayRef<int64_t>> shape)
         -> std::optional<std::array<uint32_t, 3>> {
       if (!shape)
@@ -304,7 +312,9 @@ LogicalResult lowerToLLVMDialect(ModuleOp module, LLVMTarget target,
   pm.addPass(createLowerWaveOps(waveOptions));
   if (target == LLVMTarget::cpu) {
     // One call per workgroup: barriers and reductions become region
-    // boundaries of work-item loops instead of code.
+    // boundaries of work-item loops instead of code. Wave ids first become
+    // thread ids, which the loops replace.
+    pm.addPass(createLowerWaveIds());
     InlineHelpersOptions inlineOptions;
     inlineOptions.onlyBarriers = true;
     pm.addPass(createInlineHelpers(inlineOptions));
@@ -316,6 +326,7 @@ LogicalResult lowerToLLVMDialect(ModuleOp module, LLVMTarget target,
   AvoidMiscompilesOptions avoid;
   avoid.target = "llvm";
   pm.addPass(createAvoidMiscompiles(avoid));
+  pm.addPass(createLowerWaveIds());
   LowerExecutionModelOptions execOptions;
   execOptions.target = name;
   execOptions.waveWidth = waveWidth;
@@ -325,11 +336,12 @@ LogicalResult lowerToLLVMDialect(ModuleOp module, LLVMTarget target,
   pm.addPass(createPrepareLowering(prepareOptions));
   if (target == LLVMTarget::cpu)
     pm.addPass(createCPUChecks());
-  if (target != LLVMTarget::cpu) {
-    MathToLibCallsOptions mathOptions;
-    mathOptions.target = name;
-    pm.addPass(createMathToLibCalls(mathOptions));
-  }
+  ExpandMathOptions expandMath;
+  expandMath.target = name;
+  pm.addPass(createExpandMath(expandMath));
+  MathToLibCallsOptions mathOptions;
+  mathOptions.target = name;
+  pm.addPass(createMathToLibCalls(mathOptions));
   pm.addPass(createSCFToControlFlowPass());
   // Integer division that rounds up or down, and similar ops no target
   // lowers directly, become plain arithmetic.
@@ -357,10 +369,24 @@ LogicalResult lowerToSPIRV(ModuleOp module, const SPIRVOptions &options) {
   PrepareLoweringOptions prepare;
   prepare.statusType = "buffer";
   pm.addPass(createPrepareLowering(prepare));
+  if (options.guardLoops)
+    pm.addPass(createGuardLoopLimit());
+  if (options.softwareFmaF16 || options.softwareFmaF32) {
+    SoftwareFMAOptions fma;
+    fma.f16 = options.softwareFmaF16;
+    fma.f32 = options.softwareFmaF32;
+    pm.addPass(createSoftwareFMA(fma));
+  }
+  if (options.subnormalExp)
+    pm.addPass(createSubnormalExp());
   // MLIR 22 lowers an scf.for's results to SPIR-V through variables stored
   // only in the loop body, so a loop that runs zero times yields undefined
   // values; scf.while stores them in the loop header and gets it right.
   pm.addPass(createForToWhileLoopPass());
+  ExpandMathOptions expandMath;
+  expandMath.target = "spirv";
+  pm.addPass(createExpandMath(expandMath));
+  pm.addPass(createUnrollVectorsForSPIRV());
   pm.addPass(arith::createArithExpandOpsPass());
   LowerWaveOpsOptions wave;
   wave.target = "spirv";
@@ -390,7 +416,8 @@ LogicalResult lowerToSPIRV(ModuleOp module, const SPIRVOptions &options) {
     spv.walk([&](spirv::GlobalVariableOp var) {
       auto builtin = var.getBuiltIn();
       subgroup |= builtin && (*builtin == "SubgroupSize" ||
-                              *builtin == "SubgroupLocalInvocationId");
+                              *builtin == "SubgroupLocalInvocationId" ||
+                              *builtin == "SubgroupId" || *builtin == "NumSubgroups");
     });
     auto require = [&](spirv::Capability c) {
       if (!llvm::is_contained(caps, c))

@@ -1,5 +1,6 @@
 // The path of a kernel; see compiler.h.
 #include "runtime/compiler.h"
+#include "calibration/device_calibration.h"
 #include "capability/gate.h"
 #include "runtime/dump.h"
 #include "runtime/env.h"
@@ -56,6 +57,15 @@ static Status stageFailure(xpu_status code, const DiagnosticList &diags,
   return {code, fallback};
 }
 
+/// A source that parsed but holds a construct the gpu dialect import does
+/// not take is unsupported, not malformed (XPU-UNSUPPORTED, FrontEnd/GPU).
+static xpu_status importFailure(const DiagnosticList &diags) {
+  for (const Diagnostic &d : diags)
+    if (d.severity == Diagnostic::Severity::error)
+      return d.code == "XPU-UNSUPPORTED" ? XPU_ERROR_UNSUPPORTED : XPU_ERROR_PARSE;
+  return XPU_ERROR_PARSE;
+}
+
 namespace {
 /// One compilation's MLIR context, diagnostics and dump scope.
 struct Session {
@@ -64,6 +74,9 @@ struct Session {
   DumpScope dump;
   std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
   double frontEndMs = 0; ///< set when the front end finishes
+  /// Reading (or, the first time on a device, measuring) its calibration.
+  double calibrationMs = 0;
+  bool loopSites = false; ///< number loops as check sites (see frontEnd)
   Session(const CompileRequest &request, DiagnosticList &diags)
       : collector(ctx, diags), dump(dumpId(request.text)) {}
   double msSinceStart() const {
@@ -81,15 +94,17 @@ struct Session {
 } // namespace
 
 /// Parse, verify, admit and describe: everything before code generation.
+/// `loopSites` numbers the loops as run-time check sites, for a device that
+/// stops loops after a budget of passes (GuardLoopLimit reports them).
 static Status frontEnd(Session &s, const CompileRequest &request,
                        DiagnosticList &diags,
                        mlir::OwningOpRef<mlir::ModuleOp> &module,
-                       std::vector<abi::KernelInfo> &kernels) {
+                       std::vector<abi::KernelInfo> &kernels, bool loopSites = false) {
   dumpStage("input.mlir", std::string(request.text));
   s.collector.setDefaultCode("XPU-PARSE");
   module = parseKernelSource(s.ctx, request.text, request.sourceName);
   if (!module)
-    return stageFailure(XPU_ERROR_PARSE, diags, "the kernel source did not parse");
+    return stageFailure(importFailure(diags), diags, "the kernel source did not parse");
 
   // Admission against each kernel's profile (ub.poison is zero before
   // anything folds it).
@@ -114,6 +129,8 @@ static Status frontEnd(Session &s, const CompileRequest &request,
   if (mlir::failed(pm.run(*module)))
     return stageFailure(XPU_ERROR_COMPILE, diags, "scratch initialization failed");
   assignCheckSites(*module);
+  if (loopSites)
+    assignLoopSites(*module);
   kernels = describeKernels(*module);
   dumpStage("admitted.mlir", *module);
   s.frontEndMs = s.msSinceStart();
@@ -143,7 +160,7 @@ Status formatModule(const CompileRequest &request, std::string &out,
   s.collector.setDefaultCode("XPU-PARSE");
   auto module = parseKernelSource(s.ctx, request.text, request.sourceName);
   if (!module)
-    return stageFailure(XPU_ERROR_PARSE, diags, "the kernel source did not parse");
+    return stageFailure(importFailure(diags), diags, "the kernel source did not parse");
   out = printKernelSource(*module);
   return {};
 }
@@ -176,11 +193,27 @@ static std::string canonicalIR(mlir::ModuleOp module) {
   return text;
 }
 
-const cache::Key &DeviceCache::environment(const Device &device) {
+const cache::Key &DeviceCache::environment(Device &device) {
   std::call_once(once_, [&] {
-    environment_ = cache::environmentDigest(keyEnvironment(device));
+    cache::Environment env = keyEnvironment(device);
+    // What the device's measured facts change in its code (a loop guard,
+    // a software fma): the calibration's first reader is the first compile.
+    env.toolchain += "; " + device.calibration().codegenKey();
+    environment_ = cache::environmentDigest(env);
   });
   return environment_;
+}
+
+/// Reads the device's correctness facts before anything is timed as a
+/// stage (the first compile on a device that was never calibrated runs the
+/// probes here), and whether its kernels number their loops (see frontEnd).
+static void readCalibration(Device &device, Session &s) {
+  auto start = std::chrono::steady_clock::now();
+  s.loopSites = device.calibration().loopPassLimit().has_value();
+  s.calibrationMs =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+          .count();
+  s.start = std::chrono::steady_clock::now();
 }
 
 /// Loads a compiled payload for the kernels the front end described.
@@ -221,9 +254,9 @@ static Status compile(Device &device, Session &s, const CompileRequest &request,
   out.format = std::move(blob.format);
   out.toolchain = std::move(blob.toolchain);
   out.kernels = kernels;
-  char times[96];
-  std::snprintf(times, sizeof times, "front end %.1f ms; gates %.1f ms; ",
-                s.frontEndMs, gatesMs);
+  char times[128];
+  std::snprintf(times, sizeof times, "calibration %.1f ms; front end %.1f ms; gates %.1f ms; ",
+                s.calibrationMs, s.frontEndMs, gatesMs);
   out.log = times + blob.log;
   return {};
 }
@@ -260,9 +293,10 @@ static Status fromContent(Device &device, cache::Cache &kc, const cache::Key &en
                           const cache::Key &sourceKey, const CompileRequest &request,
                           std::shared_ptr<const Program> &out, DiagnosticList &diags) {
   Session s(request, diags);
+  readCalibration(device, s);
   mlir::OwningOpRef<mlir::ModuleOp> module;
   std::vector<abi::KernelInfo> kernels;
-  XPU_RETURN_IF_ERROR(frontEnd(s, request, diags, module, kernels));
+  XPU_RETURN_IF_ERROR(frontEnd(s, request, diags, module, kernels, s.loopSites));
   cache::Key key = cache::contentKey(env, request.options, canonicalIR(*module));
 
   Status st;
@@ -298,9 +332,10 @@ static Status fromContent(Device &device, cache::Cache &kc, const cache::Key &en
 Status compileProgram(Device &device, const CompileRequest &request,
                       std::shared_ptr<const Program> &out, DiagnosticList &diags) {
   Session s(request, diags);
+  readCalibration(device, s);
   mlir::OwningOpRef<mlir::ModuleOp> module;
   std::vector<abi::KernelInfo> kernels;
-  XPU_RETURN_IF_ERROR(frontEnd(s, request, diags, module, kernels));
+  XPU_RETURN_IF_ERROR(frontEnd(s, request, diags, module, kernels, s.loopSites));
   cache::KernelPayload payload;
   XPU_RETURN_IF_ERROR(compile(device, s, request, *module, kernels, diags, payload));
   return loadProgram(device, payload, kernels, diags, out);

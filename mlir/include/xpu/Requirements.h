@@ -33,6 +33,11 @@ enum class Capability : uint8_t {
   mathLibrary,
   // Cooperative matrix tiles.
   matrixTiles,
+  // Math functions on f64 (exp, sin, ...; GLSL.std.450 has 32-bit forms only).
+  f64Math,
+  // A fused (singly rounded) multiply-add, math.fma, by element type;
+  // measured per device (src/calibration).
+  fmaF32, fmaF64,
   count_ // keep last
 };
 

@@ -815,12 +815,17 @@ private:
             replaced.push_back(alloc);
             continue;
           }
-          if (isa<BufferType>(v.getType()))
+          SetVector<Operation *> chain;
+          bool remat = rematerializable(v, from, chain);
+          // A buffer has no context-array slot; one the nest computes
+          // without reading memory (xpu.dynamic_shared) is computed again.
+          if (isa<BufferType>(v.getType()) &&
+              (!remat || llvm::any_of(outside, [&](OpOperand *use) {
+                 return !nestOf(use->getOwner());
+               })))
             return def->emitOpError("XPU-CPU004: the CPU backend cannot use a "
                                     "buffer chosen per invocation across a "
                                     "barrier");
-          SetVector<Operation *> chain;
-          bool remat = rematerializable(v, from, chain);
           std::optional<ContextArray> array;
           for (OpOperand *use : outside) {
             WorkItemNest *to = nestOf(use->getOwner());

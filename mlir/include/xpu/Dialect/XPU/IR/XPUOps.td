@@ -365,4 +365,10 @@ def XPU_HostEffectOp : XPU_Op<"host_effect"> {
 
 include "xpu/Dialect/XPU/IR/XPUSurfaceOps.td"
 
+//===----------------------------------------------------------------------===//
+// Interop (issue 21): what imported gpu.func kernels need, in its own file
+//===----------------------------------------------------------------------===//
+
+include "xpu/Dialect/XPU/IR/XPUInteropOps.td"
+
 #endif // XPU_OPS_TD

@@ -31,7 +31,6 @@ std::string shapeAttr(uint32_t x, uint32_t y, uint32_t z) {
 }
 
 bool sameBits(float a, float b) { return std::memcmp(&a, &b, 4) == 0; }
-bool sameBits(double a, double b) { return std::memcmp(&a, &b, 8) == 0; }
 
 // C = A * B through T x T tiles of A and B in shared memory: a loop over the
 // tiles with two barriers per trip and an accumulator carried across them.

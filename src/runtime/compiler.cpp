@@ -2,6 +2,7 @@
 #include "runtime/compiler.h"
 #include "calibration/device_calibration.h"
 #include "capability/gate.h"
+#include "observe/observe.h"
 #include "runtime/dump.h"
 #include "runtime/env.h"
 #include "runtime/kernel_cache.h"
@@ -101,11 +102,13 @@ static Status frontEnd(Session &s, const CompileRequest &request,
                        mlir::OwningOpRef<mlir::ModuleOp> &module,
                        std::vector<abi::KernelInfo> &kernels, bool loopSites = false) {
   dumpStage("input.mlir", std::string(request.text));
+  observe::Stage stage("parse");
   s.collector.setDefaultCode("XPU-PARSE");
   module = parseKernelSource(s.ctx, request.text, request.sourceName);
   if (!module)
     return stageFailure(importFailure(diags), diags, "the kernel source did not parse");
 
+  stage.next("admit");
   // Admission against each kernel's profile (ub.poison is zero before
   // anything folds it).
   s.collector.setDefaultCode("XPU-ADMIT");
@@ -116,6 +119,7 @@ static Status frontEnd(Session &s, const CompileRequest &request,
     options.explicitDevice = request.explicitDevice;
     options.runtimeChecks = request.runtimeChecks;
     pm.addPass(createAdmit(options));
+    observe::instrumentPasses(pm);
     if (mlir::failed(pm.run(*module)))
       return stageFailure(XPU_ERROR_REFUSED, diags, "a kernel was refused");
   }
@@ -123,9 +127,11 @@ static Status frontEnd(Session &s, const CompileRequest &request,
   // Target-independent preparation: scratch starts as zeros. Reductions
   // stay whole: each target's lowering expands them (GPUs into shared
   // memory and barriers, the CPU into a fold per workgroup).
+  stage.next("prepare");
   s.collector.setDefaultCode("XPU-COMPILE");
   mlir::PassManager pm(&s.ctx, mlir::ModuleOp::getOperationName());
   pm.addPass(createZeroScratch());
+  observe::instrumentPasses(pm);
   if (mlir::failed(pm.run(*module)))
     return stageFailure(XPU_ERROR_COMPILE, diags, "scratch initialization failed");
   assignCheckSites(*module);
@@ -193,6 +199,18 @@ static std::string canonicalIR(mlir::ModuleOp module) {
   return text;
 }
 
+Status describeModule(const CompileRequest &request,
+                      std::vector<abi::KernelInfo> &kernels,
+                      std::vector<KernelRequirements> &needs, std::string &canonical,
+                      DiagnosticList &diags) {
+  Session s(request, diags);
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  XPU_RETURN_IF_ERROR(frontEnd(s, request, diags, module, kernels));
+  needs = analyzeRequirements(*module);
+  canonical = canonicalIR(*module);
+  return {};
+}
+
 const cache::Key &DeviceCache::environment(Device &device) {
   std::call_once(once_, [&] {
     cache::Environment env = keyEnvironment(device);
@@ -208,6 +226,7 @@ const cache::Key &DeviceCache::environment(Device &device) {
 /// stage (the first compile on a device that was never calibrated runs the
 /// probes here), and whether its kernels number their loops (see frontEnd).
 static void readCalibration(Device &device, Session &s) {
+  observe::Stage stage("calibration");
   auto start = std::chrono::steady_clock::now();
   s.loopSites = device.calibration().loopPassLimit().has_value();
   s.calibrationMs =
@@ -227,6 +246,7 @@ static Status loadProgram(Device &device, const cache::KernelPayload &payload,
   for (const abi::KernelInfo &k : kernels)
     program->kernels.push_back(std::make_shared<const abi::KernelInfo>(k));
   program->diagnostics = std::move(diagnostics);
+  observe::Stage stage("load");
   XPU_RETURN_IF_ERROR(device.load(program->blob, kernels, program->code));
   out = std::move(program);
   return {};
@@ -238,6 +258,7 @@ static Status compile(Device &device, Session &s, const CompileRequest &request,
                       DiagnosticList &diags, cache::KernelPayload &out) {
   // What the target language cannot express, then what this device, its
   // toolchain and our policies do not provide.
+  observe::Stage stage("gates");
   if (!request.skipGates) {
     std::vector<KernelRequirements> needs = analyzeRequirements(module);
     XPU_RETURN_IF_ERROR(cap::staticGate(device.target().kind, needs, diags));
@@ -246,6 +267,7 @@ static Status compile(Device &device, Session &s, const CompileRequest &request,
   }
   double gatesMs = s.msSinceFrontEnd();
   Blob blob;
+  stage.next("codegen");
   Status st = device.compile(module, kernels, blob);
   if (!st.isOk() && s.collector.hadError())
     return stageFailure(st.code(), diags, st.message().c_str());
@@ -266,7 +288,9 @@ static Status compile(Device &device, Session &s, const CompileRequest &request,
 static std::shared_ptr<const Program>
 fromSourceEntry(Device &device, cache::Cache &kc, const cache::Key &sourceKey) {
   cache::SourcePayload source;
-  if (!kc.loadSource(sourceKey, source))
+  bool found = kc.loadSource(sourceKey, source);
+  observe::cacheLookup("source-entry", found, sourceKey.hex());
+  if (!found)
     return nullptr;
   bool memoryHit = false;
   auto payload = kc.compiled().get(
@@ -284,6 +308,7 @@ fromSourceEntry(Device &device, cache::Cache &kc, const cache::Key &sourceKey) {
   if (!loadProgram(device, *payload, source.kernels, source.diagnostics, program).isOk())
     return nullptr;
   (memoryHit ? kc.counters().memoryHits : kc.counters().diskHits)++;
+  observe::origin(memoryHit ? "memory" : "disk");
   return program;
 }
 
@@ -325,6 +350,8 @@ static Status fromContent(Device &device, cache::Cache &kc, const cache::Key &en
   XPU_RETURN_IF_ERROR(loadProgram(device, *payload, kernels, diags, out));
   (memoryHit ? kc.counters().memoryHits
              : diskHit ? kc.counters().diskHits : kc.counters().compiles)++;
+  observe::cacheLookup("content", memoryHit || diskHit, key.hex());
+  observe::origin(memoryHit ? "memory" : diskHit ? "disk" : "compiled");
   kc.saveSource(sourceKey, {key, kernels, diags});
   return {};
 }
@@ -371,7 +398,9 @@ Status buildProgram(Device &device, DeviceCache &dc, const CompileRequest &reque
         return p;
       },
       hit);
+  observe::cacheLookup("memory", hit, sourceKey.hex());
   if (hit) {
+    observe::origin("memory");
     kc.counters().memoryHits++;
     diags = out->diagnostics;
   }

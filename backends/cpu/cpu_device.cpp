@@ -237,7 +237,8 @@ public:
   ~CpuQueue() override {
     if (!started_)
       return;
-    push([](Task &t) { t.kind = Task::Kind::stop; });
+    // Pushing waits for room in the ring; a stop task cannot fail.
+    (void)push([](Task &t) { t.kind = Task::Kind::stop; });
     pthread_join(worker_, nullptr);
   }
 

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs what a fresh Debian 12 machine lacks to build and test xpujit.
-# Runs apt-get only when a package is missing.
+# Runs apt-get only when a package is missing. With --bench, also what the
+# CPU benchmark compares against (OpenMP, and pocl through the OpenCL ICD
+# loader; see bench/cpu/).
 set -euo pipefail
 
 packages=(
@@ -13,6 +15,9 @@ packages=(
   openmpi-bin libopenmpi-dev
   python3 python3-numpy python3-pytest python3-pip python3-setuptools python3-venv
 )
+if [ "${1:-}" = "--bench" ]; then
+  packages+=(libomp-22-dev ocl-icd-opencl-dev pocl-opencl-icd)
+fi
 
 missing=()
 for p in "${packages[@]}"; do

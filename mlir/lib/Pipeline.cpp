@@ -407,7 +407,18 @@ LogicalResult lowerToLLVMDialect(ModuleOp module, LLVMTarget target,
   asyncOptions.target = name;
   asyncOptions.chip = chip.str();
   pm.addPass(createLowerAsyncCopies(asyncOptions));
-  pm.addPass(createExpandReductions());
+  if (target == LLVMTarget::cpu) {
+    // One call per workgroup: barriers and reductions become region
+    // boundaries of work-item loops instead of code. Wave ids first become
+    // thread ids, which the loops replace.
+    pm.addPass(createLowerWaveIds());
+    InlineHelpersOptions inlineOptions;
+    inlineOptions.onlyBarriers = true;
+    pm.addPass(createInlineHelpers(inlineOptions));
+    pm.addPass(createCPUWorkItemLoops());
+  } else {
+    pm.addPass(createExpandReductions());
+  }
   pm.addPass(createDefineIntegerSemantics());
   AvoidMiscompilesOptions avoid;
   avoid.target = "llvm";
@@ -417,7 +428,11 @@ LogicalResult lowerToLLVMDialect(ModuleOp module, LLVMTarget target,
   execOptions.target = name;
   execOptions.waveWidth = waveWidth;
   pm.addPass(createLowerExecutionModel(execOptions));
-  pm.addPass(createPrepareLowering());
+  PrepareLoweringOptions prepareOptions;
+  prepareOptions.skipWorkItemLoops = target == LLVMTarget::cpu;
+  pm.addPass(createPrepareLowering(prepareOptions));
+  if (target == LLVMTarget::cpu)
+    pm.addPass(createCPUChecks());
   ExpandMathOptions expandMath;
   expandMath.target = name;
   pm.addPass(createExpandMath(expandMath));

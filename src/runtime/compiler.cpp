@@ -135,8 +135,9 @@ static Status frontEnd(Session &s, const CompileRequest &request,
 
   // Target-independent preparation: struct parameters become their fields,
   // async copies and printf become loads, stores and atomics, scratch starts
-  // as zeros, reductions become shared memory and barriers, the same for
-  // every backend.
+  // as zeros. Reductions stay whole: each target's lowering expands them
+  // (GPUs into shared memory and barriers, the CPU into a fold per
+  // workgroup).
   stage.next("prepare");
   s.collector.setDefaultCode("XPU-COMPILE");
   mlir::PassManager pm(&s.ctx, mlir::ModuleOp::getOperationName());
@@ -144,10 +145,9 @@ static Status frontEnd(Session &s, const CompileRequest &request,
   pm.addPass(createExpandAsyncCopies());
   pm.addPass(createLowerPrintf());
   pm.addPass(createZeroScratch());
-  pm.addPass(createExpandReductions());
   observe::instrumentPasses(pm);
   if (mlir::failed(pm.run(*module)))
-    return stageFailure(XPU_ERROR_COMPILE, diags, "reduction expansion failed");
+    return stageFailure(XPU_ERROR_COMPILE, diags, "scratch initialization failed");
   assignCheckSites(*module);
   if (loopSites)
     assignLoopSites(*module);

@@ -213,29 +213,43 @@ constexpr unsigned vulkanLaneBytes(Scalar s) {
 /// site id of the first one (0 when none).
 constexpr unsigned kStatusWords = 2;
 
-/// What the CPU entry points receive about the launch. Generated code reads
+/// What the CPU entry point receives about the launch. Generated code reads
 /// it at the offsets below; keep the two in step.
 struct CpuLaunch {
   uint32_t wg[3];    ///< this workgroup's id
   uint32_t block[3]; ///< invocations per workgroup
   uint32_t grid[3];  ///< workgroups in the grid
-  uint32_t pad;
+  uint32_t flags;    ///< kCpuBuffersDistinct, ...
   char *shared;      ///< this workgroup's shared block
   uint32_t *status;  ///< the launch's status word
-  void *fibers;      ///< barrier scheduler of the running workgroup
 };
 constexpr unsigned kLaunchWgOffset = 0;
 constexpr unsigned kLaunchBlockOffset = 12;
 constexpr unsigned kLaunchGridOffset = 24;
+constexpr unsigned kLaunchFlagsOffset = 36;
 constexpr unsigned kLaunchSharedOffset = 40;
 constexpr unsigned kLaunchStatusOffset = 48;
 static_assert(sizeof(void *) == 8, "xpujit targets 64-bit hosts");
 
-/// Runtime function the CPU barrier lowers to.
-constexpr const char *kCpuBarrierSymbol = "__xpu_cpu_barrier";
-/// Suffixes of the CPU entry points.
+/// CpuLaunch::flags: no buffer the kernel may write overlaps another buffer
+/// argument, so the entry point may run the code compiled with `noalias`.
+constexpr uint32_t kCpuBuffersDistinct = 1;
+
+/// The CPU entry point of kernel `k` is `k` + kCpuGroupSuffix: it runs one
+/// whole workgroup, `void (const uint8_t *args, CpuLaunch *launch)`. Beside
+/// it, `k` + kCpuSharedBytesSuffix is a u64 constant: the bytes of shared
+/// block each workgroup needs.
 constexpr const char *kCpuGroupSuffix = ".xpu_wg";
-constexpr const char *kCpuItemSuffix = ".xpu_item";
+constexpr const char *kCpuSharedBytesSuffix = ".xpu_shared_bytes";
+/// Also a u64 constant: the bytes of stack the entry point's own arrays
+/// take (context arrays, private buffers), so the runtime knows on which
+/// threads it may run.
+constexpr const char *kCpuStackBytesSuffix = ".xpu_stack_bytes";
+
+/// Attributes the CPU lowering leaves on a kernel for its entry point: the
+/// shared block's size, and per parameter -1 (scalar) or its Access.
+constexpr const char *kCpuSharedBytesAttr = "xpu.shared_bytes";
+constexpr const char *kCpuBufferAccessAttr = "xpu.buffer_access";
 
 /// Launch shapes that bounds proofs rely on (CoordinateRanges.cpp). A
 /// launch passes each grid extent as a uint32 (xpu_launch); no backend runs

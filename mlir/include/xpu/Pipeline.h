@@ -75,8 +75,8 @@ abi::Param paramOf(mlir::Type type);
 /// and assignCheckSites, before lowering.
 std::vector<abi::KernelInfo> describeKernels(mlir::ModuleOp module);
 
-/// What each kernel needs from a target. Call after admission and the
-/// target-independent expansions (reductions), before lowering.
+/// What each kernel needs from a target. Call after admission, before
+/// lowering (a reduction's shared scratch on GPUs is counted).
 std::vector<KernelRequirements> analyzeRequirements(mlir::ModuleOp module);
 
 enum class LLVMTarget { cpu, nvvm, rocdl };
@@ -85,7 +85,7 @@ enum class LLVMTarget { cpu, nvvm, rocdl };
 /// Bump it when lowering or code generation changes what a kernel compiles
 /// to (the library's build id is in the key too, but a build without one
 /// relies on this).
-constexpr unsigned kPipelineVersion = 1;
+constexpr unsigned kPipelineVersion = 2;
 
 /// Lowers an admitted module to the LLVM dialect for `target`. `chip`
 /// (sm_90, gfx942; may be empty) selects instructions only some have.

@@ -153,7 +153,7 @@ struct KernelLowering : XPUPattern<KernelOp> {
     LLVM::BrOp::create(rw, loc, values, body);
 
     fn->setAttr("xpu.kernel", rw.getUnitAttr());
-    for (StringRef name : {"xpu.barriers", "xpu.shared_bytes"})
+    for (StringRef name : {abi::kCpuSharedBytesAttr, abi::kCpuBufferAccessAttr})
       if (Attribute a = op->getAttr(name))
         fn->setAttr(name, a);
     if (target == Target::nvvm)

@@ -69,8 +69,12 @@ void zeroScratch(KernelOp kernel) {
       b, loc, tx,
       arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, ty, sx),
                             arith::MulIOp::create(b, loc, tz, sxy)));
-  for (AllocOp op : shared)
+  for (AllocOp op : shared) {
     fill(b, loc, op, lin, n);
+    // Marks the loop as the workgroup's cooperative fill of the whole
+    // buffer (the CPU runs it once per workgroup, see CPUWorkItemLoops.cpp).
+    std::prev(b.getInsertionPoint())->setAttr(kCooperativeFillAttr, b.getUnitAttr());
+  }
   BarrierOp::create(b, loc);
 }
 

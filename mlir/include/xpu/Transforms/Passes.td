@@ -302,29 +302,38 @@ def InlineHelpers : Pass<"xpu-inline-helpers", "mlir::ModuleOp"> {
     // becomes
     xpu.kernel @k(%x: i32) { %y = arith.addi %x, %x : i32 ... }
     ```
+    With `only-barriers`, only helpers that reach a barrier or a reduction
+    are inlined (the CPU splits kernels at barriers; other calls stay).
   }];
+  let options = [
+    Option<"onlyBarriers", "only-barriers", "bool", /*default=*/"false",
+           "inline only the helpers that synchronize the workgroup">,
+  ];
 }
 
 def LowerExecutionModel : Pass<"xpu-lower-execution-model", "mlir::ModuleOp"> {
   let summary = "Replace the ops whose meaning depends on how a target runs invocations";
   let description = [{
-    Coordinates, wave width and lane id, and on the CPU also workgroup
-    barriers and workgroup-shared scratch. NVVM and ROCDL read special
+    Coordinates, wave width and lane id, and on the CPU also workgroup-shared
+    scratch. NVVM and ROCDL read special
     registers (`nvvm.read.ptx.sreg.tid.x`, `rocdl.workitem.id.x`); on AMD
     the workgroup and grid sizes come from the HSA dispatch packet, which
     code object v5 still provides and which needs no device library
     (`workgroup_size_x` at byte 4, `grid_size_x` in work-items at byte 12).
     The wave width is the option's, taken from the target. The CPU
-    has none: every kernel and device function gains trailing parameters
-    (the launch record and the invocation's thread id), coordinates are
-    computed from them, shared scratch is a slice of the launch's shared
-    block, and a barrier is a call into the runtime's fiber scheduler
+    has no registers: after `xpu-cpu-work-item-loops` a kernel runs once
+    per workgroup with thread ids as loop variables; every kernel gains
+    trailing parameters (the launch record and the workgroup's shared
+    block) and every helper the launch record; the workgroup's coordinates
+    are read from the record, shared scratch is a slice of the shared block
     (variance: CPU coordinate source).
 
     ```mlir
-    %i = xpu.thread_id x
-    // cpu: kernel gains (%launch: !llvm.ptr, %tx: i32, %ty: i32, %tz: i32)
-    %i = arith.index_castui %tx : i32 to index
+    %w = xpu.workgroup_id y
+    // cpu: kernel gains (%launch: !llvm.ptr, %shared: !llvm.ptr)
+    %p = llvm.getelementptr %launch[4] : (!llvm.ptr) -> !llvm.ptr, i8
+    %w32 = llvm.load %p invariant : !llvm.ptr -> i32
+    %w = arith.index_castui %w32 : i32 to index
     ```
   }];
   let options = [
@@ -339,13 +348,53 @@ def LowerExecutionModel : Pass<"xpu-lower-execution-model", "mlir::ModuleOp"> {
                            "::mlir::ROCDL::ROCDLDialect"];
 }
 
+def CPUWorkItemLoops : Pass<"xpu-cpu-work-item-loops", "mlir::ModuleOp"> {
+  let summary = "Run each CPU kernel once per workgroup, as loops over its invocations";
+  let description = [{
+    Region formation (the approach of pocl's work-item loops and of
+    AdaptiveCpp's continuation-based synchronization, on structured IR): the
+    kernel body is split at its barriers and reductions into regions, and
+    each region becomes a loop nest over the workgroup's invocations (z, y,
+    x; thread ids are the loop variables, so LLVM vectorizes across
+    invocations). An `scf.if`, `scf.for` or `scf.while` around a barrier
+    stays outside the loops and runs once per workgroup; its condition or
+    bounds must be uniform (`XPU-CPU001` otherwise, with the location).
+    What such a construct carries, and any value used on the far side of a
+    barrier, is kept per invocation in a context array (a private buffer of
+    one slot per invocation and vector lane), unless it reads no memory and
+    is cheap to recompute there. Private buffers used on both sides of a
+    barrier get one slice per invocation. `xpu.reduce` becomes a store per
+    invocation and one fold per workgroup, with no barrier: integer kinds
+    and float min/max left to right (any order gives the same bits), float
+    sums and products left to right for `sequential` and in the pairwise
+    order of `xpu-expand-reductions` for `tree` and `unspecified` (the bits
+    of the GPU backends). Device functions that read thread or global ids
+    take the thread id as three trailing index parameters.
+
+    ```mlir
+    %t = xpu.thread_id x
+    xpu.store %v, %s[%t] : !xpu.buffer<64xi32, shared>
+    xpu.barrier
+    %w = xpu.load %s[%u] : !xpu.buffer<64xi32, shared>
+    // becomes
+    scf.for %tx = %c0 to %sx step %c1 {       // xpu.work_item_dim = 0
+      xpu.store %v, %s[%tx] : !xpu.buffer<64xi32, shared> }
+    scf.for %tx = %c0 to %sx step %c1 {
+      %w = xpu.load %s[%u] : !xpu.buffer<64xi32, shared> }
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",
+                           "::mlir::LLVM::LLVMDialect"];
+}
+
 def LowerWaveIds : Pass<"xpu-lower-wave-ids", "mlir::ModuleOp"> {
   let summary = "Express wave ids through the linear invocation index";
   let description = [{
     For the LLVM-based targets, where waves are formed from consecutive
     linear invocation indices (CUDA warps, AMD wavefronts, the CPU's waves
     of one); runs before `xpu-lower-execution-model`, which lowers the
-    coordinates it uses. SPIR-V reads its SubgroupId and NumSubgroups
+    coordinates it uses (on the CPU, before `xpu-cpu-work-item-loops`,
+    which replaces them). SPIR-V reads its SubgroupId and NumSubgroups
     builtins instead (the driver decides which invocations share a
     subgroup).
 
@@ -473,11 +522,15 @@ def PrepareLowering : Pass<"xpu-prepare-lowering", "mlir::ModuleOp"> {
       zero }
     ```
     Float arithmetic in kernels marked `fastmath` gets the `contract` flag;
-    elsewhere no fused multiply-add is formed.
+    elsewhere no fused multiply-add is formed. With `skip-work-item-loops`
+    the checked accesses inside CPU work-item loops are left to
+    `xpu-cpu-checks`.
   }];
   let options = [
     Option<"statusType", "status-type", "std::string", /*default=*/"\"ptr\"",
            "ptr (LLVM-based targets) | buffer (SPIR-V)">,
+    Option<"skipWorkItemLoops", "skip-work-item-loops", "bool", /*default=*/"false",
+           "leave the checks inside CPU work-item loops (xpu.work_item_dim)">,
   ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::scf::SCFDialect",
                            "::mlir::arith::ArithDialect"];
@@ -635,14 +688,46 @@ def ConvertXPUToSPIRV : Pass<"xpu-to-spirv", "mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::spirv::SPIRVDialect"];
 }
 
+def CPUChecks : Pass<"xpu-cpu-checks", "mlir::ModuleOp"> {
+  let summary = "Bounds checks in CPU work-item loops that keep them vectorizable";
+  let description = [{
+    Runs after `xpu-prepare-lowering{skip-work-item-loops}`, on the checked
+    accesses inside the loops of `xpu-cpu-work-item-loops`. Loop
+    versioning: the accesses whose index is affine in the thread ids (and
+    in variables of inner loops with workgroup-level bounds) are checked
+    once per workgroup for their whole range, in exact i128 arithmetic, as
+    are the loop's own guards of that form (`if (gid < n)`); when all hold,
+    a copy of the nest without those checks, with the guards folded, runs.
+    Every other check is branch-free: the access happens only when in
+    bounds (a read yields zero otherwise) and the failure is counted in the
+    workgroup's counters, added to the status word when the workgroup ends.
+
+    ```mlir
+    scf.for %tx = %c0 to %sx step %c1 {        // xpu.work_item_dim = 0
+      %i = arith.addi %base, %tx : index
+      %v = xpu.load %x[%i] {checked, xpu.site = 0} : !xpu.buffer<f32> ... }
+    // becomes
+    %ok = ... base >= 0 && base + sx - 1 < size(x), in i128 ...
+    scf.if %ok { scf.for %tx ... { %v = xpu.load %x[%i] ... } }
+    else { scf.for %tx ... { %in = arith.cmpi ult, %i, %n : index
+                             %v = scf.if %in -> f32 { xpu.load ... } else { 0.0 }
+                             counters[0] += !%in ... } }
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",
+                           "::mlir::LLVM::LLVMDialect"];
+}
+
 def CPUWrappers : Pass<"xpu-cpu-wrappers", "mlir::ModuleOp"> {
   let summary = "Add the CPU entry points that run a whole workgroup";
   let description = [{
-    For each lowered kernel `@k`, adds `@k.xpu_wg(ptr args, ptr launch)`,
-    which unpacks the argument block and runs every invocation of one
-    workgroup in a loop, or, when the kernel has barriers,
-    `@k.xpu_item(ptr args, ptr launch, i32 tx, i32 ty, i32 tz)`, which runs one
-    invocation and is scheduled as a fiber by the runtime.
+    For each lowered kernel `@k` (which runs one workgroup, see
+    `xpu-cpu-work-item-loops`), adds `@k.xpu_wg(ptr args, ptr launch)`,
+    which unpacks the argument block and calls the kernel, and the constant
+    `@k.xpu_shared_bytes`. The kernel's buffer pointers and shared block are
+    `noalias`; when two buffers could overlap with one of them written, a
+    copy of the body without `noalias` (`@k.may_alias`) runs instead unless
+    the launch record says the buffers are distinct (abi::kCpuBuffersDistinct).
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }

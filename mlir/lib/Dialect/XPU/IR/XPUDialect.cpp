@@ -458,11 +458,27 @@ llvm::DenseSet<Operation *> xpu::functionsWithBarriers(ModuleOp module) {
   return result;
 }
 
+BufferType xpu::reductionScratchType(ReduceOp op) {
+  int64_t slots = kMaxWorkgroupExtent;
+  auto kernel = op->getParentOfType<KernelOp>();
+  if (kernel && kernel.getWorkgroupSize()) {
+    slots = 1;
+    for (int64_t e : *kernel.getWorkgroupSize())
+      slots *= e;
+  }
+  return BufferType::get(op.getContext(), op.getValue().getType(), Space::shared,
+                         Access::rw, slots + 1);
+}
+
 uint64_t xpu::sharedScratchBytes(KernelOp kernel) {
   uint64_t total = 0;
-  kernel.walk([&](AllocOp alloc) {
-    BufferType t = alloc.getResult().getType();
-    if (t.getSpace() != Space::shared)
+  kernel.walk([&](Operation *op) {
+    BufferType t;
+    if (auto alloc = dyn_cast<AllocOp>(op))
+      t = alloc.getResult().getType();
+    else if (auto reduce = dyn_cast<ReduceOp>(op))
+      t = reductionScratchType(reduce);
+    if (!t || t.getSpace() != Space::shared)
       return;
     // Saturating: a static count near 2^63 must not wrap to a small size
     // that the device limit then admits.

@@ -6,6 +6,8 @@
 #include "runtime/kernel_cache.h"
 #include "runtime/lowering_check.h"
 #include "runtime/targets.h"
+#include "runtime/tile_tiering.h"
+#include "capability/tile_facts.h"
 #include "xpu/Pipeline.h"
 
 #include "xpu/Transforms/Passes.h"
@@ -109,6 +111,9 @@ static Status frontEnd(Session &s, const CompileRequest &request,
   // become shared memory and barriers, the same for every backend.
   s.collector.setDefaultCode("XPU-COMPILE");
   mlir::PassManager pm(&s.ctx, mlir::ModuleOp::getOperationName());
+  PrepareTilesOptions tileOptions;
+  tileOptions.runtimeChecks = request.runtimeChecks;
+  pm.addPass(createPrepareTiles(tileOptions));
   pm.addPass(createZeroScratch());
   pm.addPass(createExpandReductions());
   if (mlir::failed(pm.run(*module)))
@@ -155,6 +160,9 @@ Status compileForTarget(const CompileRequest &request, const TargetDesc &target,
   mlir::OwningOpRef<mlir::ModuleOp> module;
   XPU_RETURN_IF_ERROR(frontEnd(s, request, diags, module, kernels));
   XPU_RETURN_IF_ERROR(cap::offlineGate(target, analyzeRequirements(*module), diags));
+  std::string tiering;
+  selectTileTiers(*module, target, cap::resolveFacts(target, cap::tileFactsOfChip(target)),
+                  diags, tiering);
   Status st = generateCode(*module, target, kernels, out);
   if (!st.isOk() && s.collector.hadError())
     return stageFailure(st.code(), diags, st.message().c_str());
@@ -194,6 +202,7 @@ static Status loadProgram(Device &device, const cache::KernelPayload &payload,
   for (const abi::KernelInfo &k : kernels)
     program->kernels.push_back(std::make_shared<const abi::KernelInfo>(k));
   program->diagnostics = std::move(diagnostics);
+  replayTileNotes(payload.log, program->diagnostics);
   XPU_RETURN_IF_ERROR(device.load(program->blob, kernels, program->code));
   out = std::move(program);
   return {};
@@ -211,6 +220,8 @@ static Status compile(Device &device, Session &s, const CompileRequest &request,
     XPU_RETURN_IF_ERROR(
         cap::deviceGate(device.capabilities(), device.label(), needs, diags));
   }
+  std::string tiering;
+  selectTileTiers(module, device.target(), device.capabilities(), diags, tiering);
   double gatesMs = s.msSinceFrontEnd();
   Blob blob;
   Status st = device.compile(module, kernels, blob);
@@ -224,7 +235,7 @@ static Status compile(Device &device, Session &s, const CompileRequest &request,
   char times[96];
   std::snprintf(times, sizeof times, "front end %.1f ms; gates %.1f ms; ",
                 s.frontEndMs, gatesMs);
-  out.log = times + blob.log;
+  out.log = times + blob.log + (tiering.empty() ? "" : "\n" + tiering);
   return {};
 }
 

@@ -5,6 +5,7 @@
 #include "xpu/Pipeline.h"
 #include "xpu/Requirements.h"
 
+#include "xpu/Dialect/XPU/IR/Tiles.h"
 #include "xpu/Dialect/XPU/IR/XPUDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -44,6 +45,12 @@ const char *capabilityName(Capability c) {
   case Capability::contractionControl: return "fp.contraction-control";
   case Capability::mathLibrary: return "math.library";
   case Capability::matrixTiles: return "matrix.tiles";
+  case Capability::tileMmaSync: return "tile.mma-sync";
+  case Capability::tileWgmma: return "tile.wgmma";
+  case Capability::tileMfma: return "tile.mfma";
+  case Capability::tileWmma: return "tile.wmma";
+  case Capability::tileCoopMatrix: return "tile.cooperative-matrix";
+  case Capability::tileDotInt8: return "tile.dot-int8";
   case Capability::count_: break;
   }
   return "?";
@@ -79,6 +86,12 @@ const char *capabilityPhrase(Capability c) {
   case Capability::contractionControl: return "floating point without contraction";
   case Capability::mathLibrary: return "math library functions";
   case Capability::matrixTiles: return "matrix tiles";
+  case Capability::tileMmaSync: return "warp matrix multiply-accumulate (mma.sync)";
+  case Capability::tileWgmma: return "warpgroup matrix multiply-accumulate (wgmma)";
+  case Capability::tileMfma: return "AMD matrix fused multiply-add (MFMA)";
+  case Capability::tileWmma: return "AMD wave matrix multiply-accumulate (WMMA)";
+  case Capability::tileCoopMatrix: return "cooperative matrices (VK_KHR_cooperative_matrix)";
+  case Capability::tileDotInt8: return "packed 8-bit integer dot products";
   case Capability::count_: break;
   }
   return "?";
@@ -213,7 +226,7 @@ std::vector<KernelRequirements> analyzeRequirements(ModuleOp module) {
     req.location = file + ":" + std::to_string(line) + ":" + std::to_string(col);
     req.fastMath = kernel.getFastmath();
     Analyzer(module, req).walk(kernel);
-    req.sharedBytes = sharedScratchBytes(kernel);
+    req.sharedBytes = sharedBytesWithTiles(kernel);
     if (req.sharedBytes)
       req.needs.insert(Capability::sharedMemory);
     if (auto wg = kernel.getWorkgroupSize()) {

@@ -1,6 +1,7 @@
 // Lowers xpu kernels, device functions and their bodies to the LLVM dialect
 // for the LLVM-based targets (cpu, nvvm, rocdl). See Passes.td.
 #include "xpu/KernelABI.h"
+#include "xpu/TileLowering.h"
 #include "xpu/Transforms/Passes.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
@@ -510,6 +511,7 @@ struct ConvertXPUToLLVMPass
     index::populateIndexToLLVMConversionPatterns(tc, patterns);
     ub::populateUBToLLVMConversionPatterns(tc, patterns);
     populateVectorToLLVMConversionPatterns(tc, patterns);
+    populateTileToLLVMPatterns(tc, patterns, target);
 
     LLVMConversionTarget ct(*ctx);
     ct.addLegalOp<ModuleOp>();

@@ -2,6 +2,7 @@
 // the SPIR-V sibling of XPUToLLVM. See Passes.td.
 #include "xpu/IntegerToSPIRV.h"
 #include "xpu/KernelABI.h"
+#include "xpu/TileLowering.h"
 #include "xpu/Pipeline.h"
 #include "xpu/Transforms/Passes.h"
 
@@ -798,6 +799,7 @@ struct ConvertXPUToSPIRVPass
     cf::populateControlFlowToSPIRVPatterns(tc, patterns);
     populateVectorToSPIRVPatterns(tc, patterns);
     ub::populateUBToSPIRVConversionPatterns(tc, patterns);
+    populateTileToSPIRVPatterns(tc, patterns);
 
     std::unique_ptr<SPIRVConversionTarget> target = SPIRVConversionTarget::get(env);
     if (failed(applyFullConversion(spv, *target, std::move(patterns))))

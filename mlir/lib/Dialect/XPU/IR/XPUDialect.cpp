@@ -2,6 +2,7 @@
 // custom assembly.
 #include "xpu/Dialect/XPU/IR/XPUDialect.h"
 #include "xpu/Dialect/XPU/IR/Combiners.h"
+#include "xpu/Dialect/XPU/IR/Tiles.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -212,13 +213,13 @@ LogicalResult KernelOp::verify() {
   if (failed(verifyShapeAttr(*this, "workgroup_size", getWorkgroupSize())) ||
       failed(verifyShapeAttr(*this, "grid_size", getGridSize())))
     return failure();
-  return success();
+  return verifyTileFreeSignature(*this);
 }
 
 LogicalResult FuncOp::verify() {
   if (getBody().empty())
     return emitOpError("device functions need a body");
-  return success();
+  return verifyTileFreeSignature(*this);
 }
 
 LogicalResult ReturnOp::verify() {

@@ -365,4 +365,10 @@ def XPU_HostEffectOp : XPU_Op<"host_effect"> {
 
 include "xpu/Dialect/XPU/IR/XPUSurfaceOps.td"
 
+//===----------------------------------------------------------------------===//
+// Tiles and mac (issue 15), in their own file
+//===----------------------------------------------------------------------===//
+
+include "xpu/Dialect/XPU/IR/XPUTileOps.td"
+
 #endif // XPU_OPS_TD

@@ -6,6 +6,9 @@
 // table.py joins them with the reference (torch.matmul, NumPy) into a table.
 //
 //   xpu-bench-gemm --device cuda:0 --type bf16 --sizes 1024,4096 --tile 64x64x32 --threads 256
+//
+// --expect-tier NAME makes a run whose note names another tier fail (exit
+// 1), so a device run notices a silent demotion.
 #include "../bench_util.h"
 #include "gemm_kernel.h"
 
@@ -36,7 +39,7 @@ std::string tierOf(const std::string &diagnostics) {
 } // namespace
 
 int main(int argc, char **argv) {
-  std::string deviceSpec, type = "bf16", sizes = "1024", tile = "64x64x32";
+  std::string deviceSpec, type = "bf16", sizes = "1024", tile = "64x64x32", expectTier;
   int threads = 256, iterations = 10, samples = 2048;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -55,10 +58,12 @@ int main(int argc, char **argv) {
       iterations = std::atoi(argv[++i]);
     else if (a == "--samples" && more)
       samples = std::atoi(argv[++i]);
+    else if (a == "--expect-tier" && more)
+      expectTier = argv[++i];
     else {
       std::fprintf(stderr, "usage: xpu-bench-gemm [--device SPEC] [--type bf16|f16|f32] "
                            "[--sizes N,N,...] [--tile MxNxK] [--threads N] "
-                           "[--iterations N] [--samples N]\n");
+                           "[--iterations N] [--samples N] [--expect-tier NAME]\n");
       return 2;
     }
   }
@@ -88,6 +93,11 @@ int main(int argc, char **argv) {
     return 1;
   }
   std::string tier = tierOf(xpu_diagnostics_text(diags));
+  if (!expectTier.empty() && tier != expectTier) {
+    std::fprintf(stderr, "expected the %s tier, the note says:\n%s\n", expectTier.c_str(),
+                 xpu_diagnostics_text(diags));
+    return 1;
+  }
   xpu_diagnostics_release(diags);
   xpu_kernel kernel;
   BENCH_OK(xpu_module_kernel(mod, "gemm", &kernel));

@@ -220,8 +220,12 @@ static Status compile(Device &device, Session &s, const CompileRequest &request,
     XPU_RETURN_IF_ERROR(
         cap::deviceGate(device.capabilities(), device.label(), needs, diags));
   }
+  // The tiers read the device's facts; a compile without gates (the probes
+  // that measure those facts) has no tiles, and asking for the facts there
+  // would wait on itself.
   std::string tiering;
-  selectTileTiers(module, device.target(), device.capabilities(), diags, tiering);
+  if (!request.skipGates)
+    selectTileTiers(module, device.target(), device.capabilities(), diags, tiering);
   double gatesMs = s.msSinceFrontEnd();
   Blob blob;
   Status st = device.compile(module, kernels, blob);
@@ -300,6 +304,7 @@ static Status fromContent(Device &device, cache::Cache &kc, const cache::Key &en
     memoryHit = diskHit = false;
   }
   XPU_RETURN_IF_ERROR(loadProgram(device, *payload, kernels, diags, out));
+  diags = out->diagnostics; // with the tiering notes of a payload from disk
   (memoryHit ? kc.counters().memoryHits
              : diskHit ? kc.counters().diskHits : kc.counters().compiles)++;
   kc.saveSource(sourceKey, {key, kernels, diags});

@@ -71,6 +71,7 @@ struct Tier {
   Capability hardware;
   bool lowered;     ///< xpujit lowers it (xpu-lower-tiles and the targets)
   std::string (*fits)(const Mac &);
+  bool wholeWarps = false; ///< issued by whole warps of 32
 };
 
 std::string fitsWgmma(const Mac &mac) {
@@ -78,11 +79,12 @@ std::string fitsWgmma(const Mac &mac) {
     return t;
   return steps(mac, 64, 8, kStep(mac), "wgmma");
 }
+/// What xpujit lowers to mma.sync: m16n8k16 with f16 or bf16 operands.
 std::string fitsMmaSync(const Mac &mac) {
-  if (auto t = tensorTypes(mac, true, "mma.sync"); !t.empty())
-    return t;
-  return mac.operand.isF64() ? steps(mac, 8, 8, 4, "mma.sync")
-                             : steps(mac, 16, 8, kStep(mac), "mma.sync");
+  if (!mac.operand.isF16() && !mac.operand.isBF16())
+    return "the " + shapeName(mac) + " has " + typeName(mac.operand) +
+           " operands; xpujit's mma.sync tier takes f16 and bf16";
+  return steps(mac, 16, 8, 16, "mma.sync");
 }
 std::string fitsAmd(const Mac &mac) {
   if (auto t = tensorTypes(mac, true, "the AMD matrix unit"); !t.empty())
@@ -111,7 +113,8 @@ std::vector<Tier> tiersOf(TargetDesc::Kind target) {
   switch (target) {
   case TargetDesc::Kind::nvptx:
     return {{"wgmma", "warpgroup MMA (wgmma)", C::tileWgmma, false, fitsWgmma},
-            {"mma.sync", "warp MMA (mma.sync)", C::tileMmaSync, false, fitsMmaSync},
+            {"mma.sync", "warp MMA (mma.sync.m16n8k16)", C::tileMmaSync, true, fitsMmaSync,
+             true},
             {"dot4", "packed 8-bit dot products (dp4a)", C::tileDotInt8, true, fitsDot4},
             kSoftware};
   case TargetDesc::Kind::amdgcn:
@@ -138,8 +141,9 @@ std::string locationOf(mlir::Location loc) {
   return file + ":" + std::to_string(line) + ":" + std::to_string(col);
 }
 
-/// Why `tier` cannot run `macs` on a device with `facts`, or "".
-std::string refusal(const Tier &tier, const std::vector<Mac> &macs,
+/// Why `tier` cannot run `macs` of a kernel with `invocations` per
+/// workgroup (0: not fixed) on a device with `facts`, or "".
+std::string refusal(const Tier &tier, const std::vector<Mac> &macs, int64_t invocations,
                     const cap::FactTable &facts) {
   const cap::Fact &fact = facts[size_t(tier.hardware)];
   if (!cap::permits(fact.verdict)) {
@@ -159,6 +163,10 @@ std::string refusal(const Tier &tier, const std::vector<Mac> &macs,
   for (const Mac &mac : macs)
     if (std::string why = tier.fits(mac); !why.empty())
       return why;
+  if (tier.wholeWarps && (invocations == 0 || invocations % 32))
+    return std::string(tier.name) + " is issued by whole warps: the kernel must fix its "
+           "workgroup_size to a multiple of 32" +
+           (invocations ? " (it is " + std::to_string(invocations) + ")" : "");
   if (!tier.lowered)
     return std::string("the hardware is there (") + fact.evidence +
            "), but xpujit does not lower tiles to it yet";
@@ -186,13 +194,19 @@ void selectTileTiers(mlir::ModuleOp module, const TargetDesc &target,
     });
     if (!tiles)
       continue;
+    int64_t invocations = 0;
+    if (auto wg = kernel.getWorkgroupSize()) {
+      invocations = 1;
+      for (int64_t e : *wg)
+        invocations *= e;
+    }
     std::string demoted;
     const Tier *chosen = nullptr;
     std::vector<Tier> tiers = tiersOf(target.kind);
     for (const Tier &tier : tiers) {
       std::string why = macs.empty() && tier.hardware != Capability::matrixTiles
                             ? "the kernel has no mac"
-                            : refusal(tier, macs, facts);
+                            : refusal(tier, macs, invocations, facts);
       if (why.empty()) {
         chosen = &tier;
         break;

@@ -41,7 +41,26 @@ std::string compileNotes(const std::string &text, xpu_module &m, xpu_status &st)
   return said;
 }
 
+/// What compiling `text` said; the module is released.
+std::string diagnosticsOf(const std::string &text, xpu_status &st) {
+  xpu_module m = nullptr;
+  std::string said = compileNotes(text, m, st);
+  xpu_module_release(m);
+  return said;
+}
+
 /// The one [mma-tiering] note about kernel `name` in `said`.
+std::string tierNote(const std::string &said, const std::string &name);
+
+/// The note about @gemm when `text` compiles (it must).
+std::string gemmNote(const std::string &text) {
+  xpu_status st;
+  std::string said = diagnosticsOf(text, st);
+  INFO(said);
+  REQUIRE(st == XPU_SUCCESS);
+  return tierNote(said, "gemm");
+}
+
 std::string tierNote(const std::string &said, const std::string &name) {
   std::string key = "[mma-tiering] kernel '" + name + "': ";
   size_t at = said.find(key);
@@ -134,10 +153,8 @@ float keep(float f) { return f; }
 bool runsHere(const std::string &text, std::initializer_list<const char *> caps) {
   for (const char *c : caps)
     if (!capabilityAvailable(c)) {
-      xpu_module m = nullptr;
       xpu_status st;
-      std::string said = compileNotes(text, m, st);
-      xpu_module_release(m);
+      std::string said = diagnosticsOf(text, st);
       INFO(said);
       CHECK(st == XPU_ERROR_REFUSED);
       MESSAGE("SKIP: " << target().name << " has no " << c << " (refused: " << said << ")");
@@ -169,6 +186,28 @@ TEST_CASE("f16 and bf16 tiles accumulate in f32") {
   g.ta = "bf16";
   if (runsHere(g.text(), {"bf16.storage"}))
     checkFloatGemm<uint16_t>(g, 64, 32, 40, toBf16, fromBf16, std::ldexp(1.0, -23));
+}
+
+TEST_CASE("f16 and bf16 tiles in warp-sized steps: the mma.sync tier where there is one") {
+  Gemm g;
+  g.tm = 32;
+  g.tn = 32;
+  g.tk = 16;
+  g.threads = 64;
+  for (const char *t : {"f16", "bf16"}) {
+    g.ta = t;
+    INFO(t);
+    if (!runsHere(g.text(), {std::string(t) == "f16" ? "f16.storage" : "bf16.storage"}))
+      continue;
+    if (g.ta == "f16")
+      checkFloatGemm<uint16_t>(g, 64, 96, 48, toHalf, fromHalf, std::ldexp(1.0, -23));
+    else
+      checkFloatGemm<uint16_t>(g, 64, 96, 48, toBf16, fromBf16, std::ldexp(1.0, -23));
+    std::string note = gemmNote(g.text());
+    MESSAGE(t << " tier: " << note);
+    if (target().backend == XPU_BACKEND_CUDA && capabilityAvailable("tile.mma-sync"))
+      CHECK(note.rfind("mma.sync (", 0) == 0);
+  }
 }
 
 TEST_CASE("f64 tiles where the device has f64") {
@@ -245,11 +284,7 @@ TEST_CASE("the [mma-tiering] note names the tier and each demotion") {
   g.threads = 8;
   if (!capabilityAvailable("i8.storage"))
     return;
-  xpu_module m = nullptr;
-  xpu_status st;
-  std::string note = tierNote(compileNotes(g.text(), m, st), "gemm");
-  REQUIRE(st == XPU_SUCCESS);
-  xpu_module_release(m);
+  std::string note = gemmNote(g.text());
   INFO(note);
   bool dot = capabilityAvailable("tile.dot-int8");
   switch (target().backend) {
@@ -277,9 +312,7 @@ TEST_CASE("the [mma-tiering] note names the tier and each demotion") {
 
   // A shape the dot tier cannot do (K = 6) demotes the whole kernel.
   g.tk = 6;
-  std::string small = tierNote(compileNotes(g.text(), m, st), "gemm");
-  REQUIRE(st == XPU_SUCCESS);
-  xpu_module_release(m);
+  std::string small = gemmNote(g.text());
   INFO(small);
   CHECK(small.rfind("software (", 0) == 0);
   if (dot)
@@ -287,9 +320,7 @@ TEST_CASE("the [mma-tiering] note names the tier and each demotion") {
 
   // A kernel without int8 is never given the int8 tier.
   Gemm f;
-  std::string fnote = tierNote(compileNotes(f.text(), m, st), "gemm");
-  REQUIRE(st == XPU_SUCCESS);
-  xpu_module_release(m);
+  std::string fnote = gemmNote(f.text());
   CHECK(fnote.rfind("software (", 0) == 0);
 }
 
@@ -349,10 +380,8 @@ TEST_CASE("a tile offset that differs between invocations is refused (XPU-TILE00
       %a = xpu.tile_load %A[%t], %ld : !xpu.buffer<f32, ro> -> !xpu.tile<4x4xf32>
       xpu.return
     })";
-  xpu_module m = nullptr;
   xpu_status st;
-  std::string said = compileNotes(text, m, st);
-  xpu_module_release(m);
+  std::string said = diagnosticsOf(text, st);
   INFO(said);
   CHECK(st == XPU_ERROR_REFUSED);
   CHECK(said.find("XPU-TILE001") != std::string::npos);
@@ -373,10 +402,8 @@ TEST_CASE("a tile op under divergent control flow is refused (XPU-UC001)") {
       }
       xpu.return
     })";
-  xpu_module m = nullptr;
   xpu_status st;
-  std::string said = compileNotes(text, m, st);
-  xpu_module_release(m);
+  std::string said = diagnosticsOf(text, st);
   INFO(said);
   CHECK(st == XPU_ERROR_REFUSED);
   CHECK(said.find("XPU-UC001") != std::string::npos);

@@ -18,9 +18,17 @@ xpu.kernel @k(%t: !xpu.tile<4x4xf32>) {
 // expected-error @+1 {{returns a tile}}
 xpu.func @f() -> !xpu.tile<4x4xf32> {
   %z = arith.constant 0.0 : f32
-  // expected-error @+1 {{may only appear in an xpu.kernel body}}
   %t = xpu.tile_fill %z : !xpu.tile<4x4xf32>
   xpu.return %t : !xpu.tile<4x4xf32>
+}
+
+// -----
+
+xpu.func @g() {
+  %z = arith.constant 0.0 : f32
+  // expected-error @+1 {{may only appear in an xpu.kernel body}}
+  %t = xpu.tile_fill %z : !xpu.tile<4x4xf32>
+  xpu.return
 }
 
 // -----

@@ -7,6 +7,8 @@
 #include "xpu/Dialect/XPU/IR/Tiles.h"
 #include "xpu/Transforms/Passes.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -36,9 +38,9 @@ bool hasTileType(TypeRange types) {
 /// Lowers the tiles of one kernel.
 class KernelTiles {
 public:
-  KernelTiles(KernelOp kernel, bool dot4, bool wideVectors)
+  KernelTiles(KernelOp kernel, bool dot4, bool wideVectors, bool mmaSync = false)
       : kernel(kernel), b(kernel.getContext()), dot4(dot4),
-        wideVectors(wideVectors) {}
+        wideVectors(wideVectors), mmaSync(mmaSync) {}
 
   LogicalResult run() {
     Block &entry = kernel.getBody().front();
@@ -63,7 +65,7 @@ public:
 private:
   KernelOp kernel;
   OpBuilder b;
-  bool dot4, wideVectors;
+  bool dot4, wideVectors, mmaSync;
   OpBuilder::InsertPoint entryPoint;
   Value self, count;       ///< linear invocation index, invocations (index)
   int64_t fixedCount = 0;  ///< the workgroup size when the kernel fixes it
@@ -139,6 +141,11 @@ private:
         b, loc, offset,
         arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, major, stride),
                               minor));
+  }
+
+  /// Row-major rows move four elements at a time when they can.
+  static int64_t rowVector(TileType t, bool colMajor) {
+    return !colMajor && t.getCols() % 4 == 0 ? 4 : 1;
   }
 
   /// Marks an element access made for `tileOp` with its check and site.
@@ -299,11 +306,14 @@ private:
       TileType t = load.getResult().getType();
       Value s = newStorage(t);
       storage[load.getResult()] = s;
+      int64_t w = rowVector(t, load.getColMajor());
+      Type type = w > 1 ? Type(VectorType::get({w}, t.getElementType())) : t.getElementType();
       barrier(loc);
-      forEachElement(loc, t.getRows(), t.getCols(), [&](Value i, Value j) {
+      forEachElement(loc, t.getRows(), t.getCols() / w, [&](Value i, Value jw) {
+        Value j = arith::MulIOp::create(b, loc, jw, idx(w));
         Value from = strided(loc, load.getOffset(), load.getStride(), i, j,
                              load.getColMajor());
-        auto v = LoadOp::create(b, loc, t.getElementType(), load.getBuffer(), from);
+        auto v = LoadOp::create(b, loc, type, load.getBuffer(), from);
         inheritCheck(v, op);
         StoreOp::create(b, loc, v.getResult(), s, linearAt(loc, i, j, t.getCols()));
       });
@@ -384,9 +394,11 @@ private:
     {
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPointToStart(guard.thenBlock());
-      forEachElement(loc, t.getRows(), t.getCols(), [&](Value i, Value j) {
-        Value v = LoadOp::create(b, loc, t.getElementType(), src,
-                                 linearAt(loc, i, j, t.getCols()));
+      int64_t w = rowVector(t, store.getColMajor());
+      Type type = w > 1 ? Type(VectorType::get({w}, t.getElementType())) : t.getElementType();
+      forEachElement(loc, t.getRows(), t.getCols() / w, [&](Value i, Value jw) {
+        Value j = arith::MulIOp::create(b, loc, jw, idx(w));
+        Value v = LoadOp::create(b, loc, type, src, linearAt(loc, i, j, t.getCols()));
         Value to = strided(loc, store.getOffset(), store.getStride(), i, j,
                            store.getColMajor());
         auto s = StoreOp::create(b, loc, v, store.getBuffer(), to);
@@ -409,6 +421,8 @@ private:
   /// vector<nr> registers.
   LogicalResult lowerMac(MacOp mac) {
     Location loc = mac.getLoc();
+    if (mmaSync)
+      return lowerMacMmaSync(mac);
     auto ct = cast<TileType>(mac.getC().getType());
     auto at = cast<TileType>(mac.getA().getType());
     int64_t M = ct.getRows(), N = ct.getCols(), K = at.getCols();
@@ -499,6 +513,120 @@ private:
         for (int64_t v = 0; v < nv; ++v)
           StoreOp::create(b, loc, kLoop.getResult(r * nv + v), rs,
                           at2(r0, r, c0, v * nr, N));
+    }
+    barrier(loc);
+    return success();
+  }
+
+  /// c = a·b + c with mma.sync.m16n8k16 (f16 or bf16 operands, f32 sums),
+  /// the operands read from their shared buffers. Warp w takes every
+  /// (warps)-th 16 x 8nb strip of the result and keeps it in registers
+  /// through the K loop. Fragments follow the PTX ISA's m16n8k16 layouts,
+  /// with lane = 4 * group + quad: A's a0..a7 at rows group and group + 8,
+  /// columns 2 quad (+1) and 2 quad + 8 (+1); B's b0..b3 at rows 2 quad (+1)
+  /// and 2 quad + 8 (+1), column group; C's c0..c3 at rows group and
+  /// group + 8, columns 2 quad (+1). Tier selection guarantees M % 16,
+  /// N % 8, K % 16 and whole warps.
+  LogicalResult lowerMacMmaSync(MacOp mac) {
+    Location loc = mac.getLoc();
+    auto ct = cast<TileType>(mac.getC().getType());
+    auto at = cast<TileType>(mac.getA().getType());
+    int64_t M = ct.getRows(), N = ct.getCols(), K = at.getCols();
+    Type ta = at.getElementType(), f32 = b.getF32Type(), i32 = b.getI32Type();
+    if (fixedCount % 32 || M % 16 || N % 8 || K % 16 || !(ta.isF16() || ta.isBF16()))
+      return mac.emitOpError("does not fit the mma.sync tier (16x8x16 steps, "
+                             "bf16 or f16 operands, whole warps)");
+    Value cs = storage.lookup(mac.getC()), as = storage.lookup(mac.getA()),
+          bs = storage.lookup(mac.getB());
+    Value rs = reusable(mac.getC(), mac, ct);
+    if (!rs)
+      rs = newStorage(ct);
+    storage[mac.getResult()] = rs;
+    int64_t warps = fixedCount / 32;
+    int64_t nb = (N / 8) % 4 == 0 ? 4 : (N / 8) % 2 == 0 ? 2 : 1;
+    int64_t blocksJ = N / (8 * nb), blocks = (M / 16) * blocksJ;
+    auto pair = VectorType::get({2}, ta);
+    auto pairF32 = VectorType::get({2}, f32);
+    MLIRContext *ctx = b.getContext();
+    Type fragment = LLVM::LLVMStructType::getLiteral(ctx, {f32, f32, f32, f32});
+    NVVM::MMATypes ptx = ta.isBF16() ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
+
+    auto add = [&](Value x, int64_t c) { return arith::AddIOp::create(b, loc, x, idx(c)); };
+    auto at2 = [&](Value row, Value col, int64_t cols) {
+      return arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, row, idx(cols)), col);
+    };
+    // bf16 pairs travel as i32 (NVVM's bf16 mma operands), f16 ones as is.
+    auto operand = [&](Value v) -> Value {
+      if (!ta.isBF16())
+        return v;
+      Value w = vector::BitCastOp::create(b, loc, VectorType::get({1}, i32), v);
+      return vector::ExtractOp::create(b, loc, w, ArrayRef<int64_t>{0});
+    };
+
+    barrier(loc);
+    Value warp = arith::DivUIOp::create(b, loc, self, idx(32));
+    Value lane = arith::RemUIOp::create(b, loc, self, idx(32));
+    Value group = arith::DivUIOp::create(b, loc, lane, idx(4));
+    Value quad2 = arith::MulIOp::create(b, loc, arith::RemUIOp::create(b, loc, lane, idx(4)),
+                                        idx(2));
+    auto stripLoop = scf::ForOp::create(b, loc, warp, idx(blocks), idx(warps));
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(stripLoop.getBody());
+      Value blk = stripLoop.getInductionVar();
+      Value r0 = arith::MulIOp::create(
+          b, loc, arith::DivUIOp::create(b, loc, blk, idx(blocksJ)), idx(16));
+      Value c0 = arith::MulIOp::create(
+          b, loc, arith::RemUIOp::create(b, loc, blk, idx(blocksJ)), idx(8 * nb));
+      Value rowLo = arith::AddIOp::create(b, loc, r0, group), rowHi = add(rowLo, 8);
+      SmallVector<Value> acc;
+      for (int64_t j = 0; j < nb; ++j) {
+        Value col = arith::AddIOp::create(b, loc, add(c0, 8 * j), quad2);
+        for (Value row : {rowLo, rowHi}) {
+          Value v = LoadOp::create(b, loc, pairF32, cs, at2(row, col, N));
+          for (int64_t e = 0; e < 2; ++e)
+            acc.push_back(vector::ExtractOp::create(b, loc, v, ArrayRef<int64_t>{e}));
+        }
+      }
+      auto kLoop = scf::ForOp::create(b, loc, idx(0), idx(K), idx(16), acc);
+      {
+        OpBuilder::InsertionGuard g2(b);
+        b.setInsertionPointToStart(kLoop.getBody());
+        Value k = kLoop.getInductionVar();
+        ValueRange sums = kLoop.getRegionIterArgs();
+        Value kq = arith::AddIOp::create(b, loc, k, quad2);
+        SmallVector<Value, 4> a;
+        for (int64_t dk : {0, 8})
+          for (Value row : {rowLo, rowHi})
+            a.push_back(operand(LoadOp::create(b, loc, pair, as, at2(row, add(kq, dk), K))));
+        SmallVector<Value> next;
+        for (int64_t j = 0; j < nb; ++j) {
+          Value n = arith::AddIOp::create(b, loc, add(c0, 8 * j), group);
+          SmallVector<Value, 2> bf;
+          for (int64_t dk : {0, 8}) {
+            Value lo = LoadOp::create(b, loc, ta, bs, at2(add(kq, dk), n, N));
+            Value hi = LoadOp::create(b, loc, ta, bs, at2(add(kq, dk + 1), n, N));
+            bf.push_back(operand(vector::FromElementsOp::create(b, loc, pair, ValueRange{lo, hi})));
+          }
+          SmallVector<Value, 4> c(sums.begin() + 4 * j, sums.begin() + 4 * j + 4);
+          Value d = NVVM::MmaOp::create(
+              b, loc, fragment, a, bf, c, ArrayRef<int64_t>{16, 8, 16}, std::nullopt,
+              std::nullopt, std::array<NVVM::MMATypes, 2>{ptx, ptx},
+              std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row, NVVM::MMALayout::col});
+          for (int64_t e = 0; e < 4; ++e)
+            next.push_back(LLVM::ExtractValueOp::create(b, loc, d, ArrayRef<int64_t>{e}));
+        }
+        scf::YieldOp::create(b, loc, next);
+      }
+      for (int64_t j = 0; j < nb; ++j) {
+        Value col = arith::AddIOp::create(b, loc, add(c0, 8 * j), quad2);
+        for (auto [h, row] : llvm::enumerate(SmallVector<Value, 2>{rowLo, rowHi})) {
+          Value v = vector::FromElementsOp::create(
+              b, loc, pairF32,
+              ValueRange{kLoop.getResult(4 * j + 2 * h), kLoop.getResult(4 * j + 2 * h + 1)});
+          StoreOp::create(b, loc, v, rs, at2(row, col, N));
+        }
+      }
     }
     barrier(loc);
     return success();
@@ -629,6 +757,10 @@ uint64_t xpu::sharedBytesWithTiles(KernelOp kernel) {
   kernel.walk([&](Operation *op) { any |= isTileOp(op); });
   if (!any)
     return sharedScratchBytes(kernel);
+  // Called outside a pass (kernel descriptions): the dialects the lowering
+  // creates ops of are not loaded by a pass manager here.
+  kernel->getContext()->loadDialect<scf::SCFDialect, arith::ArithDialect, math::MathDialect,
+                                    vector::VectorDialect, ub::UBDialect>();
   auto copy = cast<KernelOp>(kernel->clone());
   uint64_t bytes = succeeded(KernelTiles(copy, false, false).run())
                        ? sharedScratchBytes(copy)
@@ -651,13 +783,14 @@ struct LowerTilesPass : xpu::impl::LowerTilesBase<LowerTilesPass> {
       StringRef tier = "software";
       if (auto attr = kernel->getAttrOfType<StringAttr>("xpu.mma_tier"))
         tier = attr.getValue();
-      if (tier != "software" && tier != "dot4") {
+      bool mma = tier == "mma.sync" && target == "nvvm";
+      if (tier != "software" && tier != "dot4" && !mma) {
         kernel.emitOpError() << "has tile tier '" << tier
-                             << "', which xpu-lower-tiles does not lower "
-                                "(software, dot4)";
+                             << "', which xpu-lower-tiles does not lower for target '"
+                             << target << "' (software, dot4; mma.sync on nvvm)";
         return signalPassFailure();
       }
-      KernelTiles lowering(kernel, tier == "dot4", target == "cpu");
+      KernelTiles lowering(kernel, tier == "dot4", target == "cpu", mma);
       if (failed(lowering.run()))
         return signalPassFailure();
       mergeBarriers(kernel);

@@ -35,7 +35,8 @@ struct Dot4ToLLVM : ConvertOpToLLVMPattern<Dot4I8Op> {
       Value b = LLVM::BitcastOp::create(rw, loc, i32, adaptor.getB());
       Value clamp = LLVM::ConstantOp::create(rw, loc, rw.getI1Type(), 0);
       auto call = LLVM::CallIntrinsicOp::create(
-          rw, loc, i32, "llvm.amdgcn.sdot4", ValueRange{a, b, adaptor.getAcc(), clamp});
+          rw, loc, i32, rw.getStringAttr("llvm.amdgcn.sdot4"),
+          ValueRange{a, b, adaptor.getAcc(), clamp});
       rw.replaceOp(op, call.getResult(0));
       return success();
     }

@@ -89,6 +89,43 @@ std::optional<std::array<uint32_t, 3>> getSize(Reader &r) {
   return s;
 }
 
+/// A parameter's launch role and, for a memref parameter, its layout.
+void putView(Writer &w, const abi::Param &p) {
+  w.u8(uint8_t(p.role));
+  w.u8(p.dim);
+  w.u8(p.view.has_value());
+  if (!p.view)
+    return;
+  w.u8(p.view->rank);
+  w.u8(p.view->identity);
+  for (unsigned d = 0; d < abi::kMaxViewRank; ++d) {
+    w.u64(uint64_t(p.view->sizes[d]));
+    w.u64(uint64_t(p.view->strides[d]));
+  }
+  w.u64(uint64_t(p.view->offset));
+}
+
+void getView(Reader &r, abi::Param &p) {
+  uint8_t role = r.u8();
+  p.dim = r.u8();
+  if (role > uint8_t(abi::Role::dynamicSharedBytes) || p.dim >= abi::kMaxViewRank)
+    r.fail();
+  p.role = abi::Role(role);
+  if (!r.u8())
+    return;
+  abi::ViewLayout v;
+  v.rank = r.u8();
+  v.identity = r.u8() != 0;
+  for (unsigned d = 0; d < abi::kMaxViewRank; ++d) {
+    v.sizes[d] = int64_t(r.u64());
+    v.strides[d] = int64_t(r.u64());
+  }
+  v.offset = int64_t(r.u64());
+  if (v.rank > abi::kMaxViewRank)
+    r.fail();
+  p.view = v;
+}
+
 void putKernels(Writer &w, const std::vector<abi::KernelInfo> &kernels) {
   w.u64(kernels.size());
   for (const abi::KernelInfo &k : kernels) {
@@ -104,6 +141,7 @@ void putKernels(Writer &w, const std::vector<abi::KernelInfo> &kernels) {
       w.u8(uint8_t(p.space));
       w.u8(uint8_t(p.access));
       w.u64(uint64_t(p.staticCount));
+      putView(w, p);
     }
     w.u64(k.sharedBytes);
     w.u8(k.usesBarriers);
@@ -114,6 +152,7 @@ void putKernels(Writer &w, const std::vector<abi::KernelInfo> &kernels) {
       w.str(s.location);
       w.str(s.what);
     }
+    w.u64(k.minDynamicSharedBytes);
   }
 }
 
@@ -137,6 +176,7 @@ void getKernels(Reader &r, std::vector<abi::KernelInfo> &kernels) {
       p.lanes = lanes;
       p.space = abi::Space(space);
       p.access = abi::Access(access);
+      getView(r, p);
     }
     k.sharedBytes = r.u64();
     k.usesBarriers = r.u8() != 0;
@@ -147,6 +187,7 @@ void getKernels(Reader &r, std::vector<abi::KernelInfo> &kernels) {
       s.location = r.str();
       s.what = r.str();
     }
+    k.minDynamicSharedBytes = r.u64();
     if (!r.ok())
       return;
   }
@@ -231,13 +272,15 @@ bool sameInterface(const std::vector<abi::KernelInfo> &a,
     if (x.name != y.name || x.profile != y.profile ||
         x.params.size() != y.params.size() || x.sharedBytes != y.sharedBytes ||
         x.usesBarriers != y.usesBarriers || x.workgroupSize != y.workgroupSize ||
-        x.gridSize != y.gridSize || x.checkSites.size() != y.checkSites.size())
+        x.gridSize != y.gridSize || x.checkSites.size() != y.checkSites.size() ||
+        x.minDynamicSharedBytes != y.minDynamicSharedBytes)
       return false;
     for (size_t j = 0; j < x.params.size(); ++j) {
       const abi::Param &p = x.params[j], &q = y.params[j];
       if (p.isBuffer != q.isBuffer || p.elem != q.elem || p.lanes != q.lanes ||
           p.space != q.space || p.access != q.access ||
-          p.staticCount != q.staticCount)
+          p.staticCount != q.staticCount || p.role != q.role || p.dim != q.dim ||
+          p.view != q.view)
         return false;
     }
   }

@@ -198,8 +198,10 @@ typedef struct xpu_device_info {
 XPU_API const char *xpu_context_backend_note(xpu_context context,
                                             xpu_backend backend);
 
-/* Devices are listed in the default order: CUDA, HIP, Vulkan, CPU. The CPU
- * device is always present. Device handles belong to the context. */
+/* Devices are listed in the default order: CUDA, HIP, Vulkan, CPU, then
+ * Vulkan devices that run on the host CPU (software renderers such as
+ * lavapipe: slower than the CPU backend, and with a measured loop limit).
+ * The CPU device is always present. Device handles belong to the context. */
 XPU_API xpu_status xpu_device_count(xpu_context context, uint32_t *out);
 XPU_API xpu_status xpu_device_get(xpu_context context, uint32_t index,
                                   xpu_device *out);
@@ -278,7 +280,10 @@ XPU_API void xpu_event_release(xpu_event event);
  * enqueued before it has. */
 XPU_API xpu_status xpu_event_record(xpu_event event, xpu_stream stream);
 /* Work enqueued on `stream` after this call starts only once `event` has
- * completed. The event must have been recorded. */
+ * completed. The event must have been recorded. It may be an event of
+ * another device of the context: CUDA streams wait for CUDA events of any
+ * device on the device; otherwise the calling thread waits for the event
+ * here, before returning. */
 XPU_API xpu_status xpu_stream_wait_event(xpu_stream stream, xpu_event event);
 /* Blocks until the event completes. */
 XPU_API xpu_status xpu_event_synchronize(xpu_event event);
@@ -460,6 +465,7 @@ XPU_API size_t xpu_type_size(xpu_type type);
 typedef enum xpu_param_kind {
   XPU_PARAM_SCALAR = 0,
   XPU_PARAM_BUFFER = 1,
+  XPU_PARAM_VIEW = 3, /* a memref parameter: see "Memref views" below */
   XPU_PARAM_KIND_FORCE32 = 0x7FFFFFFF
 } xpu_param_kind;
 
@@ -483,6 +489,26 @@ XPU_API xpu_status xpu_kernel_param_count(xpu_kernel kernel, uint32_t *out);
 /* Strings in `*out` are owned by the module. */
 XPU_API xpu_status xpu_kernel_param(xpu_kernel kernel, uint32_t index,
                                     xpu_param_info *out);
+
+/*===========================================================================*
+ * Several devices
+ *
+ * One context holds every device it found; buffers live on one device each,
+ * and modules are compiled once per distinct target (the kernel cache's key
+ * names the target) and loaded on each device that uses them.
+ *===========================================================================*/
+
+/* Copies `bytes` from `src` at `src_offset` to `dst` at `dst_offset`, in the
+ * order of `stream` (a stream of either buffer's device; NULL: the default
+ * stream of `dst`'s device). Within one device it is a device copy; between
+ * two CUDA devices a peer copy (cuMemcpyPeerAsync: direct where peer access
+ * exists, staged by the driver otherwise); between other devices it is
+ * staged through host memory and done before the call returns (waiting for
+ * the work on either buffer it conflicts with). Both buffers are borrowed by
+ * the stream as for a launch; ranges must fit and, within one buffer, not
+ * overlap. Thread-safe. */
+XPU_API xpu_status xpu_buffer_copy(xpu_buffer dst, size_t dst_offset, xpu_buffer src,
+                                   size_t src_offset, size_t bytes, xpu_stream stream);
 
 /*===========================================================================*
  * Host access and external memory (zero-copy)
@@ -589,6 +615,8 @@ XPU_API xpu_status xpu_buffer_address(xpu_buffer buffer, uint64_t *out);
  * Launch
  *===========================================================================*/
 
+struct xpu_view; /* a memref parameter's argument, defined below */
+
 /* One launch argument: a buffer, or a scalar tagged with its type. The tag
  * must match the parameter exactly (an i32 parameter takes XPU_TYPE_I32,
  * with a signed or unsigned value of that width). Vector parameters take
@@ -608,6 +636,7 @@ typedef struct xpu_arg {
     double f64;
     uint8_t b;
     uint8_t bytes[32]; /* vector values, lanes packed */
+    const struct xpu_view *view; /* XPU_PARAM_VIEW: see xpu_arg_view */
   } v;
 } xpu_arg;
 
@@ -629,6 +658,88 @@ XPU_API xpu_arg xpu_arg_f64(double value);
 XPU_API xpu_status xpu_launch(xpu_kernel kernel, xpu_stream stream,
                               const uint32_t grid[3], const uint32_t block[3],
                               const xpu_arg *args, size_t arg_count);
+
+/*===========================================================================*
+ * Memref views and launch options (kernels imported from the gpu dialect)
+ *
+ * A gpu.func kernel over memrefs (see docs/interop.md) takes each memref
+ * parameter as a view: a buffer and the offset, sizes and strides of the
+ * memref in it. xpu_kernel_param reports such a parameter with kind
+ * XPU_PARAM_VIEW; xpu_kernel_param_view says what its memref type fixes.
+ * It takes an XPU_PARAM_VIEW argument (xpu_arg_view), or a plain buffer
+ * where the buffer alone fixes the layout (rank 0 or 1 with an identity
+ * layout: the buffer's length is the size; a static shape: the buffer
+ * must hold it). index parameters of such kernels are 64-bit
+ * (XPU_TYPE_I64).
+ *===========================================================================*/
+
+#define XPU_VIEW_MAX_RANK 4
+/* In xpu_view_info: a size, stride or offset the memref type leaves to the
+ * view. */
+#define XPU_VIEW_DYNAMIC INT64_MIN
+
+/* Element (i0, ..., i[rank-1]) of the view is the one at byte
+ * byte_offset + (i0 * strides[0] + ... + i[rank-1] * strides[rank-1]) *
+ * element size of `buffer`. Sizes are at least 0; strides count elements
+ * and may be 0 or negative. Entries past `rank` are ignored. The launch
+ * checks a view against the parameter's memref type and fails with
+ * XPU_ERROR_ARGUMENT_MISMATCH, naming the parameter, when the rank, a
+ * static size or stride, or the offset (a multiple of the element size,
+ * equal to the type's where the type fixes it) differ, when an identity
+ * layout's strides are not row-major over the sizes, or when an element of
+ * the view lies outside the buffer. */
+typedef struct xpu_view {
+  xpu_buffer buffer;
+  uint64_t byte_offset;
+  uint32_t rank;
+  int64_t sizes[XPU_VIEW_MAX_RANK];
+  int64_t strides[XPU_VIEW_MAX_RANK];
+} xpu_view;
+
+/* The argument of a memref parameter. `view` is read during the xpu_launch
+ * call and may be reused after it; the buffer is borrowed as by
+ * xpu_arg_buffer. */
+XPU_API xpu_arg xpu_arg_view(const xpu_view *view);
+
+/* What a memref parameter's type fixes about the views it takes. */
+typedef struct xpu_view_info {
+  uint32_t struct_size;     /* set by the caller: sizeof(xpu_view_info) */
+  uint32_t rank;
+  uint32_t identity;        /* 1: strides are row-major over the sizes */
+  int64_t sizes[XPU_VIEW_MAX_RANK];   /* or XPU_VIEW_DYNAMIC */
+  int64_t strides[XPU_VIEW_MAX_RANK]; /* or XPU_VIEW_DYNAMIC (always with
+                                         identity: they follow the sizes) */
+  int64_t offset;           /* in elements, or XPU_VIEW_DYNAMIC */
+} xpu_view_info;
+
+/* Fills `out` up to out->struct_size for parameter `index` (as counted by
+ * xpu_kernel_param) of kind XPU_PARAM_VIEW; XPU_ERROR_INVALID_ARGUMENT for
+ * another kind. */
+XPU_API xpu_status xpu_kernel_param_view(xpu_kernel kernel, uint32_t index,
+                                         xpu_view_info *out);
+
+/* Options of one launch. Initialize with XPU_LAUNCH_OPTIONS_INIT. */
+typedef struct xpu_launch_options {
+  uint32_t struct_size; /* sizeof(xpu_launch_options) */
+  /* Bytes of dynamic shared memory (gpu.dynamic_shared_memory) each
+   * workgroup gets. Static and dynamic shared memory together must fit the
+   * device's limit (capability shared.memory; on Vulkan, where a shader's
+   * workgroup memory is fixed when it is compiled, what its module leaves
+   * after the static shared memory of its kernels that use dynamic shared
+   * memory); a kernel that reads views of it at fixed offsets needs at
+   * least as much as they span. Else XPU_ERROR_INVALID_ARGUMENT. Ignored by
+   * kernels that use none. */
+  uint32_t dynamic_shared_bytes;
+} xpu_launch_options;
+#define XPU_LAUNCH_OPTIONS_INIT {sizeof(xpu_launch_options), 0}
+
+/* xpu_launch with options; `options` NULL is xpu_launch. Thread-safe as
+ * xpu_launch. */
+XPU_API xpu_status xpu_launch_with_options(xpu_kernel kernel, xpu_stream stream,
+                                           const uint32_t grid[3],
+                                           const uint32_t block[3],
+                                           const xpu_arg *args, size_t arg_count,
+                                           const xpu_launch_options *options);
 
 /*===========================================================================*
  * Builder: kernels made by calls instead of text
@@ -1161,6 +1272,103 @@ XPU_API xpu_status xpu_cache_verify(xpu_cache_entry_fn fn, void *user,
  * XPU_ERROR_UNSUPPORTED with XPU_CACHE=readonly or off. Modules already
  * made and the in-process level are not affected. */
 XPU_API xpu_status xpu_cache_clear(uint64_t *removed);
+
+/*===========================================================================*
+ * Calibration: facts measured on a device, kept in a store
+ *
+ * Each device is measured once by small probe kernels and the results are
+ * kept as one record per device, keyed by subject ("device"), the device's
+ * identity (with its UUID), its driver, the compiler (library build,
+ * pipeline, LLVM, target, device toolchain) and a power mode where a query
+ * gives one (none does today: it is recorded as absent). A record whose key
+ * is not the live one, or whose checksum fails, is ignored, so an upgraded
+ * driver or library measures again. The correctness facts (contraction,
+ * fma fusion, subnormal results, a loop-pass limit) are read by the first
+ * compile on the device; the performance facts (copy bandwidth, launch,
+ * event and inter-queue cost, peak FLOP/s, occupancy) only when asked for.
+ *
+ * Records are served from a snapshot first (one built into the library,
+ * then the file XPU_CALIBRATION names), then from the store: by default
+ * `calibration/` in the kernel cache's directory (XPU_CACHE_DIR, else
+ * $XDG_CACHE_HOME/xpujit, else ~/.cache/xpujit, never under /tmp; read-only
+ * with XPU_CACHE=readonly or off). With nothing writable the process runs from
+ * memory and says so once; a store that fails is disabled once and
+ * reported. Every function below is thread-safe.
+ *===========================================================================*/
+
+/* One measured fact. Strings are owned by the device (valid until its
+ * context is released). */
+typedef struct xpu_calibration_record {
+  uint32_t struct_size;  /* set by the caller: sizeof(xpu_calibration_record) */
+  const char *name;      /* "copy.h2d", "fma.f32.fused", "loop.pass-limit" */
+  uint32_t has_value;    /* 0: absent, it could not be measured (see evidence) */
+  double value;
+  const char *unit;      /* "GB/s", "us", "bool" (1 yes, 0 no), "passes", ... */
+  const char *evidence;  /* what ran, where, what it saw */
+  const char *date;      /* when it was measured, "2026-12-01T10:22:03Z" */
+  const char *key;       /* the record's key as text */
+} xpu_calibration_record;
+
+/* Which facts to read. */
+typedef enum xpu_calibration_set {
+  XPU_CALIBRATION_CORRECTNESS = 0, /* what compiles rest on */
+  XPU_CALIBRATION_ALL = 1,         /* ... and the performance facts */
+  XPU_CALIBRATION_SET_FORCE32 = 0x7FFFFFFF
+} xpu_calibration_set;
+
+/* The number of facts in the device's record, measuring (and storing) the
+ * ones of `set` the store does not have. */
+XPU_API xpu_status xpu_device_calibration_count(xpu_device device,
+                                                xpu_calibration_set set,
+                                                uint32_t *out);
+/* Fact `index` of the device's record (see xpu_device_calibration_count). */
+XPU_API xpu_status xpu_device_calibration_record(xpu_device device, uint32_t index,
+                                                 xpu_calibration_record *out);
+/* Measures every fact of the device again and stores the record. Kernels
+ * already compiled are not affected. */
+XPU_API xpu_status xpu_device_calibrate(xpu_device device);
+/* Writes the records of `devices` (as measured or loaded so far, with at
+ * least the correctness facts) to `path` as a snapshot, for
+ * XPU_CALIBRATION or a build with -DXPU_CALIBRATION_SNAPSHOT=path. */
+XPU_API xpu_status xpu_calibration_snapshot_write(const xpu_device *devices,
+                                                  uint32_t count, const char *path);
+
+/* A store of the host's, in place of the default. Records are opaque text
+ * (JSON with a checksum, checked by the library) stored under a key text
+ * (16 hex digits). load: 0 and (*data, *size) when found, the data owned by
+ * the store and valid until its next call; 1 when there is none; anything
+ * else is a failure. store: 0 on success. writable: nonzero when store may
+ * be called. A failure disables the store for the rest of the process (said
+ * once through the log); the library then runs from memory. */
+typedef struct xpu_calibration_store {
+  uint32_t struct_size; /* sizeof(xpu_calibration_store) */
+  void *user;           /* passed to every callback */
+  int (*load)(void *user, const char *key, const char **data, size_t *size);
+  int (*store)(void *user, const char *key, const char *data, size_t size);
+  int (*writable)(void *user);
+} xpu_calibration_store;
+
+/* Replaces the process's store with `store` (copied; the callbacks and
+ * `user` must stay valid until the process exits), or with the default
+ * store when NULL. XPU_ERROR_BUSY once a record has been read: call it
+ * before the first compile. */
+XPU_API xpu_status xpu_calibration_store_set(const xpu_calibration_store *store);
+
+/* What calibration did in this process. */
+typedef struct xpu_calibration_stats {
+  uint32_t struct_size; /* set by the caller: sizeof(xpu_calibration_stats) */
+  const char *store;    /* what serves records (valid until this thread's
+                           next call of xpu_calibration_stats_get) */
+  uint32_t writable;    /* 1 when measurements are stored */
+  uint64_t probes;      /* facts measured by running probes */
+  uint64_t loaded;      /* records served from a snapshot or the store */
+  uint64_t stored;      /* records written */
+  uint64_t rejected;    /* records ignored: checksum, key, format */
+  uint64_t failures;    /* store calls that failed */
+} xpu_calibration_stats;
+
+/* Fills `out` up to out->struct_size. */
+XPU_API xpu_status xpu_calibration_stats_get(xpu_calibration_stats *out);
 
 #ifdef __cplusplus
 } /* extern "C" */

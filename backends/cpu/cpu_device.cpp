@@ -93,10 +93,12 @@ public:
 /// Runs the workgroups of one launch on the pool.
 Status runGrid(const CpuKernel &kernel, const abi::KernelInfo &info,
                const uint32_t grid[3], const uint32_t block[3],
-               const uint8_t *args, uint32_t *status) {
+               const uint8_t *args, uint32_t *status, uint32_t dynamicShared) {
   uint64_t gx = grid[0], gy = grid[1], gz = grid[2];
   uint64_t groups = gx * gy * gz;
-  size_t sharedBytes = info.sharedBytes;
+  // Dynamic shared memory starts where the static ends (info.sharedBytes
+  // is a multiple of kSharedAlign).
+  size_t sharedBytes = info.sharedBytes + dynamicShared;
   std::atomic<bool> fibersFailed{false};
   ThreadPool::get().parallelFor(groups, [&](uint64_t begin, uint64_t end) {
     // Each worker's shared block, reused across workgroups and launches.
@@ -154,6 +156,15 @@ public:
       return Status();
     });
   }
+  Status copyBuffer(rt::BackendBuffer &dst, size_t dstOffset, rt::BackendBuffer &src,
+                    size_t srcOffset, size_t bytes) override {
+    char *to = static_cast<char *>(bytesOf(dst)) + dstOffset;
+    const char *from = static_cast<const char *>(bytesOf(src)) + srcOffset;
+    return push([=] {
+      std::memmove(to, from, bytes);
+      return Status();
+    });
+  }
   Status copyOut(rt::BackendBuffer &src, size_t offset, void *dst,
                  size_t bytes) override {
     const char *from = static_cast<const char *>(bytesOf(src)) + offset;
@@ -169,9 +180,10 @@ public:
     std::array<uint32_t, 3> grid{r.grid[0], r.grid[1], r.grid[2]};
     std::array<uint32_t, 3> block{r.block[0], r.block[1], r.block[2]};
     auto *status = reinterpret_cast<uint32_t *>(r.status);
+    uint32_t dynamicShared = r.dynamicSharedBytes;
     return push([=, args = std::move(args)] {
       return runGrid(*kernel, *info, grid.data(), block.data(), args.data(),
-                     status);
+                     status, dynamicShared);
     });
   }
   Status record(rt::BackendEvent &event) override {
@@ -273,6 +285,7 @@ public:
     id.computeUnits = ThreadPool::get().concurrency();
     id.waveWidth = 1;
     id.maxWorkgroupSize = 1024;
+    id.runsOnHostCpu = true;
   }
 
   const rt::DeviceIdentity &identity() const override { return id; }

@@ -137,6 +137,8 @@ public:
   std::string toolchainIdentity() const override { return nvptxToolchainIdentity(); }
 
   Status describe();
+  /// The primary context, once enter() has retained it.
+  CUcontext context() const { return ctx; }
 
   const Driver &drv;
   CUdevice cuDevice;
@@ -372,6 +374,26 @@ public:
         device.drv.cuMemcpyDtoHAsync(dst, src.address() + offset, bytes, stream),
         "cuMemcpyDtoHAsync");
   }
+  Status copyBuffer(rt::BackendBuffer &dst, size_t dstOffset, rt::BackendBuffer &src,
+                    size_t srcOffset, size_t bytes) override {
+    XPU_RETURN_IF_ERROR(device.enter());
+    return device.check(device.drv.cuMemcpyDtoDAsync(dst.address() + dstOffset,
+                                                      src.address() + srcOffset, bytes, stream),
+                        "cuMemcpyDtoDAsync");
+  }
+  /// The driver copies directly where peer access exists, else stages it.
+  Status copyFromPeer(rt::BackendBuffer &dst, size_t dstOffset, rt::Device &srcDevice,
+                      rt::BackendBuffer &src, size_t srcOffset, size_t bytes) override {
+    auto &peer = static_cast<CudaDevice &>(srcDevice);
+    XPU_RETURN_IF_ERROR(peer.enter());
+    XPU_RETURN_IF_ERROR(device.enter());
+    return device.check(device.drv.cuMemcpyPeerAsync(dst.address() + dstOffset,
+                                                     device.context(),
+                                                     src.address() + srcOffset,
+                                                     peer.context(), bytes, stream),
+                        "cuMemcpyPeerAsync");
+  }
+  bool waitsForPeerEvents() const override { return true; }
   Status launch(const rt::LaunchRequest &r) override {
     XPU_RETURN_IF_ERROR(device.enter());
     driver::KernelParams params;
@@ -379,7 +401,8 @@ public:
     auto *kernel = static_cast<const CudaKernel *>(r.kernel);
     CUresult res = device.drv.cuLaunchKernel(kernel->function, r.grid[0], r.grid[1],
                                              r.grid[2], r.block[0], r.block[1],
-                                             r.block[2], 0, stream, params.data(), nullptr);
+                                             r.block[2], r.dynamicSharedBytes, stream,
+                                             params.data(), nullptr);
     if (res != CUDA_SUCCESS)
       return device.check(res, "cuLaunchKernel of '" + r.info->name + "'");
     inFlight.add(r.info->name);

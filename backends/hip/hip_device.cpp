@@ -273,6 +273,13 @@ public:
         device.hip.hipMemcpyDtoHAsync(dst, devicePtr(src, offset), bytes, stream),
         "hipMemcpyDtoHAsync");
   }
+  Status copyBuffer(rt::BackendBuffer &dst, size_t dstOffset, rt::BackendBuffer &src,
+                    size_t srcOffset, size_t bytes) override {
+    XPU_RETURN_IF_ERROR(device.enter());
+    return device.check(device.hip.hipMemcpyDtoDAsync(devicePtr(dst, dstOffset),
+                                                       devicePtr(src, srcOffset), bytes, stream),
+                        "hipMemcpyDtoDAsync");
+  }
   Status launch(const rt::LaunchRequest &r) override {
     XPU_RETURN_IF_ERROR(device.enter());
     driver::KernelParams params;
@@ -280,7 +287,7 @@ public:
     auto *kernel = static_cast<const HipKernel *>(r.kernel);
     hipError_t e = device.hip.hipModuleLaunchKernel(
         kernel->function, r.grid[0], r.grid[1], r.grid[2], r.block[0], r.block[1],
-        r.block[2], 0, stream, params.data(), nullptr);
+        r.block[2], r.dynamicSharedBytes, stream, params.data(), nullptr);
     if (e != hipSuccess)
       return device.check(e, "hipModuleLaunchKernel of '" + r.info->name + "'");
     inFlight.add(r.info->name);

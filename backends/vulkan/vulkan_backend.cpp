@@ -223,6 +223,7 @@ rt::DeviceIdentity describeIdentity(const PhysicalInfo &info) {
                                            uint32_t(kMaxWorkgroupExtent));
   for (int d = 0; d < 3; ++d)
     id.maxGrid[d] = p.limits.maxComputeWorkGroupCount[d];
+  id.runsOnHostCpu = p.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
   return id;
 }
 

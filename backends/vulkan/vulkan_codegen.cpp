@@ -3,6 +3,7 @@
 #include "vulkan_tiles.h"
 #include "vulkan_wave.h"
 
+#include "calibration/device_calibration.h"
 #include "capability/capability.h"
 #include "runtime/dump.h"
 #include "xpu/Dialect/XPU/IR/XPUDialect.h"
@@ -294,6 +295,14 @@ Status compileSPIRV(VulkanDevice &device, ModuleOp module,
   options.indexBits = t.indexBits;
   options.maxPushConstantBytes = t.maxPushConstantBytes;
   options.preserveFloats = t.preserveFloats;
+  // What was measured on this device that the code must work around (none
+  // while the calibration's own probes are being built).
+  cal::DeviceCalibration &measured = device.calibration();
+  options.guardLoops = measured.loopPassLimit().has_value();
+  options.softwareFmaF16 = measured.fmaUnfused("f16");
+  options.softwareFmaF32 =
+      measured.fmaUnfused("f32") && device.info.requested[Feature::shaderFloat64];
+  options.subnormalExp = measured.expFlushesSubnormals();
   if (failed(lowerToSPIRV(module, options)))
     return {XPU_ERROR_COMPILE, "lowering to SPIR-V failed"};
   rt::dumpStage("lowered-spirv.mlir", module);

@@ -18,6 +18,14 @@ const char *scalarName(Scalar s) {
   return "?";
 }
 
+std::vector<uint32_t> argumentParams(const KernelInfo &kernel) {
+  std::vector<uint32_t> out;
+  for (uint32_t i = 0; i < kernel.params.size(); ++i)
+    if (kernel.params[i].role == Role::argument)
+      out.push_back(i);
+  return out;
+}
+
 uint32_t layoutArgs(const std::vector<Param> &params, std::vector<Slot> &slots) {
   slots.clear();
   uint32_t offset = 0;

@@ -1,6 +1,7 @@
 // The compiler's stages as functions; see Pipeline.h.
 #include "xpu/Pipeline.h"
 #include "xpu/Dialect/XPU/IR/Tiles.h"
+#include "xpu/FrontEnd/GPUImport.h"
 #include "xpu/Transforms/Passes.h"
 
 #include "mlir/AsmParser/AsmParser.h"
@@ -148,7 +149,11 @@ OwningOpRef<ModuleOp> parseKernelSource(MLIRContext &ctx, StringRef text,
         state.getBlockDef(&fn.getFunctionBody().front());
     if (!def)
       return;
+    // A gpu.func's entry block also holds its attributions, which are not
+    // parameters.
     for (auto [i, arg] : llvm::enumerate(def->arguments)) {
+      if (i >= fn.getNumArguments())
+        break;
       const char *begin = arg.loc.Start.getPointer();
       const char *end = arg.loc.End.getPointer();
       if (!begin || end <= begin)
@@ -258,6 +263,8 @@ std::vector<abi::KernelInfo> describeKernels(ModuleOp module) {
       s.what = "tile load from '" + bufferName(load.getBuffer()) + "'";
     else if (auto store = dyn_cast<TileStoreOp>(op))
       s.what = "tile store to '" + bufferName(store.getBuffer()) + "'";
+    else if (isa<scf::ForOp, scf::WhileOp>(op))
+      s.what = "loop";
     if (sites.size() <= size_t(site.getInt()))
       sites.resize(site.getInt() + 1);
     sites[site.getInt()] = s;
@@ -277,6 +284,7 @@ std::vector<abi::KernelInfo> describeKernels(ModuleOp module) {
         p.name = "arg" + std::to_string(i);
       info.params.push_back(std::move(p));
     }
+    gpuimport::describeParams(kernel, info.params, info);
     auto extents = [](std::optional<ArrayRef<int64_t>> shape)
         -> std::optional<std::array<uint32_t, 3>> {
       if (!shape)
@@ -315,16 +323,18 @@ LogicalResult lowerToLLVMDialect(ModuleOp module, LLVMTarget target,
   AvoidMiscompilesOptions avoid;
   avoid.target = "llvm";
   pm.addPass(createAvoidMiscompiles(avoid));
+  pm.addPass(createLowerWaveIds());
   LowerExecutionModelOptions execOptions;
   execOptions.target = name;
   execOptions.waveWidth = waveWidth;
   pm.addPass(createLowerExecutionModel(execOptions));
   pm.addPass(createPrepareLowering());
-  if (target != LLVMTarget::cpu) {
-    MathToLibCallsOptions mathOptions;
-    mathOptions.target = name;
-    pm.addPass(createMathToLibCalls(mathOptions));
-  }
+  ExpandMathOptions expandMath;
+  expandMath.target = name;
+  pm.addPass(createExpandMath(expandMath));
+  MathToLibCallsOptions mathOptions;
+  mathOptions.target = name;
+  pm.addPass(createMathToLibCalls(mathOptions));
   pm.addPass(createSCFToControlFlowPass());
   // Integer division that rounds up or down, and similar ops no target
   // lowers directly, become plain arithmetic.
@@ -355,10 +365,24 @@ LogicalResult lowerToSPIRV(ModuleOp module, const SPIRVOptions &options) {
   PrepareLoweringOptions prepare;
   prepare.statusType = "buffer";
   pm.addPass(createPrepareLowering(prepare));
+  if (options.guardLoops)
+    pm.addPass(createGuardLoopLimit());
+  if (options.softwareFmaF16 || options.softwareFmaF32) {
+    SoftwareFMAOptions fma;
+    fma.f16 = options.softwareFmaF16;
+    fma.f32 = options.softwareFmaF32;
+    pm.addPass(createSoftwareFMA(fma));
+  }
+  if (options.subnormalExp)
+    pm.addPass(createSubnormalExp());
   // MLIR 22 lowers an scf.for's results to SPIR-V through variables stored
   // only in the loop body, so a loop that runs zero times yields undefined
   // values; scf.while stores them in the loop header and gets it right.
   pm.addPass(createForToWhileLoopPass());
+  ExpandMathOptions expandMath;
+  expandMath.target = "spirv";
+  pm.addPass(createExpandMath(expandMath));
+  pm.addPass(createUnrollVectorsForSPIRV());
   pm.addPass(arith::createArithExpandOpsPass());
   LowerWaveOpsOptions wave;
   wave.target = "spirv";
@@ -388,7 +412,8 @@ LogicalResult lowerToSPIRV(ModuleOp module, const SPIRVOptions &options) {
     spv.walk([&](spirv::GlobalVariableOp var) {
       auto builtin = var.getBuiltIn();
       subgroup |= builtin && (*builtin == "SubgroupSize" ||
-                              *builtin == "SubgroupLocalInvocationId");
+                              *builtin == "SubgroupLocalInvocationId" ||
+                              *builtin == "SubgroupId" || *builtin == "NumSubgroups");
     });
     auto require = [&](spirv::Capability c) {
       if (!llvm::is_contained(caps, c))

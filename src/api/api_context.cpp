@@ -65,11 +65,19 @@ XPU_API xpu_status xpu_context_create(const xpu_context_options *options,
     for (auto &dev : found) {
       auto obj = std::make_shared<DeviceObj>();
       obj->device = std::move(dev);
-      obj->index = uint32_t(ctx->devices.size());
       obj->context = ctx;
       ctx->devices.push_back(std::move(obj));
     }
   }
+  // The default order, each rank keeping its backend's order.
+  std::vector<std::shared_ptr<DeviceObj>> ordered;
+  for (int rank = 0; rank <= kLastDefaultOrderRank; ++rank)
+    for (auto &dev : ctx->devices)
+      if (defaultOrderRank(dev->device->identity()) == rank)
+        ordered.push_back(dev);
+  ctx->devices = std::move(ordered);
+  for (size_t i = 0; i < ctx->devices.size(); ++i)
+    ctx->devices[i]->index = uint32_t(i);
   uint64_t h = HandleTable::get().add(Kind::context, ctx);
   for (auto &dev : ctx->devices) {
     HandleTable::get().add(Kind::device, dev);
@@ -294,11 +302,15 @@ XPU_API xpu_status xpu_stream_wait_event(xpu_stream stream, xpu_event event) {
     return finish(st);
   if (Status st = resolve(stream, s); !st.isOk())
     return finish(st);
-  if (ev->device != s->device)
-    return finish(invalidArgument("event and stream belong to different devices"));
   if (!ev->recorded)
     return finish(invalidArgument("the event has not been recorded; a stream "
                                   "cannot wait for it"));
+  if (ev->device != s->device &&
+      (ev->device->device->identity().backend != s->device->device->identity().backend ||
+       !s->queue->waitsForPeerEvents()))
+    // No device-side wait between these devices: the host waits, so that
+    // everything enqueued after this call starts after the event.
+    return finish(ev->event->synchronize());
   std::lock_guard<std::mutex> g(s->mu);
   Status st = s->queue->wait(*ev->event);
   if (st.isOk())

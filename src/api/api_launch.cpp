@@ -2,7 +2,9 @@
 // kernel's parameter list, packed into the kernel ABI's argument block, and
 // the buffers are lent to the stream until it synchronizes.
 #include "runtime/objects.h"
+#include "runtime/view_args.h"
 
+#include <cstddef>
 #include <cstdio>
 #include <cstring>
 
@@ -12,6 +14,8 @@ namespace abi = xpu::abi;
 namespace {
 
 std::string describe(const abi::Param &p) {
+  if (p.view)
+    return describeLayout(*p.view, p.elem);
   std::string s = p.isBuffer ? "buffer of " : "";
   s += abi::scalarName(p.elem);
   if (p.lanes > 1)
@@ -22,17 +26,43 @@ std::string describe(const abi::Param &p) {
 std::string describe(const xpu_arg &a) {
   if (a.kind == XPU_PARAM_BUFFER)
     return "a buffer";
+  if (a.kind == XPU_PARAM_VIEW)
+    return "a view";
   if (a.kind != XPU_PARAM_SCALAR)
     return "an argument of unknown kind " + std::to_string(int(a.kind));
   std::string t = xpu_type_name(a.type);
   return a.lanes > 1 ? "vector<" + std::to_string(a.lanes) + "x" + t + ">" : t;
 }
 
-Status mismatch(const abi::KernelInfo &k, size_t i, const std::string &why) {
-  const abi::Param &p = k.params[i];
+/// `i` counts the launch's arguments; `p` is the parameter it is for.
+Status mismatch(const abi::KernelInfo &k, size_t i, const abi::Param &p,
+                const std::string &why) {
   return {XPU_ERROR_ARGUMENT_MISMATCH, "kernel '" + k.name + "' argument " +
                                            std::to_string(i) + " ('" + p.name +
                                            "', " + describe(p) + "): " + why};
+}
+
+/// The buffer an argument for buffer parameter `p` names.
+xpu_buffer bufferOf(const abi::Param &p, const xpu_arg &a) {
+  if (a.kind == XPU_PARAM_VIEW && p.view)
+    return a.v.view ? a.v.view->buffer : nullptr;
+  return a.kind == XPU_PARAM_BUFFER ? a.v.buffer : nullptr;
+}
+
+/// A memref parameter's argument (a view, or a buffer that fixes one):
+/// checked, and its layout values for the parameters after it.
+Status viewArgument(const abi::Param &p, const xpu_arg &a, uint64_t bufferBytes,
+                    ViewValues &out) {
+  unsigned elem = abi::scalarBytes(p.elem);
+  xpu_view view;
+  if (a.kind == XPU_PARAM_VIEW) {
+    view = *a.v.view;
+  } else if (!viewOfBuffer(*p.view, elem, bufferBytes, view)) {
+    return {XPU_ERROR_ARGUMENT_MISMATCH,
+            "a buffer alone does not give this memref's sizes and strides; pass "
+            "a view (xpu_arg_view)"};
+  }
+  return checkView(*p.view, elem, view, bufferBytes, out);
 }
 
 Status checkShape(const KernelObj &k, const DeviceIdentity &id,
@@ -149,6 +179,25 @@ SCALAR_ARG(xpu_arg_f64, double, XPU_TYPE_F64, f64)
 XPU_API xpu_status xpu_launch(xpu_kernel kernel, xpu_stream stream,
                               const uint32_t grid[3], const uint32_t block[3],
                               const xpu_arg *args, size_t arg_count) {
+  return xpu_launch_with_options(kernel, stream, grid, block, args, arg_count,
+                                 nullptr);
+}
+
+XPU_API xpu_status xpu_launch_with_options(xpu_kernel kernel, xpu_stream stream,
+                                           const uint32_t grid[3],
+                                           const uint32_t block[3],
+                                           const xpu_arg *args, size_t arg_count,
+                                           const xpu_launch_options *options) {
+  uint32_t dynamicShared = 0;
+  if (options) {
+    if (options->struct_size < offsetof(xpu_launch_options, struct_size) +
+                                   sizeof(options->struct_size))
+      return finish(invalidArgument("xpu_launch_with_options: options.struct_size "
+                                    "is not set (use XPU_LAUNCH_OPTIONS_INIT)"));
+    if (options->struct_size >= offsetof(xpu_launch_options, dynamic_shared_bytes) +
+                                    sizeof(options->dynamic_shared_bytes))
+      dynamicShared = options->dynamic_shared_bytes;
+  }
   std::shared_ptr<KernelObj> k;
   if (Status st = resolve(kernel, k); !st.isOk())
     return finish(st);
@@ -166,10 +215,10 @@ XPU_API xpu_status xpu_launch(xpu_kernel kernel, xpu_stream stream,
   if (!grid || !block)
     return finish(invalidArgument("xpu_launch: `grid` or `block` is NULL"));
   const abi::KernelInfo &info = *k->info;
-  if (arg_count != info.params.size())
+  if (arg_count != k->arguments.size())
     return finish({XPU_ERROR_ARGUMENT_MISMATCH,
                    "kernel '" + info.name + "' takes " +
-                       std::to_string(info.params.size()) + " arguments, got " +
+                       std::to_string(k->arguments.size()) + " arguments, got " +
                        std::to_string(arg_count)});
   if (arg_count && !args)
     return finish(invalidArgument("xpu_launch: `args` is NULL"));
@@ -180,6 +229,22 @@ XPU_API xpu_status xpu_launch(xpu_kernel kernel, xpu_stream stream,
       return finish(st);
   if (Status st = checkShape(*k, dev->device->identity(), grid, block); !st.isOk())
     return finish(st);
+  bool takesDynamicShared = info.minDynamicSharedBytes > 0;
+  for (const abi::Param &p : info.params)
+    takesDynamicShared |= p.role == abi::Role::dynamicSharedBytes;
+  if (!takesDynamicShared)
+    dynamicShared = 0;
+  if (dynamicShared > k->dynamicSharedCapacity)
+    return finish(invalidArgument(
+        "kernel '" + info.name + "' asks for " + std::to_string(dynamicShared) +
+        " bytes of dynamic shared memory; the device leaves it " +
+        std::to_string(k->dynamicSharedCapacity) + " after its static shared memory"));
+  if (dynamicShared < info.minDynamicSharedBytes)
+    return finish(invalidArgument(
+        "kernel '" + info.name + "' reads " + std::to_string(info.minDynamicSharedBytes) +
+        " bytes of dynamic shared memory; the launch gives " +
+        std::to_string(dynamicShared) +
+        " (xpu_launch_options.dynamic_shared_bytes)"));
 
   // Pack the argument block.
   alignas(16) uint8_t small[256];
@@ -198,39 +263,60 @@ XPU_API xpu_status xpu_launch(xpu_kernel kernel, xpu_stream stream,
   } release;
   req.buffers.assign(info.params.size(), nullptr);
   req.status = 0;
-  size_t slot = 0;
+  req.dynamicSharedBytes = dynamicShared;
+  // Parameters in order; those that are not launch arguments take the
+  // values of the view before them, or the dynamic shared memory size.
+  ViewValues view;
+  size_t arg = 0;
   for (size_t i = 0; i < info.params.size(); ++i) {
     const abi::Param &p = info.params[i];
-    const xpu_arg &a = args[i];
+    const abi::Slot &slot = k->slots[k->firstSlot[i]];
+    if (p.role != abi::Role::argument) {
+      int64_t v = p.role == abi::Role::viewOffset   ? view.offset
+                  : p.role == abi::Role::viewSize   ? view.sizes[p.dim]
+                  : p.role == abi::Role::viewStride ? view.strides[p.dim]
+                                                    : int64_t(dynamicShared);
+      std::memcpy(block_ + slot.offset, &v, 8);
+      continue;
+    }
+    const size_t a_ = arg++;
+    const xpu_arg &a = args[a_];
     if (p.isBuffer) {
-      if (a.kind != XPU_PARAM_BUFFER)
-        return finish(mismatch(info, i, "expected a buffer, got " + describe(a)));
+      bool kindFits = a.kind == XPU_PARAM_BUFFER ||
+                      (p.view && a.kind == XPU_PARAM_VIEW && a.v.view);
+      if (!kindFits)
+        return finish(mismatch(info, a_, p,
+                               std::string(p.view ? "expected a view or a buffer"
+                                                  : "expected a buffer") +
+                                   ", got " + describe(a)));
       std::shared_ptr<BufferObj> buf;
-      if (Status st = resolve(a.v.buffer, buf); !st.isOk())
-        return finish(mismatch(info, i, st.message()));
+      if (Status st = resolve(bufferOf(p, a), buf); !st.isOk())
+        return finish(mismatch(info, a_, p, st.message()));
       if (buf->device != dev)
-        return finish(mismatch(info, i, "the buffer lives on another device"));
+        return finish(mismatch(info, a_, p, "the buffer lives on another device"));
       if (Status st = buf->checkNotMapped("launch with it"); !st.isOk())
         return finish(st);
       uint64_t count = buf->bytes / abi::scalarBytes(p.elem);
-      if (p.staticCount >= 0 && count < uint64_t(p.staticCount))
-        return finish(mismatch(info, i, "the kernel needs " +
-                                            std::to_string(p.staticCount) +
-                                            " elements; the buffer holds " +
-                                            std::to_string(count)));
+      if (p.view) {
+        if (Status st = viewArgument(p, a, buf->bytes, view); !st.isOk())
+          return finish(mismatch(info, a_, p, st.message()));
+      } else if (p.staticCount >= 0 && count < uint64_t(p.staticCount)) {
+        return finish(mismatch(info, a_, p, "the kernel needs " +
+                                                std::to_string(p.staticCount) +
+                                                " elements; the buffer holds " +
+                                                std::to_string(count)));
+      }
       uint64_t address = buf->memory->address();
-      std::memcpy(block_ + k->slots[slot].offset, &address, 8);
-      std::memcpy(block_ + k->slots[slot + 1].offset, &count, 8);
-      slot += 2;
+      std::memcpy(block_ + slot.offset, &address, 8);
+      std::memcpy(block_ + k->slots[k->firstSlot[i] + 1].offset, &count, 8);
       req.buffers[i] = buf->memory.get();
       lent.push_back(std::move(buf));
     } else {
       uint32_t lanes = a.lanes ? a.lanes : 1;
       if (a.kind != XPU_PARAM_SCALAR || int(a.type) != int(p.elem) ||
           lanes != p.lanes)
-        return finish(mismatch(info, i, "got " + describe(a)));
-      std::memcpy(block_ + k->slots[slot].offset, a.v.bytes, k->slots[slot].bytes);
-      ++slot;
+        return finish(mismatch(info, a_, p, "got " + describe(a)));
+      std::memcpy(block_ + slot.offset, a.v.bytes, slot.bytes);
     }
   }
 

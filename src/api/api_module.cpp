@@ -3,6 +3,7 @@
 #include "runtime/compiler.h"
 #include "runtime/objects.h"
 #include "runtime/targets.h"
+#include "runtime/view_args.h"
 
 #include <cstddef>
 #include <cstdlib>
@@ -144,6 +145,7 @@ XPU_API xpu_status xpu_module_create(xpu_context context, xpu_device device,
     k->info = program->kernels[i];
     k->code = program->code->kernel(i);
     k->argBytes = xpu::abi::layoutArgs(k->info->params, k->slots);
+    describeArguments(*dev, *program, *k);
     mod->kernelHandles.push_back(registerObject(dev, k));
   }
   *out = toHandle<xpu_module>(h);
@@ -351,7 +353,7 @@ XPU_API xpu_status xpu_kernel_param_count(xpu_kernel kernel, uint32_t *out) {
     return finish(st);
   if (!out)
     return finish(invalidArgument("xpu_kernel_param_count: `out` is NULL"));
-  *out = uint32_t(k->info->params.size());
+  *out = uint32_t(k->arguments.size());
   return XPU_SUCCESS;
 }
 
@@ -362,12 +364,12 @@ XPU_API xpu_status xpu_kernel_param(xpu_kernel kernel, uint32_t index,
     return finish(st);
   if (!out)
     return finish(invalidArgument("xpu_kernel_param: `out` is NULL"));
-  if (index >= k->info->params.size())
+  if (index >= k->arguments.size())
     return finish({XPU_ERROR_NOT_FOUND,
                    "parameter index " + std::to_string(index) + " out of range"});
-  const xpu::abi::Param &p = k->info->params[index];
+  const xpu::abi::Param &p = k->info->params[k->arguments[index]];
   out->name = p.name.c_str();
-  out->kind = p.isBuffer ? XPU_PARAM_BUFFER : XPU_PARAM_SCALAR;
+  out->kind = p.view ? XPU_PARAM_VIEW : p.isBuffer ? XPU_PARAM_BUFFER : XPU_PARAM_SCALAR;
   out->type = toType(p.elem);
   out->lanes = p.lanes;
   out->access = p.access == xpu::abi::Access::ro ? XPU_ACCESS_READ_ONLY

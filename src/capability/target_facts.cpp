@@ -40,10 +40,19 @@ Rule cannot(std::string reason) {
 }
 Rule device(std::string what) { return {By::device, Unknown{}, std::move(what)}; }
 Rule toolchain(std::string what) { return {By::hostToolchain, Unknown{}, std::move(what)}; }
-/// Whether a toolchain keeps multiplies and adds apart is measured on each
-/// device by a probe kernel (capability/contraction_probe.cpp).
+/// Whether a toolchain keeps multiplies and adds apart is measured once per
+/// device by a probe kernel and kept in the calibration store
+/// (calibration/numeric_probes.cpp).
 Rule measured() {
   return {By::device, Unknown{}, "contraction probe (a*b+c against unfused rounding)"};
+}
+/// Whether math.fma rounds once is measured too (src/calibration).
+Rule fmaMeasured() {
+  return {By::device, Unknown{}, "fma probe (math.fma against a correctly rounded fma)"};
+}
+/// A toolchain-semantic fact: decided by a measurement of the toolchain.
+bool isMeasured(C c) {
+  return c == C::contractionControl || c == C::fmaF32 || c == C::fmaF64;
 }
 
 bool isTypeCap(C c) { return c <= C::f64Arith; }
@@ -66,7 +75,10 @@ Rule cpuRule(C c) {
   case C::sharedMemory: return device("shared block per worker thread");
   case C::workgroupInvocations: return device("fiber scheduler limit");
   case C::contractionControl: return measured();
+  case C::fmaF32:
+  case C::fmaF64: return fmaMeasured();
   case C::mathLibrary: return table("host libm, resolved in the process");
+  case C::f64Math: return table("host libm has f64 forms");
   case C::matrixTiles: return table(kSoftwareTile);
   case C::tileMmaSync: case C::tileWgmma: case C::tileMfma: case C::tileWmma:
   case C::tileCoopMatrix: case C::tileDotInt8:
@@ -90,7 +102,10 @@ Rule nvptxRule(C c) {
   case C::sharedMemory: return device("shared memory per block");
   case C::workgroupInvocations: return device("threads per block");
   case C::contractionControl: return measured();
+  case C::fmaF32:
+  case C::fmaF64: return fmaMeasured();
   case C::mathLibrary: return toolchain("libdevice bitcode from the CUDA toolkit");
+  case C::f64Math: return table("libdevice has f64 forms (__nv_exp, ...)");
   case C::matrixTiles: return table(kSoftwareTile);
   case C::tileMmaSync: return device("mma.sync with f16/bf16/tf32 operands needs sm_80");
   case C::tileWgmma: return device("wgmma needs sm_90 (the sm_90a target)");
@@ -110,7 +125,10 @@ Rule amdgcnRule(C c) {
   case C::sharedMemory: return device("LDS per workgroup");
   case C::workgroupInvocations: return device("work-items per workgroup");
   case C::contractionControl: return measured();
+  case C::fmaF32:
+  case C::fmaF64: return fmaMeasured();
   case C::mathLibrary: return toolchain("ocml/ockl from the AMD device libraries");
+  case C::f64Math: return table("ocml has f64 forms (__ocml_exp_f64, ...)");
   case C::matrixTiles: return table(kSoftwareTile);
   case C::tileMfma: return device("MFMA needs gfx908, gfx90a or gfx94x");
   case C::tileWmma: return device("WMMA needs gfx11");
@@ -153,7 +171,12 @@ Rule spirvRule(C c) {
   case C::sharedMemory: return device("maxComputeSharedMemorySize");
   case C::workgroupInvocations: return device("maxComputeWorkGroupInvocations");
   case C::contractionControl: return measured();
+  case C::fmaF32:
+  case C::fmaF64: return fmaMeasured();
   case C::mathLibrary: return table("GLSL.std.450 extended instructions");
+  case C::f64Math:
+    return cannot("GLSL.std.450's exponential, logarithmic, trigonometric, "
+                  "hyperbolic and power functions take 16- and 32-bit floats only");
   case C::matrixTiles: return table(kSoftwareTile);
   case C::tileCoopMatrix: return device("VK_KHR_cooperative_matrix");
   case C::tileDotInt8: return device("shaderIntegerDotProduct");
@@ -305,8 +328,7 @@ FactTable resolveFacts(const rt::TargetDesc &target,
     Rule rule = targetRule(target.kind, c);
     Fact fact{c, Kind::backendStructural, rule.verdict, rule.evidence, std::nullopt};
     if (rule.by == By::device) {
-      Kind kind = c == C::contractionControl ? Kind::toolchainSemantic
-                                             : Kind::deviceOptional;
+      Kind kind = isMeasured(c) ? Kind::toolchainSemantic : Kind::deviceOptional;
       fact = Fact{c, kind,
                   Unknown{"the device reported no " + rule.evidence},
                   "no query recorded (" + rule.evidence + ")", std::nullopt};

@@ -1,5 +1,6 @@
 // The path of a kernel; see compiler.h.
 #include "runtime/compiler.h"
+#include "calibration/device_calibration.h"
 #include "capability/gate.h"
 #include "runtime/dump.h"
 #include "runtime/env.h"
@@ -58,6 +59,15 @@ static Status stageFailure(xpu_status code, const DiagnosticList &diags,
   return {code, fallback};
 }
 
+/// A source that parsed but holds a construct the gpu dialect import does
+/// not take is unsupported, not malformed (XPU-UNSUPPORTED, FrontEnd/GPU).
+static xpu_status importFailure(const DiagnosticList &diags) {
+  for (const Diagnostic &d : diags)
+    if (d.severity == Diagnostic::Severity::error)
+      return d.code == "XPU-UNSUPPORTED" ? XPU_ERROR_UNSUPPORTED : XPU_ERROR_PARSE;
+  return XPU_ERROR_PARSE;
+}
+
 namespace {
 /// One compilation's MLIR context, diagnostics and dump scope.
 struct Session {
@@ -66,6 +76,9 @@ struct Session {
   DumpScope dump;
   std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
   double frontEndMs = 0; ///< set when the front end finishes
+  /// Reading (or, the first time on a device, measuring) its calibration.
+  double calibrationMs = 0;
+  bool loopSites = false; ///< number loops as check sites (see frontEnd)
   Session(const CompileRequest &request, DiagnosticList &diags)
       : collector(ctx, diags), dump(dumpId(request.text)) {}
   double msSinceStart() const {
@@ -83,15 +96,17 @@ struct Session {
 } // namespace
 
 /// Parse, verify, admit and describe: everything before code generation.
+/// `loopSites` numbers the loops as run-time check sites, for a device that
+/// stops loops after a budget of passes (GuardLoopLimit reports them).
 static Status frontEnd(Session &s, const CompileRequest &request,
                        DiagnosticList &diags,
                        mlir::OwningOpRef<mlir::ModuleOp> &module,
-                       std::vector<abi::KernelInfo> &kernels) {
+                       std::vector<abi::KernelInfo> &kernels, bool loopSites = false) {
   dumpStage("input.mlir", std::string(request.text));
   s.collector.setDefaultCode("XPU-PARSE");
   module = parseKernelSource(s.ctx, request.text, request.sourceName);
   if (!module)
-    return stageFailure(XPU_ERROR_PARSE, diags, "the kernel source did not parse");
+    return stageFailure(importFailure(diags), diags, "the kernel source did not parse");
 
   // Admission against each kernel's profile (ub.poison is zero before
   // anything folds it).
@@ -119,6 +134,8 @@ static Status frontEnd(Session &s, const CompileRequest &request,
   if (mlir::failed(pm.run(*module)))
     return stageFailure(XPU_ERROR_COMPILE, diags, "reduction expansion failed");
   assignCheckSites(*module);
+  if (loopSites)
+    assignLoopSites(*module);
   kernels = describeKernels(*module);
   dumpStage("admitted.mlir", *module);
   s.frontEndMs = s.msSinceStart();
@@ -148,7 +165,7 @@ Status formatModule(const CompileRequest &request, std::string &out,
   s.collector.setDefaultCode("XPU-PARSE");
   auto module = parseKernelSource(s.ctx, request.text, request.sourceName);
   if (!module)
-    return stageFailure(XPU_ERROR_PARSE, diags, "the kernel source did not parse");
+    return stageFailure(importFailure(diags), diags, "the kernel source did not parse");
   out = printKernelSource(*module);
   return {};
 }
@@ -184,11 +201,27 @@ static std::string canonicalIR(mlir::ModuleOp module) {
   return text;
 }
 
-const cache::Key &DeviceCache::environment(const Device &device) {
+const cache::Key &DeviceCache::environment(Device &device) {
   std::call_once(once_, [&] {
-    environment_ = cache::environmentDigest(keyEnvironment(device));
+    cache::Environment env = keyEnvironment(device);
+    // What the device's measured facts change in its code (a loop guard,
+    // a software fma): the calibration's first reader is the first compile.
+    env.toolchain += "; " + device.calibration().codegenKey();
+    environment_ = cache::environmentDigest(env);
   });
   return environment_;
+}
+
+/// Reads the device's correctness facts before anything is timed as a
+/// stage (the first compile on a device that was never calibrated runs the
+/// probes here), and whether its kernels number their loops (see frontEnd).
+static void readCalibration(Device &device, Session &s) {
+  auto start = std::chrono::steady_clock::now();
+  s.loopSites = device.calibration().loopPassLimit().has_value();
+  s.calibrationMs =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+          .count();
+  s.start = std::chrono::steady_clock::now();
 }
 
 /// Loads a compiled payload for the kernels the front end described.
@@ -236,9 +269,9 @@ static Status compile(Device &device, Session &s, const CompileRequest &request,
   out.format = std::move(blob.format);
   out.toolchain = std::move(blob.toolchain);
   out.kernels = kernels;
-  char times[96];
-  std::snprintf(times, sizeof times, "front end %.1f ms; gates %.1f ms; ",
-                s.frontEndMs, gatesMs);
+  char times[128];
+  std::snprintf(times, sizeof times, "calibration %.1f ms; front end %.1f ms; gates %.1f ms; ",
+                s.calibrationMs, s.frontEndMs, gatesMs);
   out.log = times + blob.log + (tiering.empty() ? "" : "\n" + tiering);
   return {};
 }
@@ -275,9 +308,10 @@ static Status fromContent(Device &device, cache::Cache &kc, const cache::Key &en
                           const cache::Key &sourceKey, const CompileRequest &request,
                           std::shared_ptr<const Program> &out, DiagnosticList &diags) {
   Session s(request, diags);
+  readCalibration(device, s);
   mlir::OwningOpRef<mlir::ModuleOp> module;
   std::vector<abi::KernelInfo> kernels;
-  XPU_RETURN_IF_ERROR(frontEnd(s, request, diags, module, kernels));
+  XPU_RETURN_IF_ERROR(frontEnd(s, request, diags, module, kernels, s.loopSites));
   cache::Key key = cache::contentKey(env, request.options, canonicalIR(*module));
 
   Status st;
@@ -314,9 +348,10 @@ static Status fromContent(Device &device, cache::Cache &kc, const cache::Key &en
 Status compileProgram(Device &device, const CompileRequest &request,
                       std::shared_ptr<const Program> &out, DiagnosticList &diags) {
   Session s(request, diags);
+  readCalibration(device, s);
   mlir::OwningOpRef<mlir::ModuleOp> module;
   std::vector<abi::KernelInfo> kernels;
-  XPU_RETURN_IF_ERROR(frontEnd(s, request, diags, module, kernels));
+  XPU_RETURN_IF_ERROR(frontEnd(s, request, diags, module, kernels, s.loopSites));
   cache::KernelPayload payload;
   XPU_RETURN_IF_ERROR(compile(device, s, request, *module, kernels, diags, payload));
   return loadProgram(device, payload, kernels, diags, out);

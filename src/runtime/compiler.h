@@ -46,7 +46,7 @@ struct Program {
 /// programs by source key (the in-process hit: no MLIR, no loading).
 class DeviceCache {
 public:
-  const cache::Key &environment(const Device &device);
+  const cache::Key &environment(Device &device);
   cache::MemoryCache<Program> programs{256};
 
 private:

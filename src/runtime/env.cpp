@@ -77,6 +77,18 @@ static Status readCacheSettings(Settings &s) {
   return {};
 }
 
+static Status readCalibrationSettings(Settings &s) {
+  if (const char *v = std::getenv("XPU_CALIBRATION"); v && *v)
+    s.calibrationSnapshot = v;
+  if (const char *v = std::getenv("XPU_CALIBRATION_STATS"); v && *v) {
+    std::string b = v;
+    if (b != "0" && b != "1")
+      return invalidArgument("XPU_CALIBRATION_STATS='" + b + "' is not one of: 0, 1");
+    s.calibrationStats = b == "1";
+  }
+  return {};
+}
+
 static Status readSettings(Settings &s) {
   if (const char *v = std::getenv("XPU_BACKEND"); v && *v) {
     s.backend = parseBackend(v);
@@ -123,6 +135,7 @@ static Status readSettings(Settings &s) {
       return invalidArgument("XPU_VULKAN_STAGING='" + staging + "' is not one of: 0, 1");
     s.vulkanStaging = staging == "1";
   }
+  XPU_RETURN_IF_ERROR(readCalibrationSettings(s));
   return readCacheSettings(s);
 }
 

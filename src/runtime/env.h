@@ -28,6 +28,11 @@ struct Settings {
   /// staging copies even where device memory is host-visible.
   std::string vulkanDisableFeatures; ///< XPU_VULKAN_DISABLE_FEATURES
   bool vulkanStaging = false;        ///< XPU_VULKAN_STAGING=1
+
+  /// Calibration: a snapshot file to serve records from, and whether to
+  /// print this process's calibration counters at exit.
+  std::string calibrationSnapshot; ///< XPU_CALIBRATION
+  bool calibrationStats = false;   ///< XPU_CALIBRATION_STATS=1
 };
 
 /// Reads the environment. The result is computed once per process.

@@ -1,5 +1,6 @@
 // Borrows, stream synchronization and object registration; see objects.h.
 #include "runtime/objects.h"
+#include "calibration/device_calibration.h"
 
 #include <sstream>
 
@@ -67,9 +68,12 @@ Status StreamObj::synchronize() {
   uint64_t upTo = enqueued;
   Status st = queue->synchronize();
   for (PendingCheck &check : checks) {
-    uint32_t count = check.word.host[0];
+    uint32_t count = check.word.host[0], first = check.word.host[1];
+    const auto &sites = check.kernel->checkSites;
+    bool loop = first > 0 && first <= sites.size() && sites[first - 1].what == "loop";
     if (count && st.isOk())
-      st = outOfBounds(*check.kernel, count, check.word.host[1]);
+      st = loop ? device->device->calibration().loopStopped(*check.kernel, sites[first - 1])
+                : outOfBounds(*check.kernel, count, first);
     device->device->freeStatusWord(check.word);
   }
   checks.clear();

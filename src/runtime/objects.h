@@ -130,6 +130,12 @@ struct KernelObj : Object {
   BackendKernel *code = nullptr;
   std::vector<abi::Slot> slots; ///< flattened argument layout
   uint32_t argBytes = 0;
+  /// The flattened parameters that are launch arguments (the others are
+  /// filled by the launch: abi::Role), and where each parameter's slots
+  /// begin.
+  std::vector<uint32_t> arguments, firstSlot;
+  /// Dynamic shared memory a launch may ask for (interop).
+  uint64_t dynamicSharedCapacity = 0;
   std::vector<std::string> paramNames; ///< stable storage for the C API
 };
 

@@ -114,9 +114,11 @@ std::string parseArgSpec(const std::string &text, ArgSpec &out) {
   out.text = text;
   size_t colon = text.find(':');
   if (colon == std::string::npos)
-    return "expected TYPE:VALUE or buf:TYPE[COUNT][=FILL], got '" + text + "'";
+    return "expected TYPE:VALUE, buf:TYPE[COUNT][=FILL] or view:TYPE[AxB..][=FILL], "
+           "got '" + text + "'";
   std::string head = text.substr(0, colon), rest = text.substr(colon + 1);
-  if (head != "buf") {
+  out.isView = head == "view";
+  if (head != "buf" && head != "view") {
     auto t = typeNamed(head);
     if (!t)
       return "unknown scalar type '" + head +
@@ -138,9 +140,28 @@ std::string parseArgSpec(const std::string &text, ArgSpec &out) {
     return "unknown element type '" + rest.substr(0, lb) + "'";
   out.type = *t;
   std::string count = rest.substr(lb + 1, rb - lb - 1);
-  if (count.empty() || count.find_first_not_of("0123456789") != std::string::npos)
-    return "element count '" + count + "' is not a positive number";
-  out.count = std::strtoull(count.c_str(), nullptr, 10);
+  if (out.isView) {
+    // AxBxC: the view's sizes, at most XPU_VIEW_MAX_RANK of them.
+    out.count = 1;
+    size_t start = 0;
+    while (true) {
+      size_t x = count.find('x', start);
+      std::string size = count.substr(start, x == std::string::npos ? x : x - start);
+      if (size.empty() || size.find_first_not_of("0123456789") != std::string::npos)
+        return "view size '" + size + "' is not a positive number";
+      out.shape.push_back(std::strtoll(size.c_str(), nullptr, 10));
+      out.count *= uint64_t(out.shape.back());
+      if (x == std::string::npos)
+        break;
+      start = x + 1;
+    }
+    if (out.shape.size() > XPU_VIEW_MAX_RANK)
+      return "a view has at most " + std::to_string(XPU_VIEW_MAX_RANK) + " sizes";
+  } else {
+    if (count.empty() || count.find_first_not_of("0123456789") != std::string::npos)
+      return "element count '" + count + "' is not a positive number";
+    out.count = std::strtoull(count.c_str(), nullptr, 10);
+  }
   if (out.count == 0)
     return "element count must be at least 1";
   std::string tail = rest.substr(rb + 1);

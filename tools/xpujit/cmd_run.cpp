@@ -24,6 +24,8 @@ const char *kRunHelp =
     "  buf:TYPE[N]             a buffer of N elements, zero-filled\n"
     "  buf:TYPE[N]=FILL        filled with zero, iota (0,1,2..), rand (seeded;\n"
     "                          floats in [-1,1), integers in [-100,100]) or value:V\n"
+    "  view:TYPE[AxB..]=FILL   a buffer of A*B.. elements passed as a row-major\n"
+    "                          view of sizes A, B, .. (memref parameters)\n"
     "  TYPE is bool, i8, i16, i32, u32, i64, u64, f16, bf16, f32 or f64.\n"
     "\n"
     "options:\n"
@@ -33,7 +35,8 @@ const char *kRunHelp =
     "  --print N|all     elements printed per buffer (default 8)\n"
     "  --save DIR        write each buffer to DIR/<param>.in.bin before the\n"
     "                    launch and DIR/<param>.out.bin after it (raw bytes)\n"
-    "  --repeat N        launch N times and report the mean time per launch\n";
+    "  --repeat N        launch N times and report the mean time per launch\n"
+    "  --dynamic-shared BYTES  dynamic shared memory per workgroup\n";
 
 bool parseExtents(const std::string &text, uint32_t out[3]) {
   out[0] = out[1] = out[2] = 1;
@@ -80,6 +83,7 @@ int runRun(int argc, char **argv) {
   uint32_t grid[3] = {0, 0, 0}, block[3] = {0, 0, 0};
   std::vector<ArgSpec> specs;
   uint64_t seed = 1, repeat = 1;
+  xpu_launch_options launchOptions = XPU_LAUNCH_OPTIONS_INIT;
   long printCount = 8;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -131,6 +135,10 @@ int runRun(int argc, char **argv) {
       if (!value(v))
         return kUsage;
       printCount = v == "all" ? -1 : std::strtol(v.c_str(), nullptr, 10);
+    } else if (a == "--dynamic-shared") {
+      if (!value(v))
+        return kUsage;
+      launchOptions.dynamic_shared_bytes = uint32_t(std::strtoul(v.c_str(), nullptr, 10));
     } else if (a == "--save") {
       if (!value(saveDir))
         return kUsage;
@@ -188,12 +196,16 @@ int runRun(int argc, char **argv) {
       xpu_param_info p;
       (void)xpu_kernel_param(kernel, i, &p);
       std::fprintf(stderr, "  %u: %s %s%s\n", i, p.name,
-                   p.kind == XPU_PARAM_BUFFER ? "buffer of " : "", xpu_type_name(p.type));
+                   p.kind == XPU_PARAM_BUFFER ? "buffer of "
+                   : p.kind == XPU_PARAM_VIEW ? "view of "
+                                              : "",
+                   xpu_type_name(p.type));
     }
     return kUsage;
   }
   Buffers buffers;
   std::vector<xpu_arg> args;
+  std::vector<xpu_view> views(specs.size()); // each view arg points into it
   std::vector<std::vector<uint8_t>> contents(specs.size());
   std::vector<std::string> names(specs.size());
   for (size_t i = 0; i < specs.size(); ++i) {
@@ -216,14 +228,28 @@ int runRun(int argc, char **argv) {
       std::fprintf(stderr, "xpujit run: cannot write to '%s'\n", saveDir.c_str());
       return kFailed;
     }
-    args.push_back(xpu_arg_buffer(b));
+    if (!specs[i].isView) {
+      args.push_back(xpu_arg_buffer(b));
+      continue;
+    }
+    xpu_view &view = views[i];
+    view.buffer = b;
+    view.rank = uint32_t(specs[i].shape.size());
+    int64_t stride = 1;
+    for (size_t d = view.rank; d-- > 0;) {
+      view.sizes[d] = specs[i].shape[d];
+      view.strides[d] = stride;
+      stride *= specs[i].shape[d];
+    }
+    args.push_back(xpu_arg_view(&view));
   }
 
   xpu_stream stream;
   (void)xpu_stream_default(dev, &stream);
   auto start = std::chrono::steady_clock::now();
   for (uint64_t r = 0; r < repeat; ++r)
-    if ((st = xpu_launch(kernel, stream, grid, block, args.data(), args.size())))
+    if ((st = xpu_launch_with_options(kernel, stream, grid, block, args.data(),
+                                      args.size(), &launchOptions)))
       return reportFailure("launch failed", st);
   st = xpu_stream_synchronize(stream);
   double seconds =

@@ -67,6 +67,7 @@ static void usage(FILE *to) {
                "  run FILE ...     compile a kernel and run it on a device\n"
                "  compile FILE ... generate a target's code without a device\n"
                "  cache COMMAND    inspect, verify or clear the kernel cache\n"
+               "  calibrate        measure devices; print and snapshot the facts\n"
                "  version          print the library version\n"
                "\n"
                "`xpujit COMMAND --help` describes each command.\n");
@@ -99,6 +100,8 @@ int main(int argc, char **argv) {
     return cli::runCompile(argc - 1, argv + 1);
   if (cmd == "cache")
     return cli::runCache(argc - 1, argv + 1);
+  if (cmd == "calibrate")
+    return cli::runCalibrate(argc - 1, argv + 1);
   std::fprintf(stderr, "xpujit: unknown command '%s'\n\n", cmd.c_str());
   usage(stderr);
   return cli::kUsage;

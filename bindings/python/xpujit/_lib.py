@@ -79,11 +79,30 @@ class ParamInfo(Structure):
                 ("lanes", c_uint32), ("access", c_int)]
 
 
+VIEW_MAX_RANK = 4
+VIEW_DYNAMIC = -(1 << 63)  # XPU_VIEW_DYNAMIC
+
+
+class View(Structure):
+    _fields_ = [("buffer", c_void_p), ("byte_offset", c_uint64), ("rank", c_uint32),
+                ("sizes", c_int64 * VIEW_MAX_RANK), ("strides", c_int64 * VIEW_MAX_RANK)]
+
+
+class ViewInfo(Structure):
+    _fields_ = [("struct_size", c_uint32), ("rank", c_uint32), ("identity", c_uint32),
+                ("sizes", c_int64 * VIEW_MAX_RANK), ("strides", c_int64 * VIEW_MAX_RANK),
+                ("offset", c_int64)]
+
+
+class LaunchOptions(Structure):
+    _fields_ = [("struct_size", c_uint32), ("dynamic_shared_bytes", c_uint32)]
+
+
 class ArgValue(Union):
     _fields_ = [("buffer", c_void_p), ("i8", c_int8), ("i16", c_int16),
                 ("i32", c_int32), ("i64", c_int64), ("f16_bits", c_uint16),
                 ("f32", c_float), ("f64", c_double), ("b", c_uint8),
-                ("bytes", c_uint8 * 32)]
+                ("bytes", c_uint8 * 32), ("view", POINTER(View))]
 
 
 class Arg(Structure):
@@ -174,6 +193,10 @@ _SIGNATURES = {
     "xpu_kernel_param": (_status, [_v, c_uint32, POINTER(ParamInfo)]),
     "xpu_launch": (_status, [_v, _v, POINTER(c_uint32), POINTER(c_uint32),
                              POINTER(Arg), c_size_t]),
+    "xpu_launch_with_options": (_status, [_v, _v, POINTER(c_uint32), POINTER(c_uint32),
+                                          POINTER(Arg), c_size_t,
+                                          POINTER(LaunchOptions)]),
+    "xpu_kernel_param_view": (_status, [_v, c_uint32, POINTER(ViewInfo)]),
     "xpu_builder_create": (_status, [_v, _pv]),
     "xpu_builder_release": (None, [_v]),
     "xpu_builder_kernel_begin": (_status, [_v, c_char_p, POINTER(KernelAttributes)]),

@@ -50,6 +50,31 @@ const char *scalarName(Scalar s);
 enum class Space : uint8_t { global = 0, shared = 1, priv = 2 };
 enum class Access : uint8_t { rw = 0, ro = 1, owned = 2, alias = 3 };
 
+/// Where a flattened parameter's value comes from at launch. Most are the
+/// launch's arguments; the parameters an imported gpu.func kernel gained
+/// for a memref's layout and for its dynamic shared memory are filled in by
+/// the launch from the argument they belong to (interop, issue 21).
+enum class Role : uint8_t {
+  argument = 0,
+  viewOffset = 1,        ///< element offset of the view before it (i64)
+  viewSize = 2,          ///< size of dimension `dim` of that view (i64)
+  viewStride = 3,        ///< stride of dimension `dim` of that view (i64)
+  dynamicSharedBytes = 4 ///< the launch's dynamic shared memory bytes (i64)
+};
+
+/// What a memref parameter's type fixes about the views it takes: the
+/// rank, each size and stride (kDynamicExtent: given at launch) and the
+/// element offset. An identity layout is row-major over the view's sizes.
+constexpr int64_t kDynamicExtent = INT64_MIN;
+constexpr unsigned kMaxViewRank = 4;
+struct ViewLayout {
+  uint8_t rank = 0;
+  bool identity = true;
+  std::array<int64_t, kMaxViewRank> sizes{}, strides{};
+  int64_t offset = 0;
+  bool operator==(const ViewLayout &) const = default;
+};
+
 struct Param {
   std::string name;
   bool isBuffer = false;
@@ -58,6 +83,11 @@ struct Param {
   Space space = Space::global;
   Access access = Access::rw;
   int64_t staticCount = -1; ///< buffer length fixed by the type, or -1
+  /// Launch arguments are Role::argument; the others follow the buffer
+  /// parameter of their view (dynamicSharedBytes: after every argument).
+  Role role = Role::argument;
+  uint8_t dim = 0;                  ///< viewSize, viewStride
+  std::optional<ViewLayout> view;   ///< a memref parameter's buffer
 };
 
 /// A runtime-checked access site: where it is in the source.
@@ -75,7 +105,14 @@ struct KernelInfo {
   std::optional<std::array<uint32_t, 3>> workgroupSize, gridSize;
   std::vector<CheckSite> checkSites; ///< index = site id
   std::string location;              ///< where the kernel is declared
+  /// Dynamic shared memory the kernel reads through views at fixed offsets
+  /// (interop): launches must give at least this many bytes.
+  uint64_t minDynamicSharedBytes = 0;
 };
+
+/// The flattened parameters that are launch arguments, in order: what
+/// xpu_kernel_param lists and xpu_launch takes.
+std::vector<uint32_t> argumentParams(const KernelInfo &kernel);
 
 /// Kernel parameters are flattened before they reach the target: a buffer
 /// becomes a pointer and an i64 element count, anything else stays one value.

@@ -36,6 +36,11 @@ enum class Capability : uint8_t {
   // matrixTiles; the tier facts decide how its tiles run (tile_tiers.h).
   matrixTiles, tileMmaSync, tileWgmma, tileMfma, tileWmma, tileCoopMatrix,
   tileDotInt8,
+  // Math functions on f64 (exp, sin, ...; GLSL.std.450 has 32-bit forms only).
+  f64Math,
+  // A fused (singly rounded) multiply-add, math.fma, by element type;
+  // measured per device (src/calibration).
+  fmaF32, fmaF64,
   count_ // keep last
 };
 

@@ -1,6 +1,7 @@
 // Requirement analysis: what each admitted kernel needs from a target
 // (element types in memory and in arithmetic, atomics, wave operations,
 // shared memory, workgroup size, math library calls, contraction control).
+#include "xpu/Conversion/MathLibrary.h"
 #include "xpu/Analysis/SurfaceRequirements.h"
 #include "xpu/Pipeline.h"
 #include "xpu/Requirements.h"
@@ -10,6 +11,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/TypeUtilities.h"
 
 using namespace mlir;
 
@@ -45,6 +47,9 @@ const char *capabilityName(Capability c) {
   case Capability::contractionControl: return "fp.contraction-control";
   case Capability::mathLibrary: return "math.library";
   case Capability::matrixTiles: return "matrix.tiles";
+  case Capability::f64Math: return "math.f64";
+  case Capability::fmaF32: return "fp.fma.f32";
+  case Capability::fmaF64: return "fp.fma.f64";
   case Capability::tileMmaSync: return "tile.mma-sync";
   case Capability::tileWgmma: return "tile.wgmma";
   case Capability::tileMfma: return "tile.mfma";
@@ -86,6 +91,9 @@ const char *capabilityPhrase(Capability c) {
   case Capability::contractionControl: return "floating point without contraction";
   case Capability::mathLibrary: return "math library functions";
   case Capability::matrixTiles: return "matrix tiles";
+  case Capability::f64Math: return "f64 math functions";
+  case Capability::fmaF32: return "a fused multiply-add of f32 (math.fma)";
+  case Capability::fmaF64: return "a fused multiply-add of f64 (math.fma)";
   case Capability::tileMmaSync: return "warp matrix multiply-accumulate (mma.sync)";
   case Capability::tileWgmma: return "warpgroup matrix multiply-accumulate (wgmma)";
   case Capability::tileMfma: return "AMD matrix fused multiply-add (MFMA)";
@@ -134,14 +142,6 @@ bool movesOnly(Operation *op) {
              arith::TruncFOp, arith::BitcastOp, arith::IndexCastOp,
              arith::IndexCastUIOp, arith::SIToFPOp, arith::UIToFPOp,
              arith::FPToSIOp, arith::FPToUIOp>(op);
-}
-
-/// Math functions no target implements as one instruction.
-bool needsMathLibrary(Operation *op) {
-  return isa<math::ExpOp, math::Exp2Op, math::ExpM1Op, math::LogOp, math::Log2Op,
-             math::Log10Op, math::Log1pOp, math::SinOp, math::CosOp, math::TanOp,
-             math::TanhOp, math::SinhOp, math::CoshOp, math::AsinOp, math::AcosOp,
-             math::AtanOp, math::Atan2Op, math::PowFOp, math::ErfOp, math::CbrtOp>(op);
 }
 
 class Analyzer {
@@ -194,12 +194,24 @@ public:
       if (atomic.getScope() == Scope::device || atomic.getScope() == Scope::queue_family)
         need(Capability::atomicDeviceScope, loc);
     }
-    if (isa<WaveWidthOp, LaneIdOp>(op))
+    if (isa<WaveWidthOp, LaneIdOp, WaveIdOp, WaveCountOp>(op))
       need(Capability::waveOps, loc);
     for (Capability c : surfaceNeeds(op))
       need(c, loc);
-    if (needsMathLibrary(op))
+    if (isa<DynamicSharedOp>(op))
+      need(Capability::sharedMemory, loc);
+    if (needsMathLibrary(op)) {
       need(Capability::mathLibrary, loc);
+      if (getElementTypeOrSelf(op->getResult(0).getType()).isF64())
+        need(Capability::f64Math, loc);
+    }
+    if (auto fma = dyn_cast<math::FmaOp>(op)) {
+      Type e = getElementTypeOrSelf(fma.getType());
+      if (e.isF32())
+        need(Capability::fmaF32, loc);
+      else if (e.isF64())
+        need(Capability::fmaF64, loc);
+    }
     if (!req.fastMath && !movesOnly(op) && isa<arith::ArithFastMathInterface>(op))
       need(Capability::contractionControl, loc);
     if (auto call = dyn_cast<CallOp>(op))

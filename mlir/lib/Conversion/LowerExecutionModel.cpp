@@ -310,6 +310,15 @@ struct LowerExecutionModelPass
             "allocates shared memory outside a kernel body; allocate it in "
             "the kernel and pass the buffer to the helper");
       uint64_t offset = 0;
+      auto sharedAt = [&](Location loc, uint64_t offset) -> Value {
+        Value baseAt = LLVM::GEPOp::create(
+            rw, loc, ptrTy, rw.getI8Type(), src.launch,
+            ArrayRef<LLVM::GEPArg>{int32_t(abi::kLaunchSharedOffset)});
+        auto base = LLVM::LoadOp::create(rw, loc, ptrTy, baseAt);
+        base.setInvariant(true);
+        return LLVM::GEPOp::create(rw, loc, ptrTy, rw.getI8Type(), base,
+                                   ArrayRef<LLVM::GEPArg>{int32_t(offset)});
+      };
       for (AllocOp op : shared) {
         BufferType type = op.getResult().getType();
         uint64_t bytes = uint64_t(type.getSize()) *
@@ -317,16 +326,16 @@ struct LowerExecutionModelPass
                                                        .getIntOrFloatBitWidth() /
                                                    8);
         rw.setInsertionPoint(op);
-        Location loc = op.getLoc();
-        Value baseAt = LLVM::GEPOp::create(
-            rw, loc, ptrTy, rw.getI8Type(), src.launch,
-            ArrayRef<LLVM::GEPArg>{int32_t(abi::kLaunchSharedOffset)});
-        auto base = LLVM::LoadOp::create(rw, loc, ptrTy, baseAt);
-        base.setInvariant(true);
-        Value at = LLVM::GEPOp::create(rw, loc, ptrTy, rw.getI8Type(), base,
-                                       ArrayRef<LLVM::GEPArg>{int32_t(offset)});
-        rw.replaceOpWithNewOp<ViewOp>(op, type, at);
+        rw.replaceOpWithNewOp<ViewOp>(op, type, sharedAt(op.getLoc(), offset));
         offset = (offset + bytes + kSharedAlign - 1) / kSharedAlign * kSharedAlign;
+      }
+      // Dynamic shared memory (XPUInteropOps.td) follows the static
+      // allocations; the runtime sizes the block for both.
+      SmallVector<DynamicSharedOp> dynamic;
+      fn.walk([&](DynamicSharedOp op) { dynamic.push_back(op); });
+      for (DynamicSharedOp op : dynamic) {
+        rw.setInsertionPoint(op);
+        op.getBaseMutable().assign(sharedAt(op.getLoc(), offset));
       }
       if (isa<KernelOp>(fn) && offset)
         fn->setAttr("xpu.shared_bytes", rw.getI64IntegerAttr(offset));

@@ -1,5 +1,6 @@
 // Lowers xpu kernels, device functions and their bodies to the LLVM dialect
 // for the LLVM-based targets (cpu, nvvm, rocdl). See Passes.td.
+#include "xpu/Conversion/InteropLowering.h"
 #include "xpu/KernelABI.h"
 #include "xpu/TileLowering.h"
 #include "xpu/Transforms/Passes.h"
@@ -505,6 +506,7 @@ struct ConvertXPUToLLVMPass
                  LoadLowering, StoreLowering, BufferSizeLowering, ViewLowering,
                  AllocLowering, BarrierLowering, AtomicLowering,
                  ReportLowering, HostEffectLowering>(tc, tgt);
+    populateInteropToLLVMPatterns(tc, patterns, tgt == Target::cpu);
     arith::populateArithToLLVMConversionPatterns(tc, patterns);
     populateMathToLLVMConversionPatterns(tc, patterns);
     cf::populateControlFlowToLLVMConversionPatterns(tc, patterns);

@@ -1,5 +1,6 @@
 // Lowers xpu kernels and their bodies to one spirv.module for Vulkan compute:
 // the SPIR-V sibling of XPUToLLVM. See Passes.td.
+#include "xpu/Conversion/InteropLowering.h"
 #include "xpu/IntegerToSPIRV.h"
 #include "xpu/KernelABI.h"
 #include "xpu/TileLowering.h"
@@ -13,12 +14,10 @@
 #include "mlir/Conversion/UBToSPIRV/UBToSPIRV.h"
 #include "mlir/Conversion/VectorToSPIRV/VectorToSPIRV.h"
 #include "mlir/Dialect/Math/IR/Math.h"
-#include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
 #include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
 #include "mlir/Dialect/SPIRV/Transforms/SPIRVConversion.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/SetVector.h"
 
 namespace xpu {
@@ -721,26 +720,7 @@ struct ConvertXPUToSPIRVPass
         }).wasInterrupted())
       return signalPassFailure();
 
-    // Math functions GLSL.std.450 lacks become ones it has, or polynomials
-    // (Vulkan's own math functions are accurate to a few ULP as well).
-    SmallVector<Operation *> lacking;
-    module.walk([&](Operation *op) {
-      if (isa<math::Exp2Op, math::ErfOp, math::Atan2Op, math::CbrtOp>(op))
-        lacking.push_back(op);
-    });
-    if (!lacking.empty()) {
-      RewritePatternSet math(ctx);
-      math::populateExpansionPatterns(math, {"exp2"});
-      populateMathPolynomialApproximationPatterns(math, [](StringRef name) {
-        return name == "math.erf" || name == "math.atan2" || name == "math.cbrt";
-      });
-      GreedyRewriteConfig config;
-      config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
-      config.enableFolding(false);
-      if (failed(applyOpPatternsGreedily(lacking, std::move(math), config)))
-        return signalPassFailure();
-    }
-
+    // Math functions GLSL.std.450 lacks were rewritten by xpu-expand-math.
     spirv::TargetEnvAttr env = spirv::lookupTargetEnvOrDefault(module);
     Location loc = module.getLoc();
     OpBuilder b(ctx);
@@ -791,6 +771,7 @@ struct ConvertXPUToSPIRVPass
         tc, ctx, state, "is a host effect, which cannot run on a device");
     patterns.add<RefuseLowering<ViewOp>>(
         tc, ctx, state, "views raw pointers, which SPIR-V's logical addressing lacks");
+    populateInteropToSPIRVPatterns(module, tc, patterns);
     populateIntegerToSPIRVPatterns(tc, patterns);
     arith::populateArithToSPIRVPatterns(tc, patterns);
     populateMathToSPIRVPatterns(tc, patterns);

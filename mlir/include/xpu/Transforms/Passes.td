@@ -7,23 +7,46 @@ include "mlir/Pass/PassBase.td"
 def ImportGPU : Pass<"xpu-import-gpu", "mlir::ModuleOp"> {
   let summary = "Turn upstream gpu.module kernels over memrefs into xpu kernels";
   let description = [{
-    Interop: a `gpu.func ... kernel` over one-dimensional memrefs becomes an
-    `xpu.kernel`, so it goes through the same admission, gating and lowering.
+    The gpu dialect front end (mlir/lib/FrontEnd/GPU): each `gpu.func`
+    (`kernel`: an `xpu.kernel`, else an `xpu.func`) and `func.func` of a
+    `gpu.module` becomes its xpu counterpart, so it goes through the same
+    admission, gates and lowering as kernels written in xpu.
+
+    A memref becomes the buffer its elements live in plus its layout as
+    index arithmetic: a kernel's memref parameter is a buffer parameter
+    (marked with its `xpu.memref` type) followed by an i64 parameter for
+    each offset, size and stride its type leaves dynamic (marked
+    `xpu.role`), which the launch fills from the view argument; index
+    parameters become i64. Workgroup and private attributions and
+    allocations become `xpu.alloc` in their address space; subviews, casts,
+    reshapes and views change only the arithmetic. Collectives map onto xpu
+    ops (`gpu.all_reduce` onto `xpu.reduce`, `memref.atomic_rmw` onto
+    `xpu.atomic_rmw`). What is not imported is refused with an
+    `XPU-UNSUPPORTED` diagnostic naming the op and what to use instead;
+    docs/interop.md lists what is accepted.
 
     ```mlir
-    gpu.module @m { gpu.func @k(%a: memref<?xf32>) kernel {
+    gpu.module @m { gpu.func @k(%a: memref<?x?xf32>) kernel {
       %i = gpu.thread_id x
-      %v = memref.load %a[%i] : memref<?xf32>
+      %j = gpu.thread_id y
+      %v = memref.load %a[%i, %j] : memref<?x?xf32>
       gpu.return } }
     // becomes
-    xpu.kernel @k(%a: !xpu.buffer<f32>) {
+    xpu.kernel @k(%a: !xpu.buffer<f32> {xpu.memref = memref<?x?xf32>},
+                  %a.size0: i64 {xpu.role = "size0"},
+                  %a.size1: i64 {xpu.role = "size1"}) {
+      %n1 = arith.index_cast %a.size1 : i64 to index
       %i = xpu.thread_id x
-      %v = xpu.load %a[%i] : !xpu.buffer<f32>
+      %j = xpu.thread_id y
+      %r = arith.muli %i, %n1 : index
+      %e = arith.addi %r, %j : index
+      %v = xpu.load %a[%e] : !xpu.buffer<f32>
       xpu.return }
     ```
-    Memrefs of higher rank must have static shapes and are linearized.
   }];
-  let dependentDialects = ["::xpu::XPUDialect"];
+  let dependentDialects = ["::xpu::XPUDialect", "::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect", "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect", "::mlir::ub::UBDialect"];
 }
 
 def Admit : Pass<"xpu-admit", "mlir::ModuleOp"> {
@@ -221,6 +244,28 @@ def LowerExecutionModel : Pass<"xpu-lower-execution-model", "mlir::ModuleOp"> {
                            "::mlir::ROCDL::ROCDLDialect"];
 }
 
+def LowerWaveIds : Pass<"xpu-lower-wave-ids", "mlir::ModuleOp"> {
+  let summary = "Express wave ids through the linear invocation index";
+  let description = [{
+    For the LLVM-based targets, where waves are formed from consecutive
+    linear invocation indices (CUDA warps, AMD wavefronts, the CPU's waves
+    of one); runs before `xpu-lower-execution-model`, which lowers the
+    coordinates it uses. SPIR-V reads its SubgroupId and NumSubgroups
+    builtins instead (the driver decides which invocations share a
+    subgroup).
+
+    ```mlir
+    %w = xpu.wave_id
+    // becomes
+    %lin = tx + ty * sx + tz * sx * sy     (xpu.thread_id, xpu.workgroup_size)
+    %w = arith.divui %lin, %width : index  (%width = xpu.wave_width)
+    %n = xpu.wave_count
+    // becomes ceil(sx * sy * sz / width)
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def LowerWaveOps : Pass<"xpu-lower-wave-ops", "mlir::ModuleOp"> {
   let summary = "Lower wave operations to the target's cross-lane instructions";
   let description = [{
@@ -294,14 +339,69 @@ def PrepareLowering : Pass<"xpu-prepare-lowering", "mlir::ModuleOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def ExpandMath : Pass<"xpu-expand-math", "mlir::ModuleOp"> {
+  let summary = "Lower math functions a target has no lowering for into ones it has";
+  let description = [{
+    Every `math` op runs on every backend (capability model §5.1: a correct
+    lowering that exists is not a missing capability). Before a target's
+    lowering, the ops it lacks are rewritten:
+
+    - on every target: f16 and bf16 transcendental functions compute in f32;
+      `clampf`, `ipowi` (square-and-multiply), `isinf` and `isnormal`
+      become arithmetic;
+    - `spirv` (GLSL.std.450): `cbrt`, `erf`, `erfc` and `atan2` become
+      MLIR's polynomial approximations (so are atan, asin, acos, tanh,
+      log, log2, log1p, exp and expm1, which Vulkan holds only to formulas),
+      sinh, asinh, atanh and log10 stable formulas, `exp2` and `fpowi`
+      expansions, `trunc` and `cttz` arithmetic (`ctpop` is `OpBitCount`),
+      `sincos` a sin and a cos;
+    - `cpu`, `nvvm`, `rocdl`: the functions without an LLVM instruction are
+      calls to the host's libm (cpu) or the device library
+      (`xpu-math-to-libcalls`).
+
+    ```mlir
+    %t = math.trunc %x : f32
+    // spirv:
+    %a = math.absf %x : f32
+    %f = math.floor %a : f32
+    %t = math.copysign %f, %x : f32
+    ```
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"cpu\"",
+           "cpu | nvvm | rocdl | spirv">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",
+                           "::mlir::math::MathDialect"];
+}
+
+def UnrollVectorsForSPIRV : Pass<"xpu-unroll-vectors-for-spirv", "mlir::ModuleOp"> {
+  let summary = "Split vectors wider than four lanes for SPIR-V";
+  let description = [{
+    Vulkan's SPIR-V has vectors of 2 to 4 lanes. Elementwise ops, reductions
+    and transposes on wider vectors (`vector<8xf32>` is common in front-end
+    output) become ops on vectors of 4, 3 or 2 lanes (MLIR's
+    `spirv::unrollVectorsInFuncBodies`), with extract/insert of strided
+    slices between them.
+
+    ```mlir
+    %s = arith.addf %a, %b : vector<8xf32>
+    // becomes two arith.addf of vector<4xf32> and slices
+    ```
+  }];
+  let dependentDialects = ["::mlir::vector::VectorDialect"];
+}
+
 def MathToLibCalls : Pass<"xpu-math-to-libcalls", "mlir::ModuleOp"> {
-  let summary = "Call the device math library for functions GPUs lack";
+  let summary = "Call the math library for functions targets have no instruction for";
   let description = [{
     NVPTX and AMDGPU have no instruction for exp, log, sin, pow and the
     like; they come from libdevice (`__nv_expf`) or the AMD device libraries
     (`__ocml_sin_f32`). Only those functions are rewritten to calls, so a
     kernel that uses just sqrt, fabs or fma needs no library; on AMDGPU f32
-    exp and log stay LLVM intrinsics, which the back end expands:
+    exp and log stay LLVM intrinsics, which the back end expands. On the CPU
+    the functions LLVM has no intrinsic for (acosh, asinh, atanh, cbrt, erf,
+    erfc) are calls to the host's libm (`erff`), which the JIT resolves:
 
     ```mlir
     %e = math.exp %x : f32
@@ -313,9 +413,9 @@ def MathToLibCalls : Pass<"xpu-math-to-libcalls", "mlir::ModuleOp"> {
   }];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"nvvm\"",
-           "nvvm | rocdl">,
+           "cpu | nvvm | rocdl">,
   ];
-  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::vector::VectorDialect"];
 }
 
 def ConvertXPUToLLVM : Pass<"xpu-to-llvm", "mlir::ModuleOp"> {
@@ -349,8 +449,8 @@ def ConvertXPUToSPIRV : Pass<"xpu-to-spirv", "mlir::ModuleOp"> {
     (a uniform block at binding B + 1 when larger than
     `max-push-constant-bytes`); the status word is one more binding. The
     count comes with the launch, as on every backend (MLIR 22's SPIR-V
-    dialect has no OpArrayLength). Math functions GLSL.std.450 lacks (exp2,
-    erf, cbrt, atan2) are expanded or approximated first.
+    dialect has no OpArrayLength). Math functions GLSL.std.450 lacks are
+    rewritten before, by `xpu-expand-math{target=spirv}`.
     Coordinates read compute builtins (SPIR-V has them directly, so no
     `xpu-lower-execution-model` step), the workgroup size is three
     specialization constants set per launch shape, shared scratch is
@@ -461,6 +561,93 @@ def LowerTiles : Pass<"xpu-lower-tiles", "mlir::ModuleOp"> {
                            "::mlir::math::MathDialect", "::mlir::vector::VectorDialect",
                            "::mlir::ub::UBDialect", "::mlir::LLVM::LLVMDialect",
                            "::mlir::NVVM::NVVMDialect"];
+}
+
+//===----------------------------------------------------------------------===//
+// Work-arounds for measured device facts (src/calibration)
+//===----------------------------------------------------------------------===//
+
+def GuardLoopLimit : Pass<"xpu-guard-loop-limit", "mlir::ModuleOp"> {
+  let summary = "Report a loop the device stopped before it finished";
+  let description = [{
+    For devices whose driver stops loops after a budget of passes, silently
+    (lavapipe: 65,535 passes per group of invocations run together, shared
+    by all their loops; measured by src/calibration/loop_probe.cpp). Runs
+    after `xpu-prepare-lowering` on loops that `assignLoopSites` numbered
+    (`xpu.site`). Each such loop, as an `scf.while` (an `scf.for` is
+    rewritten into one first), also yields its condition, exclusive-ored
+    with a value the driver's compiler cannot know is false
+    (`grid_size x == 0`): had the condition simply been yielded, the
+    driver's compiler would know it is false after the loop and delete the
+    check. A loop that ends normally yields false; one the device stopped
+    yields true, and its site is reported through the status word, so the
+    launch fails naming the limit instead of returning a truncated result:
+
+    ```mlir
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%a = %z) -> (i32) {...} {xpu.site = 4}
+    // becomes
+    %g = xpu.grid_size x
+    %never = arith.cmpi eq, %g, %c0 : index
+    %w:3 = scf.while (%i = %c0, %a = %z) : (index, i32) -> (index, i32, i1) {
+      %c = arith.cmpi slt, %i, %n : index
+      %stopped = arith.xori %c, %never : i1
+      scf.condition(%c) %i, %a, %stopped : index, i32, i1
+    } do { ... }
+    scf.if %w#2 { xpu.report_out_of_bounds %status site 4 : !xpu.buffer<2xi32> }
+    ```
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect"];
+}
+
+def SoftwareFMA : Pass<"xpu-software-fma", "mlir::ModuleOp"> {
+  let summary = "Compute math.fma exactly through the wider float type";
+  let description = [{
+    For devices whose driver does not fuse `math.fma` (measured: lavapipe
+    rounds the product, up to 13,023 ULP from a fused result). The product
+    of two values is exact in the type of twice the precision (f16 in f32,
+    f32 in f64); the sum with the addend is rounded there to odd (the
+    rounding error, from an exact two-sum, decides the last bit), and one
+    rounding to the narrow type then gives the correctly rounded fused
+    result (Boldo and Melquiond: the wide type has at least 2p + 2 bits).
+
+    ```mlir
+    %r = math.fma %a, %b, %c : f32
+    // becomes, with A, B, C = arith.extf of %a, %b, %c to f64
+    %p = arith.mulf %A, %B : f64          // exact
+    %s = arith.addf %p, %C : f64          // rounded to nearest
+    // pv = s - C; e = (p - pv) + (C - (s - pv)): s + e == p + C exactly
+    // s' = s with its last bit forced to 1 toward e when e != 0
+    %r = arith.truncf %s' : f64 to f32
+    ```
+  }];
+  let options = [
+    Option<"f16", "f16", "bool", /*default=*/"false", "rewrite f16 math.fma (through f32)">,
+    Option<"f32", "f32", "bool", /*default=*/"true", "rewrite f32 math.fma (through f64)">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
+def SubnormalExp : Pass<"xpu-subnormal-exp", "mlir::ModuleOp"> {
+  let summary = "Compute f32 exp and exp2 with subnormal results through a square";
+  let description = [{
+    For devices whose exponential flushes subnormal results to zero while
+    their multiplication keeps them (measured: lavapipe returns 0 for
+    `exp(-90)`, 8.194e-40). Below the normal range the result is the square
+    of the exponential of half the argument, which is a normal number; the
+    multiplication rounds once into the subnormal range:
+
+    ```mlir
+    %r = math.exp %x : f32
+    // becomes
+    %e = math.exp %x : f32
+    %h = arith.mulf %x, %half : f32
+    %eh = math.exp %h : f32
+    %sq = arith.mulf %eh, %eh : f32
+    %low = arith.cmpf olt, %x, %lnMinNormal : f32   // ln(2^-126)
+    %r = arith.select %low, %sq, %e : f32
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
 #endif // XPU_PASSES_TD

@@ -98,7 +98,9 @@ BufferType::verify(function_ref<InFlightDiagnostic()> emitError, Type elementTyp
                        << elementType;
   if (size == 0 || size < kDynamic)
     return emitError() << "buffer size must be positive";
-  if (space != Space::global && size == kDynamic)
+  // Shared buffers without a static count are dynamic shared memory
+  // (xpu.dynamic_shared); allocations need one (AllocOp::verify).
+  if (space == Space::private_ && size == kDynamic)
     return emitError() << stringifySpace(space)
                        << " buffers need a static element count";
   return success();
@@ -213,6 +215,11 @@ LogicalResult KernelOp::verify() {
   if (failed(verifyShapeAttr(*this, "workgroup_size", getWorkgroupSize())) ||
       failed(verifyShapeAttr(*this, "grid_size", getGridSize())))
     return failure();
+  for (Type t : getArgumentTypes())
+    if (auto buf = dyn_cast<BufferType>(t); buf && buf.getSpace() != Space::global)
+      return emitOpError() << "takes a " << stringifySpace(buf.getSpace())
+                           << " buffer parameter; kernels receive global buffers "
+                              "and allocate shared and private ones (xpu.alloc)";
   return verifyTileFreeSignature(*this);
 }
 
@@ -354,6 +361,9 @@ LogicalResult AllocOp::verify() {
   if (type.getSpace() == Space::global)
     return emitOpError("allocates only shared or private buffers; global "
                        "buffers come from the host");
+  if (!type.hasStaticSize())
+    return emitOpError("needs a static element count (shared memory sized at "
+                       "launch is xpu.dynamic_shared)");
   return success();
 }
 

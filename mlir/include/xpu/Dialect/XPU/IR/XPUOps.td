@@ -366,6 +366,12 @@ def XPU_HostEffectOp : XPU_Op<"host_effect"> {
 include "xpu/Dialect/XPU/IR/XPUSurfaceOps.td"
 
 //===----------------------------------------------------------------------===//
+// Interop (issue 21): what imported gpu.func kernels need, in its own file
+//===----------------------------------------------------------------------===//
+
+include "xpu/Dialect/XPU/IR/XPUInteropOps.td"
+
+//===----------------------------------------------------------------------===//
 // Tiles and mac (issue 15), in their own file
 //===----------------------------------------------------------------------===//
 

@@ -118,6 +118,11 @@ static Status frontEnd(Session &s, const CompileRequest &request,
     options.explicitDevice = request.explicitDevice;
     options.runtimeChecks = request.runtimeChecks;
     pm.addPass(createAdmit(options));
+    // Tile operands that differ between invocations are refused like any
+    // other admission rule (XPU-TILE001).
+    PrepareTilesOptions tileOptions;
+    tileOptions.runtimeChecks = request.runtimeChecks;
+    pm.addPass(createPrepareTiles(tileOptions));
     if (mlir::failed(pm.run(*module)))
       return stageFailure(XPU_ERROR_REFUSED, diags, "a kernel was refused");
   }
@@ -126,9 +131,6 @@ static Status frontEnd(Session &s, const CompileRequest &request,
   // become shared memory and barriers, the same for every backend.
   s.collector.setDefaultCode("XPU-COMPILE");
   mlir::PassManager pm(&s.ctx, mlir::ModuleOp::getOperationName());
-  PrepareTilesOptions tileOptions;
-  tileOptions.runtimeChecks = request.runtimeChecks;
-  pm.addPass(createPrepareTiles(tileOptions));
   pm.addPass(createZeroScratch());
   pm.addPass(createExpandReductions());
   if (mlir::failed(pm.run(*module)))
@@ -235,7 +237,6 @@ static Status loadProgram(Device &device, const cache::KernelPayload &payload,
   for (const abi::KernelInfo &k : kernels)
     program->kernels.push_back(std::make_shared<const abi::KernelInfo>(k));
   program->diagnostics = std::move(diagnostics);
-  replayTileNotes(payload.log, program->diagnostics);
   XPU_RETURN_IF_ERROR(device.load(program->blob, kernels, program->code));
   out = std::move(program);
   return {};
@@ -337,8 +338,15 @@ static Status fromContent(Device &device, cache::Cache &kc, const cache::Key &en
     payload = p;
     memoryHit = diskHit = false;
   }
+  // A payload compiled earlier (another source with the same content, or
+  // another process) brings no notes: the tiers are chosen again, as they
+  // were for it, so the [mma-tiering] notes are never missing.
+  if ((memoryHit || diskHit) && !request.skipGates) {
+    std::string tiering;
+    selectTileTiers(*module, device.target(), device.capabilities(), diags, tiering);
+  }
   XPU_RETURN_IF_ERROR(loadProgram(device, *payload, kernels, diags, out));
-  diags = out->diagnostics; // with the tiering notes of a payload from disk
+  diags = out->diagnostics;
   (memoryHit ? kc.counters().memoryHits
              : diskHit ? kc.counters().diskHits : kc.counters().compiles)++;
   kc.saveSource(sourceKey, {key, kernels, diags});

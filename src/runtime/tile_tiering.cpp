@@ -229,22 +229,4 @@ void selectTileTiers(mlir::ModuleOp module, const TargetDesc &target,
   }
 }
 
-void replayTileNotes(const std::string &buildInfo, DiagnosticList &diags) {
-  size_t at = 0;
-  while ((at = buildInfo.find(kNote, at)) != std::string::npos) {
-    size_t end = buildInfo.find('\n', at);
-    std::string message = buildInfo.substr(at, end == std::string::npos ? end : end - at);
-    at = end == std::string::npos ? buildInfo.size() : end;
-    bool seen = false;
-    for (const Diagnostic &d : diags)
-      seen |= d.message == message;
-    if (seen)
-      continue;
-    Diagnostic note;
-    note.severity = Diagnostic::Severity::note;
-    note.message = message;
-    diags.push_back(note);
-  }
-}
-
 } // namespace xpu::rt

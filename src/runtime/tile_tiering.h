@@ -26,8 +26,4 @@ void selectTileTiers(mlir::ModuleOp module, const TargetDesc &target,
                      const cap::FactTable &facts, DiagnosticList &diags,
                      std::string &buildInfo);
 
-/// A module loaded from the cache was not compiled here: its notes come
-/// back from its build info (the lines selectTileTiers wrote).
-void replayTileNotes(const std::string &buildInfo, DiagnosticList &diags);
-
 } // namespace xpu::rt

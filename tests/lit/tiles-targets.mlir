@@ -1,7 +1,7 @@
 // RUN: rm -rf %t && mkdir -p %t/nv %t/amd %t/amd11 %t/cpu
 // RUN: env XPU_DUMP_DIR=%t/nv xpujit compile %s --target=nvptx --chip=sm_90 -o %t/k.cubin 2>&1 | FileCheck %s --check-prefix=NOTE90
 // RUN: cat %t/nv/*.nvptx.ptx | FileCheck %s --check-prefix=PTX
-// RUN: env XPU_DUMP_DIR=%t/amd xpujit compile %s --target=amdgcn --chip=gfx942 -o %t/k.hsaco
+// RUN: xpujit compile %s --target=amdgcn --chip=gfx942 -o %t/k.hsaco
 // RUN: llvm-objdump -d --mcpu=gfx942 %t/k.hsaco | FileCheck %s --check-prefix=GFX942
 // RUN: xpujit compile %s --target=amdgcn --chip=gfx1100 -o %t/k11.hsaco
 // RUN: llvm-objdump -d --mcpu=gfx1100 %t/k11.hsaco | FileCheck %s --check-prefix=GFX1100

@@ -157,7 +157,7 @@ bool runsHere(const std::string &text, std::initializer_list<const char *> caps)
       std::string said = diagnosticsOf(text, st);
       INFO(said);
       CHECK(st == XPU_ERROR_REFUSED);
-      MESSAGE("SKIP: " << target().name << " has no " << c << " (refused: " << said << ")");
+      MESSAGE("SKIP: " << target().name << " has no " << std::string(c) << " (refused: " << said << ")");
       return false;
     }
   return true;

@@ -6,12 +6,14 @@
 // RUN: xpujit compile %s --target=amdgcn --chip=gfx1100 -o %t/k11.hsaco
 // RUN: llvm-objdump -d --mcpu=gfx1100 %t/k11.hsaco | FileCheck %s --check-prefix=GFX1100
 // RUN: xpujit compile %s --target=cpu -o %t/k.o 2>&1 | FileCheck %s --check-prefix=NOTECPU
-// RUN: xpujit compile %s --target=nvptx --chip=sm_52 -o %t/k52.ptx 2>&1 | FileCheck %s --check-prefix=NOTE52
+// RUN: xpujit compile %s --target=nvptx --chip=sm_52 -o %t/k52.ptx > %t/note52.txt 2>&1 || true
+// RUN: FileCheck %s --check-prefix=NOTE52 --input-file %t/note52.txt
 //
 // The int8 dot tier offline (issue 15): the tier follows from the chip
 // (sm_90: dp4a; gfx942: v_dot4c_i32_i8; gfx1100: v_dot4_i32_iu8), the
 // software tile on the CPU. With a CUDA toolkit, ptxas assembles the PTX
-// for sm_90 (xpujit compile fails otherwise).
+// for sm_90 (xpujit compile fails otherwise); CUDA 13's ptxas has no sm_52,
+// so only the note is checked there.
 
 // NOTE90: note: [mma-tiering] kernel 'gemm': dot4 (packed 8-bit dot products (dp4a)); not wgmma: the 32x32x32 i8 mac at {{.*}} is not made of wgmma's 64x8x32 steps; not mma.sync: the 32x32x32 i8 mac at {{.*}} has i8 operands; xpujit's mma.sync tier takes f16 and bf16
 // NOTECPU: note: [mma-tiering] kernel 'gemm': software (the software tile (shared memory, vector loops))

@@ -1370,6 +1370,90 @@ typedef struct xpu_calibration_stats {
 /* Fills `out` up to out->struct_size. */
 XPU_API xpu_status xpu_calibration_stats_get(xpu_calibration_stats *out);
 
+/*===========================================================================*
+ * Observing: module reports, dispatch reports, traces, launch hooks
+ *
+ * Everything here is off until asked for, and costs a launch nothing then
+ * (one predictable branch). The same is turned on without code by
+ * environment variables: XPU_TRACE=FILE records a trace for the whole
+ * process, XPU_REPORT=FILE writes dispatch reports. Schemas: docs/observe.md.
+ * All functions here are thread-safe.
+ *===========================================================================*/
+
+/* The module's report as JSON (schema "xpujit.module-report", versioned):
+ * source identity (hash of the text and of the canonical admitted IR),
+ * each kernel's profile and admission, each capability need with its
+ * verdict, kind and evidence, the target and device identity, limits,
+ * stage timings and cache outcome with the key. It names exactly one
+ * target and one device: the module's. Made on the first call (the front
+ * end runs again, without code generation); the string is owned by the
+ * module and lives until it is released. */
+XPU_API xpu_status xpu_module_report(xpu_module module, const char **json);
+
+/* Records a trace of this process (Chrome/Perfetto trace-event JSON:
+ * compile stages, cache lookups, copies, launches on the host and on the
+ * device, synchronizations, one track per host thread and per stream)
+ * until xpu_trace_stop, which writes `path`. XPU_ERROR_BUSY while a trace
+ * is recorded already (XPU_TRACE's, for one); XPU_ERROR_INVALID_ARGUMENT
+ * when `path` cannot be written. A trace still recording when the process
+ * exits is written then. Device times come from events recorded around
+ * each launch and are read when its stream synchronizes: a launch whose
+ * stream never synchronizes has only its host side in the trace. */
+XPU_API xpu_status xpu_trace_start(const char *path);
+XPU_API xpu_status xpu_trace_stop(void);
+
+/* Writes one JSON line per launch (schema "xpujit.dispatch") to `path`
+ * (truncated) until xpu_dispatch_report_stop: module and kernel identity,
+ * device, stream, grid, block, arguments (buffer sizes, scalar values),
+ * the enqueue status, and, once the stream synchronizes, the device time
+ * measured with events and the run's status: a line is written when its
+ * launch's stream synchronizes (a launch refused at enqueue: at once), so
+ * synchronize before stopping, or those launches go unreported.
+ * Only launches that pass argument checks are reported (a refused launch
+ * returns its error to the caller and enqueues nothing). */
+XPU_API xpu_status xpu_dispatch_report_start(const char *path);
+XPU_API xpu_status xpu_dispatch_report_stop(void);
+
+/* What a launch hook is told. Pointers are valid during the call only. */
+typedef struct xpu_launch_info {
+  uint32_t struct_size;    /* sizeof(xpu_launch_info) of the library */
+  uint64_t sequence;       /* launch number in this process, from 1 */
+  xpu_kernel kernel;
+  const char *kernel_name;
+  const char *source_name; /* the module's source name */
+  xpu_device device;
+  xpu_stream stream;       /* the stream used (the default one for NULL) */
+  const uint32_t *grid;    /* 3 extents */
+  const uint32_t *block;   /* 3 extents */
+  const xpu_arg *args;
+  size_t arg_count;
+} xpu_launch_info;
+
+typedef void (*xpu_launch_enter_fn)(const xpu_launch_info *info, void *user);
+/* `status` is the enqueue's: errors of the run come with synchronization. */
+typedef void (*xpu_launch_exit_fn)(const xpu_launch_info *info, xpu_status status,
+                                   void *user);
+
+typedef struct xpu_launch_hooks {
+  uint32_t struct_size; /* sizeof(xpu_launch_hooks) */
+  xpu_launch_enter_fn enter; /* may be NULL */
+  xpu_launch_exit_fn exit;   /* may be NULL */
+  void *user;
+} xpu_launch_hooks;
+
+#define XPU_LAUNCH_HOOKS_INIT {sizeof(xpu_launch_hooks), NULL, NULL, NULL}
+
+/* Sets the process's launch hooks (NULL removes them). `enter` runs just
+ * before a checked launch is enqueued, `exit` just after, on the launching
+ * thread, with the stream's lock held: a hook may read `info`, take times
+ * and record its own data, but must not call xpujit on the same stream
+ * (that waits for the lock it holds). Launches on other threads call the
+ * hooks concurrently. A launch that races with xpu_launch_hooks_set sees
+ * the old hooks or the new ones, never a mix; launches on other threads
+ * may still be running the old hooks when it returns, so keep `user` alive
+ * until those launches have returned. */
+XPU_API xpu_status xpu_launch_hooks_set(const xpu_launch_hooks *hooks);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

@@ -50,6 +50,8 @@ XPU_API xpu_status xpu_context_create(const xpu_context_options *options,
   Status st = settings(s);
   if (!st.isOk())
     return finish(st);
+  if (Status obs = xpu::observe::configureFromEnvironment(); !obs.isOk())
+    return finish(obs);
 
   auto ctx = std::make_shared<ContextObj>();
   for (auto &backend : createBackends()) {

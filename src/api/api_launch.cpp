@@ -335,7 +335,9 @@ XPU_API xpu_status xpu_launch_with_options(xpu_kernel kernel, xpu_stream stream,
       return finish(st);
     req.status = word.device;
   }
-  Status st = s->queue->launch(req);
+  Status st = xpu::observe::launchObserved()
+                  ? xpu::observe::observedLaunch(*s, *k, req, args, arg_count)
+                  : s->queue->launch(req);
   if (!st.isOk()) {
     if (word.host)
       dev->device->freeStatusWord(word);

@@ -127,6 +127,7 @@ XPU_API xpu_status xpu_buffer_upload(xpu_buffer buffer, size_t offset,
     return finish(st);
   if (!bytes)
     return XPU_SUCCESS;
+  xpu::observe::CopySpan traced("upload", bytes);
   return finish(buf->device->device->upload(*buf->memory, offset, src, bytes));
 }
 
@@ -141,12 +142,14 @@ XPU_API xpu_status xpu_buffer_download(xpu_buffer buffer, size_t offset,
     return finish(st);
   if (!bytes)
     return XPU_SUCCESS;
+  xpu::observe::CopySpan traced("download", bytes);
   return finish(buf->device->device->download(*buf->memory, offset, dst, bytes));
 }
 
 XPU_API xpu_status xpu_buffer_upload_async(xpu_buffer buffer, size_t offset,
                                            const void *src, size_t bytes,
                                            xpu_stream stream) {
+  xpu::observe::CopySpan traced("upload (enqueue)", bytes);
   return finish(enqueueCopy(buffer, offset, const_cast<void *>(src), bytes, stream,
                             /*upload=*/true));
 }
@@ -154,6 +157,7 @@ XPU_API xpu_status xpu_buffer_upload_async(xpu_buffer buffer, size_t offset,
 XPU_API xpu_status xpu_buffer_download_async(xpu_buffer buffer, size_t offset,
                                              void *dst, size_t bytes,
                                              xpu_stream stream) {
+  xpu::observe::CopySpan traced("download (enqueue)", bytes);
   return finish(enqueueCopy(buffer, offset, dst, bytes, stream, /*upload=*/false));
 }
 

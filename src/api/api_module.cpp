@@ -126,7 +126,9 @@ XPU_API xpu_status xpu_module_create(xpu_context context, xpu_device device,
   request.options = "flags=" + std::to_string(options ? options->flags : 0);
   std::shared_ptr<const Program> program;
   std::vector<Diagnostic> diags;
+  xpu::observe::BuildScope observed(request, *dev->device);
   Status st = buildProgram(*dev->device, dev->cache, request, program, diags);
+  std::shared_ptr<xpu::observe::ModuleRecord> record = observed.finish(st.isOk());
   if (diagnostics)
     *diagnostics = toHandle<xpu_diagnostics>(
         HandleTable::get().add(Kind::diagnostics, makeDiagnostics(std::move(diags))));
@@ -136,6 +138,7 @@ XPU_API xpu_status xpu_module_create(xpu_context context, xpu_device device,
   auto mod = std::make_shared<ModuleObj>();
   mod->device = dev;
   mod->program = program;
+  mod->observed = std::move(record);
   mod->buildInfo = program->blob.format + " from " + program->blob.toolchain + "; " +
                    program->blob.log;
   uint64_t h = registerObject(dev, mod);

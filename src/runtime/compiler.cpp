@@ -2,6 +2,7 @@
 #include "runtime/compiler.h"
 #include "calibration/device_calibration.h"
 #include "capability/gate.h"
+#include "observe/observe.h"
 #include "runtime/dump.h"
 #include "runtime/env.h"
 #include "runtime/kernel_cache.h"
@@ -103,11 +104,13 @@ static Status frontEnd(Session &s, const CompileRequest &request,
                        mlir::OwningOpRef<mlir::ModuleOp> &module,
                        std::vector<abi::KernelInfo> &kernels, bool loopSites = false) {
   dumpStage("input.mlir", std::string(request.text));
+  observe::Stage stage("parse");
   s.collector.setDefaultCode("XPU-PARSE");
   module = parseKernelSource(s.ctx, request.text, request.sourceName);
   if (!module)
     return stageFailure(importFailure(diags), diags, "the kernel source did not parse");
 
+  stage.next("admit");
   // Admission against each kernel's profile (ub.poison is zero before
   // anything folds it).
   s.collector.setDefaultCode("XPU-ADMIT");
@@ -123,16 +126,19 @@ static Status frontEnd(Session &s, const CompileRequest &request,
     PrepareTilesOptions tileOptions;
     tileOptions.runtimeChecks = request.runtimeChecks;
     pm.addPass(createPrepareTiles(tileOptions));
+    observe::instrumentPasses(pm);
     if (mlir::failed(pm.run(*module)))
       return stageFailure(XPU_ERROR_REFUSED, diags, "a kernel was refused");
   }
 
   // Target-independent preparation: scratch starts as zeros, reductions
   // become shared memory and barriers, the same for every backend.
+  stage.next("prepare");
   s.collector.setDefaultCode("XPU-COMPILE");
   mlir::PassManager pm(&s.ctx, mlir::ModuleOp::getOperationName());
   pm.addPass(createZeroScratch());
   pm.addPass(createExpandReductions());
+  observe::instrumentPasses(pm);
   if (mlir::failed(pm.run(*module)))
     return stageFailure(XPU_ERROR_COMPILE, diags, "reduction expansion failed");
   assignCheckSites(*module);
@@ -203,6 +209,18 @@ static std::string canonicalIR(mlir::ModuleOp module) {
   return text;
 }
 
+Status describeModule(const CompileRequest &request,
+                      std::vector<abi::KernelInfo> &kernels,
+                      std::vector<KernelRequirements> &needs, std::string &canonical,
+                      DiagnosticList &diags) {
+  Session s(request, diags);
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  XPU_RETURN_IF_ERROR(frontEnd(s, request, diags, module, kernels));
+  needs = analyzeRequirements(*module);
+  canonical = canonicalIR(*module);
+  return {};
+}
+
 const cache::Key &DeviceCache::environment(Device &device) {
   std::call_once(once_, [&] {
     cache::Environment env = keyEnvironment(device);
@@ -218,6 +236,7 @@ const cache::Key &DeviceCache::environment(Device &device) {
 /// stage (the first compile on a device that was never calibrated runs the
 /// probes here), and whether its kernels number their loops (see frontEnd).
 static void readCalibration(Device &device, Session &s) {
+  observe::Stage stage("calibration");
   auto start = std::chrono::steady_clock::now();
   s.loopSites = device.calibration().loopPassLimit().has_value();
   s.calibrationMs =
@@ -237,6 +256,7 @@ static Status loadProgram(Device &device, const cache::KernelPayload &payload,
   for (const abi::KernelInfo &k : kernels)
     program->kernels.push_back(std::make_shared<const abi::KernelInfo>(k));
   program->diagnostics = std::move(diagnostics);
+  observe::Stage stage("load");
   XPU_RETURN_IF_ERROR(device.load(program->blob, kernels, program->code));
   out = std::move(program);
   return {};
@@ -248,6 +268,7 @@ static Status compile(Device &device, Session &s, const CompileRequest &request,
                       DiagnosticList &diags, cache::KernelPayload &out) {
   // What the target language cannot express, then what this device, its
   // toolchain and our policies do not provide.
+  observe::Stage stage("gates");
   if (!request.skipGates) {
     std::vector<KernelRequirements> needs = analyzeRequirements(module);
     XPU_RETURN_IF_ERROR(cap::staticGate(device.target().kind, needs, diags));
@@ -262,6 +283,7 @@ static Status compile(Device &device, Session &s, const CompileRequest &request,
     selectTileTiers(module, device.target(), device.capabilities(), diags, tiering);
   double gatesMs = s.msSinceFrontEnd();
   Blob blob;
+  stage.next("codegen");
   Status st = device.compile(module, kernels, blob);
   if (!st.isOk() && s.collector.hadError())
     return stageFailure(st.code(), diags, st.message().c_str());
@@ -282,7 +304,9 @@ static Status compile(Device &device, Session &s, const CompileRequest &request,
 static std::shared_ptr<const Program>
 fromSourceEntry(Device &device, cache::Cache &kc, const cache::Key &sourceKey) {
   cache::SourcePayload source;
-  if (!kc.loadSource(sourceKey, source))
+  bool found = kc.loadSource(sourceKey, source);
+  observe::cacheLookup("source-entry", found, sourceKey.hex());
+  if (!found)
     return nullptr;
   bool memoryHit = false;
   auto payload = kc.compiled().get(
@@ -300,6 +324,7 @@ fromSourceEntry(Device &device, cache::Cache &kc, const cache::Key &sourceKey) {
   if (!loadProgram(device, *payload, source.kernels, source.diagnostics, program).isOk())
     return nullptr;
   (memoryHit ? kc.counters().memoryHits : kc.counters().diskHits)++;
+  observe::origin(memoryHit ? "memory" : "disk");
   return program;
 }
 
@@ -349,6 +374,8 @@ static Status fromContent(Device &device, cache::Cache &kc, const cache::Key &en
   diags = out->diagnostics;
   (memoryHit ? kc.counters().memoryHits
              : diskHit ? kc.counters().diskHits : kc.counters().compiles)++;
+  observe::cacheLookup("content", memoryHit || diskHit, key.hex());
+  observe::origin(memoryHit ? "memory" : diskHit ? "disk" : "compiled");
   kc.saveSource(sourceKey, {key, kernels, diags});
   return {};
 }
@@ -395,7 +422,9 @@ Status buildProgram(Device &device, DeviceCache &dc, const CompileRequest &reque
         return p;
       },
       hit);
+  observe::cacheLookup("memory", hit, sourceKey.hex());
   if (hit) {
+    observe::origin("memory");
     kc.counters().memoryHits++;
     diags = out->diagnostics;
   }

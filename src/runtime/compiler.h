@@ -76,6 +76,13 @@ Status compileForTarget(const CompileRequest &request, const TargetDesc &target,
                         Blob &out, std::vector<abi::KernelInfo> &kernels,
                         DiagnosticList &diags);
 
+/// The front end again, for module reports (src/observe): the kernels it
+/// describes, what each needs, and the canonical IR that content keys hash.
+Status describeModule(const CompileRequest &request,
+                      std::vector<abi::KernelInfo> &kernels,
+                      std::vector<KernelRequirements> &needs, std::string &canonical,
+                      DiagnosticList &diags);
+
 /// Parse and verify only, then print in the library's form
 /// (xpu::printKernelSource): the normal form of xpu_module_format.
 Status formatModule(const CompileRequest &request, std::string &out,

@@ -65,6 +65,7 @@ static Status outOfBounds(const abi::KernelInfo &kernel, uint32_t count,
 
 Status StreamObj::synchronize() {
   std::lock_guard<std::mutex> g(mu);
+  observe::SyncScope timing(*this);
   uint64_t upTo = enqueued;
   Status st = queue->synchronize();
   for (PendingCheck &check : checks) {
@@ -78,7 +79,7 @@ Status StreamObj::synchronize() {
   }
   checks.clear();
   synchronized.store(upTo, std::memory_order_release);
-  return st;
+  return timing.done(std::move(st));
 }
 
 Status BufferObj::checkConflicts(const char *what, bool isWrite,

@@ -3,6 +3,7 @@
 // that run when a stream is synchronized.
 #pragma once
 
+#include "observe/observe.h"
 #include "runtime/backend.h"
 #include "runtime/compiler.h"
 #include "runtime/handles.h"
@@ -62,6 +63,7 @@ struct StreamObj : Object {
   uint64_t enqueued = 0;               ///< sequence number of the last work
   std::atomic<uint64_t> synchronized{0}; ///< last sequence known finished
   std::vector<PendingCheck> checks;
+  observe::StreamLog observed; ///< launches awaiting device times (last: see it)
 
   /// Waits for the queue, then checks the status words of finished
   /// launches; ends the borrows of everything enqueued so far.
@@ -122,6 +124,7 @@ struct ModuleObj : Object {
   std::shared_ptr<const Program> program;
   std::vector<uint64_t> kernelHandles;
   std::string buildInfo; ///< for xpu_module_build_info
+  std::shared_ptr<observe::ModuleRecord> observed; ///< for xpu_module_report
 };
 
 struct KernelObj : Object {

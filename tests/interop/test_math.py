@@ -135,6 +135,10 @@ TRANSCENDENTAL = {"exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sin"
                   "atanh", "erf", "erfc", "cbrt", "atan2", "powf"}
 
 
+def available(device, capability):
+    return any(c.name == capability and c.available for c in device.capabilities())
+
+
 @pytest.fixture(scope="module")
 def float_kernels(device):
     def build(dtype):
@@ -143,6 +147,10 @@ def float_kernels(device):
         for table, count in ((UNARY, 1), (BINARY, 2), (TERNARY, 3)):
             for name, (body, *_rest) in table.items():
                 if VULKAN and dtype is F64 and name in TRANSCENDENTAL:
+                    continue
+                # math.fma is refused where the device does not fuse it and
+                # xpujit has no exact software form (docs/calibration.md).
+                if name == "fma" and not available(device, f"fp.fma.{elem}"):
                     continue
                 text.append(kernel(f"{name}_{elem}", body, count, elem, elem))
                 names.add(name)
@@ -168,8 +176,7 @@ def draw(rng, n, lo, hi, dtype, count):
 
 @pytest.mark.parametrize("dtype", [F32, F64], ids=["f32", "f64"])
 def test_float_functions(device, float_kernels, rng, dtype):
-    if dtype is F64 and not any(c.name == "f64.arith" and c.available
-                                for c in device.capabilities()):
+    if dtype is F64 and not available(device, "f64.arith"):
         pytest.skip(f"{device.spec} has no f64 arithmetic")
     module = float_kernels(dtype)
     elem = "f32" if dtype is F32 else "f64"
@@ -187,7 +194,7 @@ def test_float_functions(device, float_kernels, rng, dtype):
                                                 for a, b, c in zip(x, y, z)])
             if name not in module.names:
                 continue
-            if VULKAN and name in ("fma", "remf"):
+            if VULKAN and name == "remf":
                 abs_tol = 2 * float(np.spacing(dtype(100)))
             out = np.zeros(n, dtype)
             module.kernel(f"{name}_{elem}").launch((n + 127) // 128, 128, [out, *xs])

@@ -36,7 +36,10 @@ const char *kRunHelp =
     "  --save DIR        write each buffer to DIR/<param>.in.bin before the\n"
     "                    launch and DIR/<param>.out.bin after it (raw bytes)\n"
     "  --repeat N        launch N times and report the mean time per launch\n"
-    "  --dynamic-shared BYTES  dynamic shared memory per workgroup\n";
+    "  --dynamic-shared BYTES  dynamic shared memory per workgroup\n"
+    "  --report FILE     write the module's report (JSON, docs/observe.md)\n"
+    "  --trace FILE      write a trace of the run (Chrome/Perfetto trace-event\n"
+    "                    JSON: open it in ui.perfetto.dev or chrome://tracing)\n";
 
 bool parseExtents(const std::string &text, uint32_t out[3]) {
   out[0] = out[1] = out[2] = 1;
@@ -78,8 +81,32 @@ struct Buffers {
 
 } // namespace
 
+/// Records a trace for as long as it lives (xpujit run --trace).
+struct Trace {
+  bool on = false;
+  ~Trace() {
+    if (on && xpu_trace_stop())
+      std::fprintf(stderr, "xpujit run: %s\n", xpu_last_error_message());
+  }
+};
+
+bool writeReport(xpu_module module, const std::string &path) {
+  const char *json = nullptr;
+  if (xpu_status st = xpu_module_report(module, &json)) {
+    reportFailure("no module report", st);
+    return false;
+  }
+  std::ofstream out(path);
+  out << json << "\n";
+  if (!out) {
+    std::fprintf(stderr, "xpujit run: cannot write '%s'\n", path.c_str());
+    return false;
+  }
+  return true;
+}
+
 int runRun(int argc, char **argv) {
-  std::string file, kernelName, deviceSpec, saveDir;
+  std::string file, kernelName, deviceSpec, saveDir, reportPath, tracePath;
   uint32_t grid[3] = {0, 0, 0}, block[3] = {0, 0, 0};
   std::vector<ArgSpec> specs;
   uint64_t seed = 1, repeat = 1;
@@ -142,6 +169,12 @@ int runRun(int argc, char **argv) {
     } else if (a == "--save") {
       if (!value(saveDir))
         return kUsage;
+    } else if (a == "--report") {
+      if (!value(reportPath))
+        return kUsage;
+    } else if (a == "--trace") {
+      if (!value(tracePath))
+        return kUsage;
     } else if (!a.empty() && a[0] == '-') {
       std::fprintf(stderr, "xpujit run: unknown option '%s'\n", a.c_str());
       return kUsage;
@@ -163,6 +196,12 @@ int runRun(int argc, char **argv) {
     std::fprintf(stderr, "xpujit run: cannot read '%s'\n", file.c_str());
     return kFailed;
   }
+  Trace trace; // declared before the context: written after it is released
+  if (!tracePath.empty()) {
+    if (xpu_status st = xpu_trace_start(tracePath.c_str()))
+      return reportFailure("cannot record a trace", st);
+    trace.on = true;
+  }
   Context ctx;
   if (xpu_status st = xpu_context_create(nullptr, &ctx.handle))
     return reportFailure("cannot create a context", st);
@@ -182,6 +221,8 @@ int runRun(int argc, char **argv) {
   xpu_diagnostics_release(diags);
   if (st)
     return reportFailure("compile failed", st);
+  if (!reportPath.empty() && !writeReport(module, reportPath))
+    return kFailed;
   xpu_kernel kernel;
   if ((st = xpu_module_kernel(module, kernelName.c_str(), &kernel)))
     return reportFailure("no kernel", st);

@@ -26,6 +26,8 @@ from .errors import (ArgumentMismatchError, BackendError, BusyError,
                      UnsupportedError, XpuError)
 from .interop import from_cuda_array_interface, from_dlpack
 from .memory import Buffer, Mapping
+from .observe import (start_dispatch_report, start_trace, stop_dispatch_report,
+                      stop_trace)
 from .module import Kernel, Layout, Module, Param, View, compile, format_module
 from .stream import Event, Stream
 from .types import buffer, vector

@@ -111,6 +111,13 @@ class Module:
                            f"{', '.join(self.kernels) or 'none'})")
         return self.kernels[name]
 
+    def report(self):
+        """The module's report as a dict (schema "xpujit.module-report"):
+        source and IR hashes, admission, capability verdicts with evidence,
+        target, device, limits, stage timings and cache outcome."""
+        from .observe import module_report
+        return module_report(self.handle)
+
     def __repr__(self):
         return f"<xpujit.Module [{', '.join(self.kernels)}] on {self.device.spec}>"
 

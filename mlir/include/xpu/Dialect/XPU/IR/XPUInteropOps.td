@@ -49,6 +49,18 @@ class XPU_WaveQueryOp<string mnemonic, string what> : XPU_Op<mnemonic, [
 
 def XPU_WaveIdOp : XPU_WaveQueryOp<"wave_id",
     "the index of the invocation's wave inside its workgroup"> {
+#ifdef XPU_DOC_EXAMPLES
+  let description = [{
+    `gpu.subgroup_id`. On CUDA and AMD waves are formed from consecutive
+    linear invocation indices, so this is `linear id / wave width`; on the
+    CPU (waves of one) it is the linear id; on Vulkan, where the driver
+    decides which invocations share a subgroup, it is the `SubgroupId`
+    builtin, consistent with `xpu.lane_id`.
+    ```mlir
+    %wave = xpu.wave_id
+    ```
+  }];
+#else
   let description = [{
     `gpu.subgroup_id`. On CUDA and AMD waves are formed from consecutive
     linear invocation indices, so this is `linear id / wave width`; on the
@@ -56,14 +68,25 @@ def XPU_WaveIdOp : XPU_WaveQueryOp<"wave_id",
     decides which invocations share a subgroup, it is the `SubgroupId`
     builtin, consistent with `xpu.lane_id`.
   }];
+#endif
 }
 
 def XPU_WaveCountOp : XPU_WaveQueryOp<"wave_count",
     "the number of waves in the invocation's workgroup"> {
+#ifdef XPU_DOC_EXAMPLES
+  let description = [{
+    `gpu.num_subgroups`: `ceil(invocations / wave width)` on CUDA, AMD and
+    the CPU; the `NumSubgroups` builtin on Vulkan.
+    ```mlir
+    %waves = xpu.wave_count
+    ```
+  }];
+#else
   let description = [{
     `gpu.num_subgroups`: `ceil(invocations / wave width)` on CUDA, AMD and
     the CPU; the `NumSubgroups` builtin on Vulkan.
   }];
+#endif
 }
 
 #endif // XPU_INTEROP_OPS_TD

@@ -133,6 +133,13 @@ def XPU_TileScaleOp : XPU_TileOp<"tile_scale", [AllTypesMatch<["tile", "result"]
     TypesMatchWith<"the scale is the tile's element type", "tile", "scale",
                    "::llvm::cast<::xpu::TileType>($_self).getElementType()">]> {
   let summary = "every element multiplied by one scalar";
+#ifdef XPU_DOC_EXAMPLES
+  let description = [{
+    ```mlir
+    %s = xpu.tile_scale %acc, %alpha : !xpu.tile<64x64xf32>
+    ```
+  }];
+#endif
   let arguments = (ins XPU_AnyTile:$tile, AnyType:$scale);
   let results = (outs XPU_AnyTile:$result);
   let assemblyFormat = "$tile `,` $scale attr-dict `:` qualified(type($tile))";
@@ -140,6 +147,13 @@ def XPU_TileScaleOp : XPU_TileOp<"tile_scale", [AllTypesMatch<["tile", "result"]
 
 def XPU_TileAddOp : XPU_TileOp<"tile_add", [AllTypesMatch<["lhs", "rhs", "result"]>]> {
   let summary = "elementwise sum of two tiles of one type";
+#ifdef XPU_DOC_EXAMPLES
+  let description = [{
+    ```mlir
+    %r = xpu.tile_add %acc, %bias : !xpu.tile<64x64xf32>
+    ```
+  }];
+#endif
   let arguments = (ins XPU_AnyTile:$lhs, XPU_AnyTile:$rhs);
   let results = (outs XPU_AnyTile:$result);
   let assemblyFormat = "$lhs `,` $rhs attr-dict `:` qualified(type($lhs))";
@@ -166,6 +180,13 @@ def XPU_TileConvertOp : XPU_TileOp<"tile_convert"> {
 // product of two vector<4xi8>, widened exactly, plus a wrapping i32 add.
 def XPU_Dot4I8Op : XPU_Op<"dot4_i8", [Pure, AllTypesMatch<["a", "b"]>]> {
   let summary = "acc + a·b of four signed 8-bit lanes (lowering only)";
+#ifdef XPU_DOC_EXAMPLES
+  let description = [{
+    ```mlir
+    %r = xpu.dot4_i8 %a, %b, %acc : vector<4xi8>
+    ```
+  }];
+#endif
   let arguments = (ins VectorOfLengthAndType<[4], [I8]>:$a,
                        VectorOfLengthAndType<[4], [I8]>:$b, I32:$acc);
   let results = (outs I32:$result);

@@ -4,6 +4,7 @@
 // cleanly with XPU_ERROR_DEVICE_LOST, and a new xpu context gets a new one.
 #include "cuda_codegen.h"
 #include "cuda_driver.h"
+#include "capability/tile_facts.h"
 #include "../common/driver_launch.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -488,6 +489,8 @@ std::vector<cap::Fact> CudaDevice::probeCapabilities() {
       byCC(C::bf16Arith, 80, "native bf16 arithmetic"),
       byCC(C::atomicF64Add, 60, "f64 atomic add"),
   };
+  for (cap::Fact &f : cap::nvidiaTileFacts(ccMajor, ccMinor, cc))
+    facts.push_back(std::move(f));
   int shared = 0, threads = 0;
   if (drv.cuDeviceGetAttribute(&shared, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK,
                                cuDevice) == CUDA_SUCCESS)

@@ -4,6 +4,7 @@
 // the rest of the process: later calls fail cleanly with
 // XPU_ERROR_DEVICE_LOST.
 #include "hip_code_object.h"
+#include "capability/tile_facts.h"
 #include "hip_codegen.h"
 #include "hip_runtime.h"
 #include "../common/driver_launch.h"
@@ -370,6 +371,8 @@ std::vector<cap::Fact> HipDevice::probeCapabilities() {
                                       "f64 atomic add needs gfx90a or gfx94x; the device "
                                       "is " + target_.chip},
                      arch});
+  for (cap::Fact &f : cap::amdTileFacts(target_.chip, arch))
+    facts.push_back(std::move(f));
   auto limit = [&](C c, int which, const char *name) {
     int v = 0;
     if (hip.hipDeviceGetAttribute(&v, which, ordinal) == hipSuccess && v > 0)

@@ -80,7 +80,10 @@ bool probe(const Instance &inst, VkPhysicalDevice pd, const FeatureSet &disabled
     std::string ext = e.extensionName;
     out.hasAtomicFloat |= ext == VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME;
     smBuiltins |= ext == VK_NV_SHADER_SM_BUILTINS_EXTENSION_NAME;
+    out.hasCoopMatrix |= ext == "VK_KHR_cooperative_matrix";
   }
+  out.hasV13 = base.properties.apiVersion >= VK_API_VERSION_1_3 &&
+               inst.apiVersion >= VK_API_VERSION_1_3;
 
   VkPhysicalDeviceIDProperties ids{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES};
   VkPhysicalDeviceShaderSMBuiltinsPropertiesNV sm{
@@ -122,7 +125,7 @@ bool probe(const Instance &inst, VkPhysicalDevice pd, const FeatureSet &disabled
   out.queueFamily = uint32_t(best);
   out.timestampBits = families[best].timestampValidBits;
 
-  FeatureChain chain(out.hasAtomicFloat);
+  FeatureChain chain(out.hasAtomicFloat, out.hasV13);
   fn.vkGetPhysicalDeviceFeatures2(pd, &chain.core);
   out.supported = chain.read();
   out.disabled = disabled;

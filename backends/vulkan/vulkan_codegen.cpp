@@ -1,5 +1,6 @@
 // Vulkan code generation; see vulkan_codegen.h.
 #include "vulkan_codegen.h"
+#include "vulkan_tiles.h"
 #include "vulkan_wave.h"
 
 #include "calibration/device_calibration.h"
@@ -66,6 +67,7 @@ SPIRVTarget spirvTarget(const PhysicalInfo &info) {
       C::AtomicFloat64AddEXT);
   cap(subgroupsInCompute(info), C::GroupNonUniform);
   addSubgroupCapabilities(info, t.caps);
+  addTileCapabilities(info, t.caps);
   // IEEE f32 behavior where the device can promise it (Vulkan 1.2 float
   // controls); elsewhere denormals may flush.
   t.preserveFloats = info.floatControls.shaderDenormPreserveFloat32 &&
@@ -322,6 +324,7 @@ std::vector<cap::Fact> VulkanDevice::probeCapabilities() {
                                       "in compute shaders"},
                      subgroup});
   addWaveFacts(*this, facts);
+  addTileFacts(*this, facts);
   const VkPhysicalDeviceLimits &l = info.props.limits;
   facts.push_back({C::sharedMemory, cap::Kind::deviceOptional, cap::Available{},
                    "vkGetPhysicalDeviceProperties2: maxComputeSharedMemorySize=" +

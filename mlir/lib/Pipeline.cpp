@@ -1,5 +1,6 @@
 // The compiler's stages as functions; see Pipeline.h.
 #include "xpu/Pipeline.h"
+#include "xpu/Dialect/XPU/IR/Tiles.h"
 #include "xpu/FrontEnd/GPUImport.h"
 #include "xpu/ParserGuards.h"
 #include "xpu/Transforms/Passes.h"
@@ -344,6 +345,10 @@ std::vector<abi::KernelInfo> describeKernels(ModuleOp module) {
       s.what = "store to '" + bufferName(store.getBuffer()) + "'";
     else if (auto atomic = dyn_cast<AtomicRMWOp>(op))
       s.what = "atomic on '" + bufferName(atomic.getBuffer()) + "'";
+    else if (auto load = dyn_cast<TileLoadOp>(op))
+      s.what = "tile load from '" + bufferName(load.getBuffer()) + "'";
+    else if (auto store = dyn_cast<TileStoreOp>(op))
+      s.what = "tile store to '" + bufferName(store.getBuffer()) + "'";
     else if (isa<scf::ForOp, scf::WhileOp>(op))
       s.what = "loop";
     if (sites.size() <= size_t(site.getInt()))
@@ -384,7 +389,7 @@ std::vector<abi::KernelInfo> describeKernels(ModuleOp module) {
     };
     info.workgroupSize = extents(kernel.getWorkgroupSize());
     info.gridSize = extents(kernel.getGridSize());
-    info.sharedBytes = sharedScratchBytes(kernel);
+    info.sharedBytes = sharedBytesWithTiles(kernel);
     info.usesBarriers = withBarriers.contains(kernel);
     info.checkSites = sites;
     kernels.push_back(std::move(info));
@@ -398,6 +403,9 @@ LogicalResult lowerToLLVMDialect(ModuleOp module, LLVMTarget target,
                      : target == LLVMTarget::nvvm ? "nvvm"
                                                   : "rocdl";
   PassManager pm(module.getContext(), ModuleOp::getOperationName());
+  LowerTilesOptions tileOptions;
+  tileOptions.target = name;
+  pm.addPass(createLowerTiles(tileOptions));
   LowerWaveOpsOptions waveOptions;
   waveOptions.target = name;
   waveOptions.waveWidth = waveWidth;
@@ -458,6 +466,9 @@ LogicalResult lowerToSPIRV(ModuleOp module, const SPIRVOptions &options) {
   if (!env)
     return module.emitError("lowering to SPIR-V needs a spirv.target_env");
   PassManager pm(module.getContext(), ModuleOp::getOperationName());
+  LowerTilesOptions tileOptions;
+  tileOptions.target = "spirv";
+  pm.addPass(createLowerTiles(tileOptions));
   pm.addPass(createExpandReductions());
   pm.addPass(createInlineHelpers());
   DefineIntegerSemanticsOptions semantics;

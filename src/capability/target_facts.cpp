@@ -56,6 +56,10 @@ bool isMeasured(C c) {
 }
 
 bool isTypeCap(C c) { return c <= C::f64Arith; }
+
+/// Every target has the software tile (mlir/lib/Conversion/LowerTiles.cpp).
+constexpr const char *kSoftwareTile =
+    "the software tile: workgroup-shared memory and vector loops (xpu-lower-tiles)";
 /// Shuffles, ballots, votes, reductions and scans of waves.
 bool isWaveOperation(C c) { return c >= C::waveShuffle && c <= C::waveReduce64; }
 
@@ -75,7 +79,11 @@ Rule cpuRule(C c) {
   case C::fmaF64: return fmaMeasured();
   case C::mathLibrary: return table("host libm, resolved in the process");
   case C::f64Math: return table("host libm has f64 forms");
-  case C::matrixTiles: return cannot("xpujit lowers no matrix tiles for the CPU yet");
+  case C::matrixTiles: return table(kSoftwareTile);
+  case C::tileMmaSync: case C::tileWgmma: case C::tileMfma: case C::tileWmma:
+  case C::tileCoopMatrix: case C::tileDotInt8:
+    return cannot("the CPU target has no matrix or packed-dot unit xpujit uses; "
+                  "tiles run as vectorized loops");
   default: break;
   }
   return cannot("no rule");
@@ -98,7 +106,12 @@ Rule nvptxRule(C c) {
   case C::fmaF64: return fmaMeasured();
   case C::mathLibrary: return toolchain("libdevice bitcode from the CUDA toolkit");
   case C::f64Math: return table("libdevice has f64 forms (__nv_exp, ...)");
-  case C::matrixTiles: return cannot("xpujit lowers no matrix tiles for NVPTX yet");
+  case C::matrixTiles: return table(kSoftwareTile);
+  case C::tileMmaSync: return device("mma.sync with f16/bf16/tf32 operands needs sm_80");
+  case C::tileWgmma: return device("wgmma needs sm_90 (the sm_90a target)");
+  case C::tileDotInt8: return device("dp4a needs sm_61");
+  case C::tileMfma: case C::tileWmma: case C::tileCoopMatrix:
+    return cannot("an AMD or Vulkan matrix unit, not an NVIDIA one");
   default: break;
   }
   return table("LLVM NVPTX expresses it on every sm_XX");
@@ -116,7 +129,12 @@ Rule amdgcnRule(C c) {
   case C::fmaF64: return fmaMeasured();
   case C::mathLibrary: return toolchain("ocml/ockl from the AMD device libraries");
   case C::f64Math: return table("ocml has f64 forms (__ocml_exp_f64, ...)");
-  case C::matrixTiles: return cannot("xpujit lowers no matrix tiles for AMDGPU yet");
+  case C::matrixTiles: return table(kSoftwareTile);
+  case C::tileMfma: return device("MFMA needs gfx908, gfx90a or gfx94x");
+  case C::tileWmma: return device("WMMA needs gfx11");
+  case C::tileDotInt8: return device("v_dot4_i32_i8 needs gfx906 or later");
+  case C::tileMmaSync: case C::tileWgmma: case C::tileCoopMatrix:
+    return cannot("an NVIDIA or Vulkan matrix unit, not an AMD one");
   default: break;
   }
   return table("LLVM AMDGPU expresses it on gfx9 and later");
@@ -159,7 +177,12 @@ Rule spirvRule(C c) {
   case C::f64Math:
     return cannot("GLSL.std.450's exponential, logarithmic, trigonometric, "
                   "hyperbolic and power functions take 16- and 32-bit floats only");
-  case C::matrixTiles: return cannot("xpujit lowers no matrix tiles for SPIR-V yet");
+  case C::matrixTiles: return table(kSoftwareTile);
+  case C::tileCoopMatrix: return device("VK_KHR_cooperative_matrix");
+  case C::tileDotInt8: return device("shaderIntegerDotProduct");
+  case C::tileMmaSync: case C::tileWgmma: case C::tileMfma: case C::tileWmma:
+    return cannot("a vendor instruction SPIR-V does not name; Vulkan reaches "
+                  "matrix units through cooperative matrices");
   default: break;
   }
   return cannot("no rule");

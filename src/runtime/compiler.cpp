@@ -8,6 +8,8 @@
 #include "runtime/kernel_cache.h"
 #include "runtime/lowering_check.h"
 #include "runtime/targets.h"
+#include "runtime/tile_tiering.h"
+#include "capability/tile_facts.h"
 #include "xpu/Pipeline.h"
 
 #include "xpu/Transforms/Passes.h"
@@ -128,6 +130,11 @@ static Status frontEnd(Session &s, const CompileRequest &request,
     // callee where it is called.
     pm.addPass(createLowerFunctionValues());
     pm.addPass(createAdmit(options));
+    // Tile operands that differ between invocations are refused like any
+    // other admission rule (XPU-TILE001).
+    PrepareTilesOptions tileOptions;
+    tileOptions.runtimeChecks = request.runtimeChecks;
+    pm.addPass(createPrepareTiles(tileOptions));
     observe::instrumentPasses(pm);
     if (mlir::failed(pm.run(*module)))
       return stageFailure(XPU_ERROR_REFUSED, diags, "a kernel was refused");
@@ -192,6 +199,9 @@ Status compileForTarget(const CompileRequest &request, const TargetDesc &target,
   mlir::OwningOpRef<mlir::ModuleOp> module;
   XPU_RETURN_IF_ERROR(frontEnd(s, request, diags, module, kernels));
   XPU_RETURN_IF_ERROR(cap::offlineGate(target, analyzeRequirements(*module), diags));
+  std::string tiering;
+  selectTileTiers(*module, target, cap::resolveFacts(target, cap::tileFactsOfChip(target)),
+                  diags, tiering);
   Status st = generateCode(*module, target, kernels, out);
   if (!st.isOk() && s.collector.hadError())
     return stageFailure(st.code(), diags, st.message().c_str());
@@ -279,6 +289,12 @@ static Status compile(Device &device, Session &s, const CompileRequest &request,
     XPU_RETURN_IF_ERROR(
         cap::deviceGate(device.capabilities(), device.label(), needs, diags));
   }
+  // The tiers read the device's facts; a compile without gates (the probes
+  // that measure those facts) has no tiles, and asking for the facts there
+  // would wait on itself.
+  std::string tiering;
+  if (!request.skipGates)
+    selectTileTiers(module, device.target(), device.capabilities(), diags, tiering);
   double gatesMs = s.msSinceFrontEnd();
   Blob blob;
   stage.next("codegen");
@@ -293,7 +309,7 @@ static Status compile(Device &device, Session &s, const CompileRequest &request,
   char times[128];
   std::snprintf(times, sizeof times, "calibration %.1f ms; front end %.1f ms; gates %.1f ms; ",
                 s.calibrationMs, s.frontEndMs, gatesMs);
-  out.log = times + blob.log;
+  out.log = times + blob.log + (tiering.empty() ? "" : "\n" + tiering);
   return {};
 }
 
@@ -361,7 +377,15 @@ static Status fromContent(Device &device, cache::Cache &kc, const cache::Key &en
     payload = p;
     memoryHit = diskHit = false;
   }
+  // A payload compiled earlier (another source with the same content, or
+  // another process) brings no notes: the tiers are chosen again, as they
+  // were for it, so the [mma-tiering] notes are never missing.
+  if ((memoryHit || diskHit) && !request.skipGates) {
+    std::string tiering;
+    selectTileTiers(*module, device.target(), device.capabilities(), diags, tiering);
+  }
   XPU_RETURN_IF_ERROR(loadProgram(device, *payload, kernels, diags, out));
+  diags = out->diagnostics;
   (memoryHit ? kc.counters().memoryHits
              : diskHit ? kc.counters().diskHits : kc.counters().compiles)++;
   observe::cacheLookup("content", memoryHit || diskHit, key.hex());

@@ -6,6 +6,7 @@
 #include "xpu/Pipeline.h"
 #include "xpu/Requirements.h"
 
+#include "xpu/Dialect/XPU/IR/Tiles.h"
 #include "xpu/Dialect/XPU/IR/XPUDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -49,6 +50,12 @@ const char *capabilityName(Capability c) {
   case Capability::f64Math: return "math.f64";
   case Capability::fmaF32: return "fp.fma.f32";
   case Capability::fmaF64: return "fp.fma.f64";
+  case Capability::tileMmaSync: return "tile.mma-sync";
+  case Capability::tileWgmma: return "tile.wgmma";
+  case Capability::tileMfma: return "tile.mfma";
+  case Capability::tileWmma: return "tile.wmma";
+  case Capability::tileCoopMatrix: return "tile.cooperative-matrix";
+  case Capability::tileDotInt8: return "tile.dot-int8";
   case Capability::count_: break;
   }
   return "?";
@@ -87,6 +94,12 @@ const char *capabilityPhrase(Capability c) {
   case Capability::f64Math: return "f64 math functions";
   case Capability::fmaF32: return "a fused multiply-add of f32 (math.fma)";
   case Capability::fmaF64: return "a fused multiply-add of f64 (math.fma)";
+  case Capability::tileMmaSync: return "warp matrix multiply-accumulate (mma.sync)";
+  case Capability::tileWgmma: return "warpgroup matrix multiply-accumulate (wgmma)";
+  case Capability::tileMfma: return "AMD matrix fused multiply-add (MFMA)";
+  case Capability::tileWmma: return "AMD wave matrix multiply-accumulate (WMMA)";
+  case Capability::tileCoopMatrix: return "cooperative matrices (VK_KHR_cooperative_matrix)";
+  case Capability::tileDotInt8: return "packed 8-bit integer dot products";
   case Capability::count_: break;
   }
   return "?";
@@ -236,7 +249,7 @@ std::vector<KernelRequirements> analyzeRequirements(ModuleOp module) {
     req.location = file + ":" + std::to_string(line) + ":" + std::to_string(col);
     req.fastMath = kernel.getFastmath();
     Analyzer(module, req).walk(kernel);
-    req.sharedBytes = sharedScratchBytes(kernel);
+    req.sharedBytes = sharedBytesWithTiles(kernel);
     if (req.sharedBytes)
       req.needs.insert(Capability::sharedMemory);
     if (auto wg = kernel.getWorkgroupSize()) {

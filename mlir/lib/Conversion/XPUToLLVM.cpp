@@ -2,6 +2,7 @@
 // for the LLVM-based targets (cpu, nvvm, rocdl). See Passes.td.
 #include "xpu/Conversion/InteropLowering.h"
 #include "xpu/KernelABI.h"
+#include "xpu/TileLowering.h"
 #include "xpu/Transforms/Passes.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
@@ -561,6 +562,7 @@ struct ConvertXPUToLLVMPass
     index::populateIndexToLLVMConversionPatterns(tc, patterns);
     ub::populateUBToLLVMConversionPatterns(tc, patterns);
     populateVectorToLLVMConversionPatterns(tc, patterns);
+    populateTileToLLVMPatterns(tc, patterns, target);
 
     LLVMConversionTarget ct(*ctx);
     ct.addLegalOp<ModuleOp>();

@@ -3,6 +3,7 @@
 #include "xpu/Conversion/InteropLowering.h"
 #include "xpu/IntegerToSPIRV.h"
 #include "xpu/KernelABI.h"
+#include "xpu/TileLowering.h"
 #include "xpu/Pipeline.h"
 #include "xpu/Transforms/Passes.h"
 
@@ -843,6 +844,7 @@ struct ConvertXPUToSPIRVPass
     cf::populateControlFlowToSPIRVPatterns(tc, patterns);
     populateVectorToSPIRVPatterns(tc, patterns);
     ub::populateUBToSPIRVConversionPatterns(tc, patterns);
+    populateTileToSPIRVPatterns(tc, patterns);
 
     std::unique_ptr<SPIRVConversionTarget> target = SPIRVConversionTarget::get(env);
     if (failed(applyFullConversion(spv, *target, std::move(patterns))))

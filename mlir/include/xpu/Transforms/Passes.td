@@ -733,6 +733,66 @@ def CPUWrappers : Pass<"xpu-cpu-wrappers", "mlir::ModuleOp"> {
 }
 
 //===----------------------------------------------------------------------===//
+// Tiles (issue 15)
+//===----------------------------------------------------------------------===//
+
+def PrepareTiles : Pass<"xpu-prepare-tiles", "mlir::ModuleOp"> {
+  let summary = "Check tile operands for uniformity and mark tile accesses checked";
+  let description = [{
+    Runs after admission. A tile is held by the whole workgroup, so the
+    offset, stride, fill value and scale of every tile op must be the same
+    in every invocation (uniformity analysis); one that is not is refused
+    with XPU-TILE001, pointing at what makes it differ. With
+    `runtime-checks`, every `xpu.tile_load` and `xpu.tile_store` is marked
+    `checked`, so that it is numbered as a check site and its lowering
+    guards each element.
+  }];
+  let options = [
+    Option<"runtimeChecks", "runtime-checks", "bool", /*default=*/"true",
+           "guard tile loads and stores at run time (portable profile)">,
+  ];
+}
+
+def LowerTiles : Pass<"xpu-lower-tiles", "mlir::ModuleOp"> {
+  let summary = "Lower tile ops for the tier each kernel was given";
+  let description = [{
+    Each kernel's `xpu.mma_tier` attribute (set by the runtime's tier
+    selection; `software` when absent) says how its tiles are realized. The
+    tiers lowered here work on any target:
+
+    - `software`: every tile value is a workgroup-shared buffer of its
+      elements, row-major; each tile op is a loop over the elements (a mac:
+      over 4 x 8 blocks of the result with vector<4> multiply-adds) shared
+      among the workgroup's invocations, between barriers. Loads and stores
+      marked `checked` become checked element accesses.
+    - `dot4`: as `software`, but an i8 mac multiplies four k at a time with
+      `xpu.dot4_i8` (dp4a, OpSDot, v_dot4), which each target lowers.
+
+    ```mlir
+    %t = xpu.tile_load %A[%o], %ld : !xpu.buffer<f32, ro> -> !xpu.tile<16x16xf32>
+    // becomes
+    %s = xpu.alloc : !xpu.buffer<256xf32, shared>
+    xpu.barrier
+    scf.for %i = ... { scf.for %j = ... {
+      %v = xpu.load %A[%o + %i * %ld + %j] {checked} ...
+      xpu.store %v, %s[%i * 16 + %j] ... } }
+    xpu.barrier
+    ```
+
+    Tile values may be carried by scf.for and yielded by scf.if; other
+    region ops (scf.while, ...) that carry tiles are refused.
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"cpu\"",
+           "cpu, nvvm, rocdl or spirv">,
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect", "::mlir::vector::VectorDialect",
+                           "::mlir::ub::UBDialect", "::mlir::LLVM::LLVMDialect",
+                           "::mlir::NVVM::NVVMDialect"];
+}
+
+//===----------------------------------------------------------------------===//
 // Work-arounds for measured device facts (src/calibration)
 //===----------------------------------------------------------------------===//
 

@@ -2,6 +2,7 @@
 // custom assembly.
 #include "xpu/Dialect/XPU/IR/XPUDialect.h"
 #include "xpu/Dialect/XPU/IR/Combiners.h"
+#include "xpu/Dialect/XPU/IR/Tiles.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -234,13 +235,13 @@ LogicalResult KernelOp::verify() {
       return emitOpError() << "takes a " << stringifySpace(buf.getSpace())
                            << " buffer parameter; kernels receive global buffers "
                               "and allocate shared and private ones (xpu.alloc)";
-  return success();
+  return verifyTileFreeSignature(*this);
 }
 
 LogicalResult FuncOp::verify() {
   if (getBody().empty())
     return emitOpError("device functions need a body");
-  return success();
+  return verifyTileFreeSignature(*this);
 }
 
 LogicalResult ReturnOp::verify() {

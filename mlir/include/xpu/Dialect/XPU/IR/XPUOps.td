@@ -491,4 +491,10 @@ include "xpu/Dialect/XPU/IR/XPUSurfaceOps.td"
 
 include "xpu/Dialect/XPU/IR/XPUInteropOps.td"
 
+//===----------------------------------------------------------------------===//
+// Tiles and mac (issue 15), in their own file
+//===----------------------------------------------------------------------===//
+
+include "xpu/Dialect/XPU/IR/XPUTileOps.td"
+
 #endif // XPU_OPS_TD

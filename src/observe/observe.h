@@ -86,6 +86,9 @@ struct ModuleRecord {
 class BuildScope {
 public:
   BuildScope(const rt::CompileRequest &request, const rt::Device &device);
+  /// Without a device (xpu_compile_for_target_report): `label` names the
+  /// target in the trace and the log.
+  BuildScope(const rt::CompileRequest &request, std::string label);
   ~BuildScope();
   /// The record, with the total time and the origin; logs "module:".
   std::shared_ptr<ModuleRecord> finish(bool ok);

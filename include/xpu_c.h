@@ -465,6 +465,7 @@ XPU_API size_t xpu_type_size(xpu_type type);
 typedef enum xpu_param_kind {
   XPU_PARAM_SCALAR = 0,
   XPU_PARAM_BUFFER = 1,
+  XPU_PARAM_STRUCT = 2, /* a plain struct by value (see "Struct arguments") */
   XPU_PARAM_VIEW = 3, /* a memref parameter: see "Memref views" below */
   XPU_PARAM_KIND_FORCE32 = 0x7FFFFFFF
 } xpu_param_kind;
@@ -478,12 +479,14 @@ typedef enum xpu_access {
 typedef struct xpu_param_info {
   const char *name;    /* the parameter's name in the source, or "argN" */
   xpu_param_kind kind;
-  xpu_type type;       /* the scalar, or the buffer's element type */
+  xpu_type type;       /* the scalar, or the buffer's element type; 0 for
+                          a struct (xpu_kernel_struct_layout describes it) */
   uint32_t lanes;      /* vector lanes of a scalar parameter, else 1 */
   xpu_access access;   /* buffers only */
 } xpu_param_info;
 
-/* The kernel's name; owned by the module. */
+/* The kernel's name; owned by the module. The parameters listed below are
+ * the arguments a launch passes: a struct parameter is one. */
 XPU_API const char *xpu_kernel_name(xpu_kernel kernel);
 XPU_API xpu_status xpu_kernel_param_count(xpu_kernel kernel, uint32_t *out);
 /* Strings in `*out` are owned by the module. */
@@ -637,8 +640,52 @@ typedef struct xpu_arg {
     uint8_t b;
     uint8_t bytes[32]; /* vector values, lanes packed */
     const struct xpu_view *view; /* XPU_PARAM_VIEW: see xpu_arg_view */
+    /* Struct arguments (XPU_PARAM_STRUCT): the host's struct, read during
+     * xpu_launch only. */
+    struct {
+      const void *data;
+      size_t size;                    /* sizeof the struct */
+      const struct xpu_struct_field *fields; /* its layout, or NULL */
+      uint32_t field_count;
+    } structure;
   } v;
 } xpu_arg;
+
+/*---------------------------------------------------------------------------*
+ * Struct arguments (spec 17.4)
+ *
+ * A kernel parameter of type !xpu.struct<"name", field: type, ...> takes a
+ * plain C struct with the same fields in the same order, laid out by C's
+ * rules (each scalar at an offset its size divides, a vector field as an
+ * array of its lanes: vector<3xf32> is float[3]; bool is one byte). The
+ * launch copies the struct's bytes (it need not outlive xpu_launch); it is
+ * read-only in the kernel. The size must equal the kernel's struct, and
+ * when the host describes its layout (`fields`, `field_count`), every
+ * field's name, type, lanes and offset must match in order; otherwise
+ * XPU_ERROR_ARGUMENT_MISMATCH names the first field that differs.
+ *---------------------------------------------------------------------------*/
+
+/* One field of a struct: as the kernel declares it (xpu_kernel_struct_field)
+ * or as the host lays it out (xpu_arg.v.structure.fields). */
+typedef struct xpu_struct_field {
+  const char *name;
+  xpu_type type;   /* the scalar, or a vector's lane type */
+  uint32_t lanes;  /* 1 for a scalar */
+  uint32_t offset; /* bytes from the struct's start */
+} xpu_struct_field;
+
+/* An XPU_PARAM_STRUCT argument of `size` bytes at `data`, its layout not
+ * described (only the size is checked). */
+XPU_API xpu_arg xpu_arg_struct(const void *data, size_t size);
+
+/* For a struct parameter `param` (xpu_kernel_param says XPU_PARAM_STRUCT):
+ * its C size and number of fields, and field `field` of it. Strings are
+ * owned by the module. XPU_ERROR_INVALID_ARGUMENT when `param` is not a
+ * struct, XPU_ERROR_NOT_FOUND when an index is out of range. */
+XPU_API xpu_status xpu_kernel_struct_layout(xpu_kernel kernel, uint32_t param,
+                                            size_t *bytes, uint32_t *field_count);
+XPU_API xpu_status xpu_kernel_struct_field(xpu_kernel kernel, uint32_t param,
+                                           uint32_t field, xpu_struct_field *out);
 
 /* Convenience constructors for xpu_arg. */
 XPU_API xpu_arg xpu_arg_buffer(xpu_buffer buffer);
@@ -1007,6 +1054,10 @@ typedef enum xpu_atomic_op {
   XPU_ATOMIC_AND = 6, XPU_ATOMIC_OR = 7, XPU_ATOMIC_XOR = 8,
   XPU_ATOMIC_XCHG = 9,
   XPU_ATOMIC_FADD = 10, /* floats */
+  /* Compare-exchange: only through xpu_builder_atomic_cmpxchg. */
+  XPU_ATOMIC_CMPXCHG = 11,
+  /* Floats, as arith.minimumf / maximumf (a NaN wins, -0 < +0). */
+  XPU_ATOMIC_FMIN = 12, XPU_ATOMIC_FMAX = 13,
   XPU_ATOMIC_OP_FORCE32 = 0x7FFFFFFF
 } xpu_atomic_op;
 
@@ -1029,6 +1080,17 @@ XPU_API xpu_status xpu_builder_atomic(xpu_builder builder, xpu_atomic_op op,
                                       xpu_value value, xpu_value buffer,
                                       xpu_value index, xpu_memory_order order,
                                       xpu_scope scope, xpu_value *out);
+
+/* xpu.atomic_rmw cmpxchg: stores `desired` in element `index` of `buffer`
+ * if the element equals `expected` bit for bit; `*out` is the element found
+ * (the exchange happened when it equals `expected`). Integers and floats of
+ * 32 and 64 bits; a failed exchange orders like a load (acquire at most). */
+XPU_API xpu_status xpu_builder_atomic_cmpxchg(xpu_builder builder,
+                                              xpu_value expected,
+                                              xpu_value desired,
+                                              xpu_value buffer, xpu_value index,
+                                              xpu_memory_order order,
+                                              xpu_scope scope, xpu_value *out);
 
 /* Workgroup reductions (the dialect's numbering). */
 typedef enum xpu_reduce_op {
@@ -1129,6 +1191,42 @@ XPU_API xpu_status xpu_builder_finish(xpu_builder builder, xpu_device device,
                                       const xpu_module_options *options,
                                       xpu_module *out,
                                       xpu_diagnostics *diagnostics);
+
+/* xpu.struct_get: field `field` of a struct parameter (see "Struct
+ * arguments"; parameters of type "!xpu.struct<\"name\", a: f32, ...>"). */
+XPU_API xpu_status xpu_builder_struct_get(xpu_builder builder, xpu_value value,
+                                          const char *field, xpu_value *out);
+
+/* xpu.printf: prints `values` (`count` of them, may be NULL when 0) by the
+ * C format `format`, one conversion each (d i u x X o c for integers, f F e
+ * E g G a A for floats). Records go to a bounded buffer the launch gets;
+ * they are printed to standard output, in the order they were made, when
+ * the launch's stream synchronizes, with a line saying how many did not
+ * fit, if any. Refused under deterministic-v1 (XPU-GC012). */
+XPU_API xpu_status xpu_builder_printf(xpu_builder builder, const char *format,
+                                      const xpu_value *values, size_t count);
+
+/* xpu.fn_value: a bounded function value (spec 17.1), an i32 naming
+ * `callee`, one of the `count` device functions `set` (each built and ended
+ * in this builder, all of one type). */
+XPU_API xpu_status xpu_builder_fn_value(xpu_builder builder, const char *callee,
+                                        const char *const *set, size_t count,
+                                        xpu_value *out);
+/* xpu.fn_call: calls the function of `set` that `function` names with
+ * `args`; a value outside the set calls nothing and its results are zero.
+ * `result_count` must be the set's number of results. */
+XPU_API xpu_status xpu_builder_fn_call(xpu_builder builder, xpu_value function,
+                                       const char *const *set, size_t count,
+                                       const xpu_value *args, size_t arg_count,
+                                       xpu_value *results, size_t result_count);
+
+/* The grid-stride loop (spec 17.2): opens the body of scf.for `*index` from
+ * xpu.global_id x to `n` (an index value) by xpu.global_size x, so that
+ * every launch shape covers [0, n) once. End it with
+ * xpu_builder_grid_stride_end. */
+XPU_API xpu_status xpu_builder_grid_stride_begin(xpu_builder builder, xpu_value n,
+                                                 xpu_value *index);
+XPU_API xpu_status xpu_builder_grid_stride_end(xpu_builder builder);
 
 /*===========================================================================*
  * Builder: wave (subgroup) operations

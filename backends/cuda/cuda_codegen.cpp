@@ -10,6 +10,8 @@
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Linker/Linker.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Target/TargetMachine.h"
 
@@ -146,6 +148,28 @@ rt::TargetDesc nvptxTarget(int major, int minor) {
   return t;
 }
 
+static void initializeNVPTX() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    LLVMInitializeNVPTXTargetInfo();
+    LLVMInitializeNVPTXTarget();
+    LLVMInitializeNVPTXTargetMC();
+    LLVMInitializeNVPTXAsmPrinter();
+  });
+}
+
+bool nvptxKnowsChip(const std::string &chip) {
+  initializeNVPTX();
+  llvm::Triple triple("nvptx64-nvidia-cuda");
+  std::string error;
+  const llvm::Target *t = llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!t)
+    return false;
+  // The subtarget of a processor LLVM knows answers for any other.
+  std::unique_ptr<llvm::MCSubtargetInfo> sti(t->createMCSubtargetInfo(triple, "sm_50", ""));
+  return sti && sti->isCPUStringValid(chip);
+}
+
 Status compileForNVPTX(mlir::ModuleOp module, const rt::TargetDesc &target,
                        rt::Blob &out) {
   codegen::StageTimer timer;
@@ -154,13 +178,7 @@ Status compileForNVPTX(mlir::ModuleOp module, const rt::TargetDesc &target,
   rt::dumpStage("lowered-nvvm.mlir", module);
   timer.lap("lowering");
 
-  static std::once_flag once;
-  std::call_once(once, [] {
-    LLVMInitializeNVPTXTargetInfo();
-    LLVMInitializeNVPTXTarget();
-    LLVMInitializeNVPTXTargetMC();
-    LLVMInitializeNVPTXAsmPrinter();
-  });
+  initializeNVPTX();
   std::unique_ptr<llvm::TargetMachine> tm;
   XPU_RETURN_IF_ERROR(codegen::createMachine(target, std::nullopt, tm));
 

@@ -25,6 +25,10 @@ std::string nvptxToolchainIdentity();
 /// The target for a device of compute capability major.minor.
 rt::TargetDesc nvptxTarget(int major, int minor);
 
+/// Whether LLVM's NVPTX back end knows the processor "sm_XY" (asked without
+/// making a subtarget for it, which warns on stderr when it does not).
+bool nvptxKnowsChip(const std::string &chip);
+
 /// Generates code for `target`; `out.format` is "cubin" or "ptx", and
 /// `out.toolchain` names LLVM, the PTX version and ptxas (or its absence).
 rt::Status compileForNVPTX(mlir::ModuleOp module, const rt::TargetDesc &target,

@@ -1,6 +1,8 @@
 // The kernel ABI's layout rules; see KernelABI.h.
 #include "xpu/KernelABI.h"
 
+#include <algorithm>
+
 namespace xpu::abi {
 
 const char *scalarName(Scalar s) {
@@ -62,6 +64,24 @@ VulkanArgs vulkanArgLayout(const std::vector<Param> &params) {
     offset += size;
   }
   layout.bytes = (offset + 3) / 4 * 4;
+  return layout;
+}
+
+} // namespace xpu::abi
+
+namespace xpu::abi {
+
+StructLayout structLayout(const std::vector<Param> &fields) {
+  StructLayout layout;
+  uint32_t offset = 0;
+  for (const Param &f : fields) {
+    uint32_t lane = scalarBytes(f.elem);
+    offset = (offset + lane - 1) / lane * lane;
+    layout.offsets.push_back(offset);
+    offset += lane * f.lanes;
+    layout.align = std::max(layout.align, lane);
+  }
+  layout.bytes = (offset + layout.align - 1) / layout.align * layout.align;
   return layout;
 }
 

@@ -1,6 +1,7 @@
 // The compiler's stages as functions; see Pipeline.h.
 #include "xpu/Pipeline.h"
 #include "xpu/FrontEnd/GPUImport.h"
+#include "xpu/ParserGuards.h"
 #include "xpu/Transforms/Passes.h"
 
 #include "mlir/AsmParser/AsmParser.h"
@@ -117,8 +118,50 @@ DiagnosticCollector::~DiagnosticCollector() {
   ctx.getDiagEngine().eraseHandler(id);
 }
 
+/// A module holds kernels and device functions, nothing else: an op outside
+/// them (a top-level xpu.alloc, barrier or coordinate, a func.func, a nested
+/// module) has no invocation to run for, and no backend lowers it.
+static LogicalResult verifyTopLevel(ModuleOp module) {
+  bool ok = true;
+  for (Operation &op : module.getBody()->getOperations()) {
+    if (isa<KernelOp, FuncOp>(op))
+      continue;
+    emitError(op.getLoc()) << "'" << op.getName()
+                   << "' is outside any kernel: a module holds only xpu.kernel "
+                      "and xpu.func (or an upstream gpu.module to import); "
+                      "move it into a kernel body";
+    ok = false;
+  }
+  return success(ok);
+}
+
+/// Attributes the compiler sets on operations for its own later stages
+/// (`xpu.site` numbers run-time checks; `checked` marks one; `xpu.barriers`,
+/// `xpu.shared_bytes` and `xpu.kernel` describe lowered functions). Written
+/// in the source they would be believed: `xpu.site = 4e10` sized a table,
+/// `checked` on an arithmetic op failed code generation. `checked` stays
+/// accepted where it is part of the op (loads, stores, atomics: it only
+/// adds a run-time check).
+static LogicalResult refuseCompilerAttributes(ModuleOp module) {
+  bool ok = true;
+  module.walk([&](Operation *op) {
+    for (NamedAttribute attr : op->getDiscardableAttrs()) {
+      StringRef name = attr.getName().getValue();
+      if (!name.starts_with("xpu.") && name != "checked")
+        continue;
+      emitError(op->getLoc()) << "'" << name << "' on '" << op->getName()
+                      << "' is an attribute the compiler sets, not one kernel "
+                         "source may write";
+      ok = false;
+    }
+  });
+  return success(ok);
+}
+
 OwningOpRef<ModuleOp> parseKernelSource(MLIRContext &ctx, StringRef text,
                                         StringRef sourceName) {
+  if (failed(refuseParserCrashers(ctx, text, sourceName)))
+    return nullptr;
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(
       llvm::MemoryBuffer::getMemBufferCopy(text, sourceName), llvm::SMLoc());
@@ -163,9 +206,13 @@ OwningOpRef<ModuleOp> parseKernelSource(MLIRContext &ctx, StringRef text,
     }
   });
 
+  // Verified before the import, which assumes valid IR.
+  if (failed(verify(*module)) || failed(refuseCompilerAttributes(*module)))
+    return nullptr;
   PassManager pm(&ctx, ModuleOp::getOperationName());
   pm.addPass(createImportGPU());
-  if (failed(pm.run(*module)) || failed(verify(*module)))
+  if (failed(pm.run(*module)) || failed(verify(*module)) ||
+      failed(verifyTopLevel(*module)))
     return nullptr;
   return module;
 }
@@ -243,6 +290,45 @@ static std::string bufferName(Value buffer) {
   return "scratch";
 }
 
+/// The printf sites xpu-lower-printf listed on the module.
+static std::vector<abi::PrintSite> printSites(ModuleOp module) {
+  std::vector<abi::PrintSite> sites;
+  auto list = module->getAttrOfType<ArrayAttr>(abi::kPrintSitesAttr);
+  for (Attribute a : list ? list : ArrayAttr::get(module.getContext(), {})) {
+    auto d = cast<DictionaryAttr>(a);
+    abi::PrintSite s;
+    s.format = d.getAs<StringAttr>("format").str();
+    s.location = d.getAs<StringAttr>("location").str();
+    for (Attribute t : d.getAs<ArrayAttr>("args"))
+      s.args.push_back(scalarOf(cast<TypeAttr>(t).getValue()));
+    sites.push_back(std::move(s));
+  }
+  return sites;
+}
+
+/// Parameter `i`, a field of a struct parameter (xpu-flatten-structs), joins
+/// its struct: a new one when the previous parameter was not of it. The
+/// first field stands for the struct's launch argument, the others are
+/// filled from it (Role::structField).
+static void addStructField(abi::KernelInfo &info, abi::Param &p, DictionaryAttr field,
+                           unsigned i) {
+  std::string name = field.getAs<StringAttr>("struct").str();
+  if (info.structs.empty() || info.structs.back().name != name ||
+      info.structs.back().firstParam + info.structs.back().fieldCount != i) {
+    abi::StructArg s;
+    s.name = name;
+    s.typeName = field.getAs<StringAttr>("type").str();
+    s.bytes = uint32_t(field.getAs<IntegerAttr>("bytes").getInt());
+    s.firstParam = i;
+    info.structs.push_back(s);
+  } else {
+    p.role = abi::Role::structField;
+  }
+  ++info.structs.back().fieldCount;
+  p.structArg = int32_t(info.structs.size() - 1);
+  p.fieldOffset = uint32_t(field.getAs<IntegerAttr>("offset").getInt());
+}
+
 std::vector<abi::KernelInfo> describeKernels(ModuleOp module) {
   std::vector<abi::KernelInfo> kernels;
   std::vector<abi::CheckSite> sites;
@@ -277,6 +363,13 @@ std::vector<abi::KernelInfo> describeKernels(ModuleOp module) {
         p.name = name.str();
       else
         p.name = "arg" + std::to_string(i);
+      if (auto field = kernel.getArgAttrOfType<DictionaryAttr>(i, abi::kStructFieldAttr))
+        addStructField(info, p, field, i);
+      if (kernel.getArgAttr(i, abi::kPrintBufferAttr)) {
+        info.printParam = int32_t(i);
+        info.prints = printSites(module);
+        p.role = abi::Role::printBuffer;
+      }
       info.params.push_back(std::move(p));
     }
     gpuimport::describeParams(kernel, info.params, info);
@@ -310,6 +403,10 @@ LogicalResult lowerToLLVMDialect(ModuleOp module, LLVMTarget target,
   waveOptions.waveWidth = waveWidth;
   waveOptions.chip = chip.str();
   pm.addPass(createLowerWaveOps(waveOptions));
+  LowerAsyncCopiesOptions asyncOptions;
+  asyncOptions.target = name;
+  asyncOptions.chip = chip.str();
+  pm.addPass(createLowerAsyncCopies(asyncOptions));
   pm.addPass(createExpandReductions());
   pm.addPass(createDefineIntegerSemantics());
   AvoidMiscompilesOptions avoid;
@@ -376,6 +473,10 @@ LogicalResult lowerToSPIRV(ModuleOp module, const SPIRVOptions &options) {
   LowerWaveOpsOptions wave;
   wave.target = "spirv";
   pm.addPass(createLowerWaveOps(wave));
+  LowerAsyncCopiesOptions async;
+  async.target = "spirv";
+  pm.addPass(createLowerAsyncCopies(async));
+  pm.addPass(createSPIRVFloatAtomics());
   AvoidMiscompilesOptions avoid;
   avoid.target = "spirv";
   pm.addPass(createAvoidMiscompiles(avoid));

@@ -292,12 +292,88 @@ XPU_API xpu_status xpu_builder_atomic(xpu_builder builder, xpu_atomic_op op,
   });
 }
 
+XPU_API xpu_status xpu_builder_atomic_cmpxchg(xpu_builder builder, xpu_value expected,
+                                              xpu_value desired, xpu_value buffer,
+                                              xpu_value index, xpu_memory_order order,
+                                              xpu_scope scope, xpu_value *out) {
+  return makeOne(builder, out, "xpu_builder_atomic_cmpxchg", [&](KernelBuilder &k, ValueId &v) {
+    return k.atomicCmpxchg(id(expected), id(desired), id(buffer), id(index), order, scope, v);
+  });
+}
+
 XPU_API xpu_status xpu_builder_reduce(xpu_builder builder, xpu_reduce_op op,
                                       xpu_value value, xpu_reduce_order order,
                                       xpu_value *out) {
   return makeOne(builder, out, "xpu_builder_reduce", [&](KernelBuilder &k, ValueId &v) {
     return k.reduce(op, id(value), order, v);
   });
+}
+
+XPU_API xpu_status xpu_builder_struct_get(xpu_builder builder, xpu_value value,
+                                          const char *field, xpu_value *out) {
+  return makeOne(builder, out, "xpu_builder_struct_get", [&](KernelBuilder &k, ValueId &v) {
+    return k.structGet(id(value), field, v);
+  });
+}
+
+XPU_API xpu_status xpu_builder_printf(xpu_builder builder, const char *format,
+                                      const xpu_value *values, size_t count) {
+  const char *call = "xpu_builder_printf";
+  return with(builder, [&](BuilderObj &b) -> Status {
+    ValueIds in;
+    XPU_RETURN_IF_ERROR(ids(values, count, call, "values", in));
+    return b.builder.printf(format, in);
+  });
+}
+
+/// `count` symbol names, which may be NULL only when count is 0.
+static Status names(const char *const *set, size_t count, const char *call,
+                    std::vector<std::string> &out) {
+  if (count && !set)
+    return invalidArgument(std::string(call) + ": `set` is NULL");
+  out.clear();
+  for (size_t i = 0; i < count; ++i) {
+    if (!set[i])
+      return invalidArgument(std::string(call) + ": set[" + std::to_string(i) + "] is NULL");
+    out.push_back(set[i]);
+  }
+  return {};
+}
+
+XPU_API xpu_status xpu_builder_fn_value(xpu_builder builder, const char *callee,
+                                        const char *const *set, size_t count, xpu_value *out) {
+  return makeOne(builder, out, "xpu_builder_fn_value", [&](KernelBuilder &k, ValueId &v) {
+    std::vector<std::string> s;
+    XPU_RETURN_IF_ERROR(names(set, count, "xpu_builder_fn_value", s));
+    return k.fnValue(callee, s, v);
+  });
+}
+
+XPU_API xpu_status xpu_builder_fn_call(xpu_builder builder, xpu_value function,
+                                       const char *const *set, size_t count,
+                                       const xpu_value *args, size_t arg_count,
+                                       xpu_value *results, size_t result_count) {
+  const char *call = "xpu_builder_fn_call";
+  return with(builder, [&](BuilderObj &b) -> Status {
+    std::vector<std::string> s;
+    ValueIds in, out;
+    XPU_RETURN_IF_ERROR(names(set, count, call, s));
+    XPU_RETURN_IF_ERROR(ids(args, arg_count, call, "args", in));
+    if (result_count && !results)
+      return invalidArgument(std::string(call) + ": `results` is NULL");
+    XPU_RETURN_IF_ERROR(b.builder.fnCall(id(function), s, in, result_count, out));
+    return put(out, results, call);
+  });
+}
+
+XPU_API xpu_status xpu_builder_grid_stride_begin(xpu_builder builder, xpu_value n,
+                                                 xpu_value *index) {
+  return makeOne(builder, index, "xpu_builder_grid_stride_begin",
+                 [&](KernelBuilder &k, ValueId &v) { return k.gridStrideBegin(id(n), v); });
+}
+
+XPU_API xpu_status xpu_builder_grid_stride_end(xpu_builder builder) {
+  return with(builder, [&](BuilderObj &b) { return b.builder.gridStrideEnd(); });
 }
 
 // Wave operations.

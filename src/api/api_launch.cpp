@@ -3,6 +3,7 @@
 // the buffers are lent to the stream until it synchronizes.
 #include "runtime/objects.h"
 #include "runtime/view_args.h"
+#include "xpu/PrintFormat.h"
 
 #include <cstddef>
 #include <cstdio>
@@ -26,6 +27,8 @@ std::string describe(const abi::Param &p) {
 std::string describe(const xpu_arg &a) {
   if (a.kind == XPU_PARAM_BUFFER)
     return "a buffer";
+  if (a.kind == XPU_PARAM_STRUCT)
+    return "a struct";
   if (a.kind == XPU_PARAM_VIEW)
     return "a view";
   if (a.kind != XPU_PARAM_SCALAR)
@@ -108,40 +111,53 @@ Status refuse(const abi::KernelInfo &k, int code, const std::string &why) {
   return {XPU_ERROR_REFUSED, std::string(c) + ": kernel '" + k.name + "': " + why};
 }
 
-/// deterministic-v1 at launch: the shape, each buffer's element count, and
-/// no buffer passed twice where one of the two is written.
+/// The buffer an argument for parameter `i` names, if it is one.
+std::shared_ptr<BufferObj> bufferArg(const abi::KernelInfo &info, const xpu_arg *args,
+                                     size_t i) {
+  std::shared_ptr<BufferObj> buf;
+  if (info.params[i].isBuffer && args[i].kind == XPU_PARAM_BUFFER)
+    (void)resolve(args[i].v.buffer, buf); // a bad one is an argument mismatch
+  return buf;
+}
+
+/// deterministic-v1 at launch, for what only the launch knows, in the RFC's
+/// precedence: buffer capacity (GC013), then the shape (GC006, zero extents
+/// included), then one buffer passed twice where one of the two is written
+/// (GC011).
 Status checkDeterministicLaunch(const abi::KernelInfo &info, const uint32_t grid[3],
                                 const uint32_t block[3], const xpu_arg *args) {
+  for (size_t i = 0; i < info.params.size(); ++i)
+    if (auto buf = bufferArg(info, args, i)) {
+      uint64_t count = buf->bytes / abi::scalarBytes(info.params[i].elem);
+      if (count > kDetMaxBufferElements)
+        return refuse(info, 13, "buffer argument '" + info.params[i].name + "' holds " +
+                                    std::to_string(count) + " elements; at most " +
+                                    std::to_string(kDetMaxBufferElements) +
+                                    " are admitted");
+    }
   uint64_t invocations = 1;
   for (int d = 0; d < 3; ++d) {
-    if (block[d] > kDetMaxWorkgroupAxis)
+    if (block[d] < 1 || block[d] > kDetMaxWorkgroupAxis)
       return refuse(info, 6, "workgroup extent " + std::to_string(block[d]) +
-                                 " exceeds " + std::to_string(kDetMaxWorkgroupAxis));
-    if (grid[d] > kDetMaxGridAxis)
-      return refuse(info, 6, "grid extent " + std::to_string(grid[d]) +
-                                 " exceeds " + std::to_string(kDetMaxGridAxis));
+                                 " on axis " + std::to_string(d) + " is outside 1.." +
+                                 std::to_string(kDetMaxWorkgroupAxis));
+    if (grid[d] < 1 || grid[d] > kDetMaxGridAxis)
+      return refuse(info, 6, "grid extent " + std::to_string(grid[d]) + " on axis " +
+                                 std::to_string(d) + " is outside 1.." +
+                                 std::to_string(kDetMaxGridAxis));
     invocations *= block[d];
   }
   if (invocations > kDetMaxWorkgroup)
     return refuse(info, 6, "a workgroup of " + std::to_string(invocations) +
                                " invocations exceeds " + std::to_string(kDetMaxWorkgroup));
   for (size_t i = 0; i < info.params.size(); ++i) {
-    const abi::Param &p = info.params[i];
-    if (!p.isBuffer || args[i].kind != XPU_PARAM_BUFFER)
+    auto buf = bufferArg(info, args, i);
+    if (!buf)
       continue;
-    std::shared_ptr<BufferObj> buf;
-    if (!resolve(args[i].v.buffer, buf).isOk())
-      continue; // reported as an argument mismatch
-    uint64_t count = buf->bytes / abi::scalarBytes(p.elem);
-    if (count > kDetMaxBufferElements)
-      return refuse(info, 13, "buffer argument '" + p.name + "' holds " +
-                                  std::to_string(count) + " elements; at most " +
-                                  std::to_string(kDetMaxBufferElements) + " are admitted");
     for (size_t j = 0; j < i; ++j) {
-      const abi::Param &q = info.params[j];
+      const abi::Param &p = info.params[i], &q = info.params[j];
       bool writes = p.access != abi::Access::ro || q.access != abi::Access::ro;
-      if (q.isBuffer && args[j].kind == XPU_PARAM_BUFFER &&
-          args[j].v.buffer == args[i].v.buffer && writes)
+      if (writes && bufferArg(info, args, j) == buf)
         return refuse(info, 11, "arguments '" + q.name + "' and '" + p.name +
                                     "' are the same buffer, and one is written");
     }
@@ -149,9 +165,95 @@ Status checkDeterministicLaunch(const abi::KernelInfo &info, const uint32_t grid
   return {};
 }
 
+/// A launch's print buffer (xpu.printf): fresh, its header zeroed.
+Status makePrintBuffer(const std::shared_ptr<DeviceObj> &dev, std::shared_ptr<BufferObj> &out) {
+  auto buf = std::make_shared<BufferObj>();
+  buf->device = dev;
+  buf->bytes = abi::kPrintBufferBytes;
+  XPU_RETURN_IF_ERROR(dev->device->allocate(buf->bytes, buf->memory));
+  uint32_t header[abi::kPrintHeaderWords] = {};
+  XPU_RETURN_IF_ERROR(dev->device->upload(*buf->memory, 0, header, sizeof header));
+  out = std::move(buf);
+  return {};
+}
+
+std::string describe(const abi::Scalar elem, uint32_t lanes) {
+  std::string t = abi::scalarName(elem);
+  return lanes > 1 ? "vector<" + std::to_string(lanes) + "x" + t + ">" : t;
+}
+
+/// Checks a struct argument against the kernel's struct (its size, and the
+/// host's layout when given, field by field) and copies each field into its
+/// parameter's slot.
+Status packStruct(const abi::KernelInfo &info, const abi::StructArg &s, size_t argIndex,
+                  const xpu_arg &a, uint8_t *block, const abi::Slot *slots) {
+  auto fail = [&](const std::string &why) -> Status {
+    return {XPU_ERROR_ARGUMENT_MISMATCH, "kernel '" + info.name + "' argument " +
+                                             std::to_string(argIndex) + " ('" + s.name +
+                                             "', struct " + s.typeName + " of " +
+                                             std::to_string(s.bytes) + " bytes): " + why};
+  };
+  if (a.kind != XPU_PARAM_STRUCT)
+    return fail("expected a struct, got " + describe(a));
+  const auto &st = a.v.structure;
+  if (!st.data)
+    return fail("the struct's data is NULL");
+  if (st.size != s.bytes) {
+    // Name the kernel's fields, so the host sees which one it laid out
+    // differently.
+    std::string layout;
+    for (uint32_t f = 0; f < s.fieldCount; ++f) {
+      const abi::Param &p = info.params[s.firstParam + f];
+      layout += (f ? ", '" : "'") + p.name.substr(s.name.size() + 1) + "' " +
+                describe(p.elem, p.lanes) + " at " + std::to_string(p.fieldOffset);
+    }
+    return fail("the argument is " + std::to_string(st.size) +
+                " bytes; the kernel's fields: " + layout);
+  }
+  if (st.fields) {
+    for (uint32_t f = 0; f < s.fieldCount; ++f) {
+      const abi::Param &p = info.params[s.firstParam + f];
+      std::string field = p.name.substr(s.name.size() + 1);
+      std::string want = "'" + field + "' (" + describe(p.elem, p.lanes) + " at offset " +
+                         std::to_string(p.fieldOffset) + ")";
+      if (f >= st.field_count)
+        return fail("the host's struct ends before field " + std::to_string(f) + ", " + want);
+      const xpu_struct_field &h = st.fields[f];
+      uint32_t lanes = h.lanes ? h.lanes : 1;
+      if (!h.name || field != h.name || int(h.type) != int(p.elem) || lanes != p.lanes ||
+          h.offset != p.fieldOffset)
+        return fail("field " + std::to_string(f) + " is " + want + " in the kernel but '" +
+                    (h.name ? h.name : "(null)") + "' (" + xpu_type_name(h.type) +
+                    (lanes > 1 ? " x" + std::to_string(lanes) : std::string()) +
+                    " at offset " + std::to_string(h.offset) + ") in the host's struct");
+    }
+    if (st.field_count != s.fieldCount)
+      return fail("the host's struct has " + std::to_string(st.field_count) +
+                  " fields, the kernel's " + std::to_string(s.fieldCount));
+  }
+  for (uint32_t f = 0; f < s.fieldCount; ++f) {
+    const abi::Param &p = info.params[s.firstParam + f];
+    std::memcpy(block + slots[f].offset, static_cast<const uint8_t *>(st.data) + p.fieldOffset,
+                abi::scalarBytes(p.elem) * p.lanes);
+  }
+  return {};
+}
+
+// The argument union keeps its size whatever kinds it gains.
+static_assert(sizeof(void *) != 8 || sizeof(xpu_arg{}.v) == 32,
+              "xpu_arg's union must stay 32 bytes");
+
 } // namespace
 
 extern "C" {
+
+XPU_API xpu_arg xpu_arg_struct(const void *data, size_t size) {
+  xpu_arg a{};
+  a.kind = XPU_PARAM_STRUCT;
+  a.v.structure.data = data;
+  a.v.structure.size = size;
+  return a;
+}
 
 XPU_API xpu_arg xpu_arg_buffer(xpu_buffer buffer) {
   xpu_arg a{};
@@ -268,9 +370,22 @@ XPU_API xpu_status xpu_launch_with_options(xpu_kernel kernel, xpu_stream stream,
   // values of the view before them, or the dynamic shared memory size.
   ViewValues view;
   size_t arg = 0;
+  std::shared_ptr<BufferObj> printBuffer;
   for (size_t i = 0; i < info.params.size(); ++i) {
     const abi::Param &p = info.params[i];
     const abi::Slot &slot = k->slots[k->firstSlot[i]];
+    if (p.role == abi::Role::structField)
+      continue; // packed with the struct's first field
+    if (p.role == abi::Role::printBuffer) {
+      if (Status st = makePrintBuffer(dev, printBuffer); !st.isOk())
+        return finish(st);
+      uint64_t address = printBuffer->memory->address(), count = printBuffer->bytes / 4;
+      std::memcpy(block_ + slot.offset, &address, 8);
+      std::memcpy(block_ + k->slots[k->firstSlot[i] + 1].offset, &count, 8);
+      req.buffers[i] = printBuffer->memory.get();
+      lent.push_back(printBuffer);
+      continue;
+    }
     if (p.role != abi::Role::argument) {
       int64_t v = p.role == abi::Role::viewOffset   ? view.offset
                   : p.role == abi::Role::viewSize   ? view.sizes[p.dim]
@@ -281,6 +396,12 @@ XPU_API xpu_status xpu_launch_with_options(xpu_kernel kernel, xpu_stream stream,
     }
     const size_t a_ = arg++;
     const xpu_arg &a = args[a_];
+    if (p.structArg >= 0) {
+      if (Status st = packStruct(info, info.structs[p.structArg], a_, a, block_, &slot);
+          !st.isOk())
+        return finish(st);
+      continue;
+    }
     if (p.isBuffer) {
       bool kindFits = a.kind == XPU_PARAM_BUFFER ||
                       (p.view && a.kind == XPU_PARAM_VIEW && a.v.view);
@@ -346,6 +467,8 @@ XPU_API xpu_status xpu_launch_with_options(xpu_kernel kernel, xpu_stream stream,
   uint64_t seq = ++s->enqueued;
   if (word.host)
     s->checks.push_back({word, k->info});
+  if (printBuffer)
+    s->prints.push_back({printBuffer, k->info});
   for (size_t i = 0, b = 0; i < info.params.size(); ++i)
     if (info.params[i].isBuffer)
       lent[b++]->lend(s, seq, info.params[i].access != abi::Access::ro, k->info);

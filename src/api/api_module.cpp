@@ -70,6 +70,19 @@ xpu_type toType(xpu::abi::Scalar s) { return xpu_type(int(s)); }
   ((options) && (options)->struct_size >=                                      \
                     offsetof(xpu_module_options, field) + sizeof((options)->field))
 
+/// The device as a kernel's `device` attribute names it: BACKEND:INDEX,
+/// INDEX counting that backend's devices in the context (as XPU_DEVICE).
+std::string deviceSpec(const ContextObj &ctx, const DeviceObj &dev) {
+  xpu_backend backend = dev.device->identity().backend;
+  unsigned index = 0;
+  for (const auto &d : ctx.devices) {
+    if (d.get() == &dev)
+      break;
+    index += d->device->identity().backend == backend;
+  }
+  return std::string(xpu_backend_name(backend)) + ":" + std::to_string(index);
+}
+
 Status checkOptionsSize(const xpu_module_options *options) {
   if (options && options->struct_size < sizeof(uint32_t) * 2)
     return invalidArgument("xpu_module_options.struct_size is not set "
@@ -117,6 +130,7 @@ XPU_API xpu_status xpu_module_create(xpu_context context, xpu_device device,
     (void)resolve(def, dev);
     request.explicitDevice = false;
   }
+  request.device = deviceSpec(*ctx, *dev);
   if (XPU_OPTION(options, wave_width) && options->wave_width &&
       options->wave_width != dev->device->target().waveWidth)
     return finish({XPU_ERROR_UNSUPPORTED,
@@ -427,12 +441,67 @@ XPU_API xpu_status xpu_kernel_param(xpu_kernel kernel, uint32_t index,
     return finish({XPU_ERROR_NOT_FOUND,
                    "parameter index " + std::to_string(index) + " out of range"});
   const xpu::abi::Param &p = k->info->params[k->arguments[index]];
+  if (p.structArg >= 0) {
+    *out = {};
+    out->name = k->info->structs[p.structArg].name.c_str();
+    out->kind = XPU_PARAM_STRUCT;
+    return XPU_SUCCESS;
+  }
   out->name = p.name.c_str();
   out->kind = p.view ? XPU_PARAM_VIEW : p.isBuffer ? XPU_PARAM_BUFFER : XPU_PARAM_SCALAR;
   out->type = toType(p.elem);
   out->lanes = p.lanes;
   out->access = p.access == xpu::abi::Access::ro ? XPU_ACCESS_READ_ONLY
                                                  : XPU_ACCESS_READ_WRITE;
+  return XPU_SUCCESS;
+}
+
+/// The struct that launch argument `param` of `k` is, or a failure.
+static Status structParam(const std::shared_ptr<KernelObj> &k, uint32_t param,
+                          const xpu::abi::StructArg *&out) {
+  if (param >= k->arguments.size())
+    return {XPU_ERROR_NOT_FOUND, "parameter index " + std::to_string(param) + " out of range"};
+  int32_t s = k->info->params[k->arguments[param]].structArg;
+  if (s < 0)
+    return invalidArgument("parameter " + std::to_string(param) + " of kernel '" +
+                           k->info->name + "' is not a struct");
+  out = &k->info->structs[s];
+  return {};
+}
+
+XPU_API xpu_status xpu_kernel_struct_layout(xpu_kernel kernel, uint32_t param,
+                                            size_t *bytes, uint32_t *field_count) {
+  std::shared_ptr<KernelObj> k;
+  if (Status st = resolve(kernel, k); !st.isOk())
+    return finish(st);
+  if (!bytes || !field_count)
+    return finish(invalidArgument("xpu_kernel_struct_layout: an out-parameter is NULL"));
+  const xpu::abi::StructArg *s = nullptr;
+  if (Status st = structParam(k, param, s); !st.isOk())
+    return finish(st);
+  *bytes = s->bytes;
+  *field_count = s->fieldCount;
+  return XPU_SUCCESS;
+}
+
+XPU_API xpu_status xpu_kernel_struct_field(xpu_kernel kernel, uint32_t param, uint32_t field,
+                                           xpu_struct_field *out) {
+  std::shared_ptr<KernelObj> k;
+  if (Status st = resolve(kernel, k); !st.isOk())
+    return finish(st);
+  if (!out)
+    return finish(invalidArgument("xpu_kernel_struct_field: `out` is NULL"));
+  const xpu::abi::StructArg *s = nullptr;
+  if (Status st = structParam(k, param, s); !st.isOk())
+    return finish(st);
+  if (field >= s->fieldCount)
+    return finish({XPU_ERROR_NOT_FOUND, "struct '" + s->typeName + "' has " +
+                                            std::to_string(s->fieldCount) + " fields"});
+  const xpu::abi::Param &p = k->info->params[s->firstParam + field];
+  out->name = p.name.c_str() + s->name.size() + 1; // "name.field" -> "field"
+  out->type = toType(p.elem);
+  out->lanes = p.lanes;
+  out->offset = p.fieldOffset;
   return XPU_SUCCESS;
 }
 

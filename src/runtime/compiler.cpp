@@ -79,7 +79,11 @@ struct Session {
   double calibrationMs = 0;
   bool loopSites = false; ///< number loops as check sites (see frontEnd)
   Session(const CompileRequest &request, DiagnosticList &diags)
-      : collector(ctx, diags), dump(dumpId(request.text)) {}
+      : collector(ctx, diags), dump(dumpId(request.text)) {
+    // A diagnostic names its source location; MLIR's generic dump of the op
+    // ("see current operation") only repeats it in IR the author never wrote.
+    ctx.printOpOnDiagnostic(false);
+  }
   double msSinceStart() const {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
                                                      start)
@@ -117,18 +121,28 @@ static Status frontEnd(Session &s, const CompileRequest &request,
     pm.addPass(createPoisonToZero());
     AdmitOptions options;
     options.explicitDevice = request.explicitDevice;
+    options.device = request.device;
     options.runtimeChecks = request.runtimeChecks;
+    // Calls through function values become the direct calls they stand
+    // for first, so that admission (uniform control included) judges each
+    // callee where it is called.
+    pm.addPass(createLowerFunctionValues());
     pm.addPass(createAdmit(options));
     observe::instrumentPasses(pm);
     if (mlir::failed(pm.run(*module)))
       return stageFailure(XPU_ERROR_REFUSED, diags, "a kernel was refused");
   }
 
-  // Target-independent preparation: scratch starts as zeros, reductions
-  // become shared memory and barriers, the same for every backend.
+  // Target-independent preparation: struct parameters become their fields,
+  // async copies and printf become loads, stores and atomics, scratch starts
+  // as zeros, reductions become shared memory and barriers, the same for
+  // every backend.
   stage.next("prepare");
   s.collector.setDefaultCode("XPU-COMPILE");
   mlir::PassManager pm(&s.ctx, mlir::ModuleOp::getOperationName());
+  pm.addPass(createFlattenStructs());
+  pm.addPass(createExpandAsyncCopies());
+  pm.addPass(createLowerPrintf());
   pm.addPass(createZeroScratch());
   pm.addPass(createExpandReductions());
   observe::instrumentPasses(pm);
@@ -384,8 +398,10 @@ Status buildProgram(Device &device, DeviceCache &dc, const CompileRequest &reque
 
   // In-process level by exact source: a hit costs a hash and a lookup.
   const cache::Key &env = dc.environment(device);
+  std::string deviceChoice =
+      (request.explicitDevice ? "explicit " : "default ") + request.device;
   cache::Key sourceKey = cache::sourceKey(env, request.options, request.sourceName,
-                                          request.explicitDevice, request.text);
+                                          deviceChoice, request.text);
   Status st;
   bool hit = false;
   out = dc.programs.get(

@@ -19,6 +19,9 @@ struct CompileRequest {
   std::string sourceName = "<input>";
   /// The caller named the device (deterministic kernels require it).
   bool explicitDevice = true;
+  /// The device the module is created for, as a kernel's `device`
+  /// attribute names it ("vulkan:0"); empty when there is none (checks).
+  std::string device;
   /// For checks without a device: report the static capability verdicts
   /// for this target ("cpu", "nvptx", "amdgcn", "spirv").
   std::string target;

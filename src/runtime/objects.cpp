@@ -1,7 +1,12 @@
 // Borrows, stream synchronization and object registration; see objects.h.
 #include "runtime/objects.h"
 #include "calibration/device_calibration.h"
+#include "runtime/log.h"
+#include "xpu/PrintFormat.h"
 
+#include <cstdio>
+
+#include <cstring>
 #include <sstream>
 
 namespace xpu::rt {
@@ -58,9 +63,33 @@ static Status outOfBounds(const abi::KernelInfo &kernel, uint32_t count,
       << (count == 1 ? " was" : "es were") << " suppressed";
   if (firstSite > 0 && firstSite <= kernel.checkSites.size()) {
     const abi::CheckSite &site = kernel.checkSites[firstSite - 1];
-    msg << "; the first was a " << site.what << " at " << site.location;
+    // `what` names the access ("load from 'x'", "atomic on 'x'"), so the
+    // article follows its first letter.
+    bool vowel = !site.what.empty() && std::strchr("aeiou", site.what[0]);
+    msg << "; the first was " << (vowel ? "an " : "a ") << site.what << " at "
+        << site.location;
   }
   return {XPU_ERROR_OUT_OF_BOUNDS, msg.str()};
+}
+
+/// Formats a finished launch's printf records to standard output, and says
+/// there how many did not fit.
+static Status printRecords(Device &device, const PendingPrint &p) {
+  std::vector<uint32_t> words(p.buffer->bytes / 4);
+  XPU_RETURN_IF_ERROR(device.download(*p.buffer->memory, 0, words.data(), p.buffer->bytes));
+  std::string out;
+  uint32_t dropped = abi::formatPrintRecords(p.kernel->prints, words.data(), words.size(), out);
+  if (dropped) {
+    std::string note = "xpujit: kernel '" + p.kernel->name + "': " + std::to_string(dropped) +
+                       " printf record" + (dropped == 1 ? " was" : "s were") +
+                       " dropped: the launch's print buffer of " +
+                       std::to_string(p.buffer->bytes) + " bytes was full";
+    out += "[" + note + "]\n";
+    log(LogLevel::warn, note);
+  }
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  std::fflush(stdout);
+  return {};
 }
 
 Status StreamObj::synchronize() {
@@ -78,6 +107,10 @@ Status StreamObj::synchronize() {
     device->device->freeStatusWord(check.word);
   }
   checks.clear();
+  for (PendingPrint &p : prints)
+    if (Status printed = printRecords(*device->device, p); st.isOk() && !printed.isOk())
+      st = printed;
+  prints.clear();
   synchronized.store(upTo, std::memory_order_release);
   return timing.done(std::move(st));
 }

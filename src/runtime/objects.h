@@ -55,6 +55,14 @@ struct PendingCheck {
   std::shared_ptr<const abi::KernelInfo> kernel;
 };
 
+struct BufferObj;
+
+/// A launch that prints: its print buffer, formatted at synchronization.
+struct PendingPrint {
+  std::shared_ptr<BufferObj> buffer;
+  std::shared_ptr<const abi::KernelInfo> kernel;
+};
+
 struct StreamObj : Object {
   std::shared_ptr<DeviceObj> device;
   std::unique_ptr<Queue> queue;
@@ -63,10 +71,12 @@ struct StreamObj : Object {
   uint64_t enqueued = 0;               ///< sequence number of the last work
   std::atomic<uint64_t> synchronized{0}; ///< last sequence known finished
   std::vector<PendingCheck> checks;
+  std::vector<PendingPrint> prints;
   observe::StreamLog observed; ///< launches awaiting device times (last: see it)
 
-  /// Waits for the queue, then checks the status words of finished
-  /// launches; ends the borrows of everything enqueued so far.
+  /// Waits for the queue, then prints what finished launches printed and
+  /// checks their status words; ends the borrows of everything enqueued so
+  /// far.
   Status synchronize();
 };
 

@@ -8,6 +8,7 @@
 #include "../../backends/hip/hip_codegen.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/Config/llvm-config.h"
 
 #include <cstdlib>
 #include <cstring>
@@ -23,6 +24,9 @@ Status nvptxTarget(const std::string &chip, unsigned waveWidth, TargetDesc &out)
   if (cc < 50 || !end || *end)
     return invalidArgument("unknown NVIDIA architecture '" + chip +
                            "' (sm_XY, sm_50 or later, e.g. sm_90)");
+  if (!cuda::nvptxKnowsChip(chip))
+    return invalidArgument("NVIDIA architecture '" + chip + "' is not one LLVM " LLVM_VERSION_STRING
+                           " generates code for (e.g. sm_80, sm_90, sm_100)");
   if (waveWidth != 0 && waveWidth != 32)
     return invalidArgument("NVIDIA GPUs run warps of 32, not " + std::to_string(waveWidth));
   out = cuda::nvptxTarget(int(cc / 10), int(cc % 10));

@@ -134,12 +134,13 @@ TEST_CASE("changing any one input changes the key") {
   CHECK(contentKey(env, "flags=0", "module { }") != content);
   CHECK(contentKey(environmentDigest(shifted), "flags=0", "module {}") != content);
 
-  Key source = sourceKey(env, "flags=0", "a.mlir", true, "text");
-  CHECK(sourceKey(env, "flags=0", "a.mlir", true, "text") == source);
-  CHECK(sourceKey(env, "flags=0", "b.mlir", true, "text") != source);
-  CHECK(sourceKey(env, "flags=0", "a.mlir", false, "text") != source);
-  CHECK(sourceKey(env, "flags=0", "a.mlir", true, "text ") != source);
-  CHECK(sourceKey(env, "flags=1", "a.mlir", true, "text") != source);
+  Key source = sourceKey(env, "flags=0", "a.mlir", "explicit cpu:0", "text");
+  CHECK(sourceKey(env, "flags=0", "a.mlir", "explicit cpu:0", "text") == source);
+  CHECK(sourceKey(env, "flags=0", "b.mlir", "explicit cpu:0", "text") != source);
+  CHECK(sourceKey(env, "flags=0", "a.mlir", "default cpu:0", "text") != source);
+  CHECK(sourceKey(env, "flags=0", "a.mlir", "explicit cpu:1", "text") != source);
+  CHECK(sourceKey(env, "flags=0", "a.mlir", "explicit cpu:0", "text ") != source);
+  CHECK(sourceKey(env, "flags=1", "a.mlir", "explicit cpu:0", "text") != source);
   CHECK(source != content);
 }
 

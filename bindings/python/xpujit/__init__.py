@@ -30,7 +30,7 @@ from .observe import (start_dispatch_report, start_trace, stop_dispatch_report,
                       stop_trace)
 from .module import Kernel, Layout, Module, Param, View, compile, format_module
 from .stream import Event, Stream
-from .types import buffer, vector
+from .types import buffer, struct_type, vector
 
 __version__ = "0.1.0"
 
@@ -54,5 +54,6 @@ __all__ = [
     "Mapping", "Module", "NotFoundError", "OutOfBoundsError", "OutOfMemoryError", "Param",
     "ParseError", "RefusedError", "Stream", "UnsupportedError", "Value", "View", "While",
     "XpuError", "backend_note", "buffer", "compile", "default_device", "device",
-    "devices", "format_module", "from_cuda_array_interface", "from_dlpack", "library_path", "synchronize", "vector", "version",
+    "devices", "format_module", "from_cuda_array_interface", "from_dlpack", "library_path",
+    "struct_type", "synchronize", "vector", "version",
 ]

@@ -149,17 +149,20 @@ class Layout:
 
 @dataclasses.dataclass(frozen=True)
 class Param:
-    """A kernel parameter: name, kind ("scalar", "buffer", or "view" for
-    the memref parameter of a kernel imported from the gpu dialect), type
-    (the scalar or element type: "f32", "i32", ...), lanes (vector width of
-    a scalar parameter, else 1), access ("rw" or "ro", for buffers) and,
-    for views, the Layout its memref type fixes."""
+    """A kernel parameter: name, kind ("scalar", "buffer", "struct", or
+    "view" for the memref parameter of a kernel imported from the gpu
+    dialect), type (the scalar or element type: "f32", "i32", ...; "" for a
+    struct), lanes (vector width of a scalar parameter, else 1), access
+    ("rw" or "ro", for buffers), for views the Layout its memref type fixes,
+    and for a struct its C size and fields (name, type, lanes, offset)."""
     name: str
     kind: str
     type: str
     lanes: int
     access: str
     layout: Layout = None
+    size: int = 0
+    fields: tuple = ()
 
     @property
     def dtype(self):
@@ -167,6 +170,8 @@ class Param:
         return types.dtype_of(self.type)
 
     def __str__(self):
+        if self.kind == "struct":
+            return f"{self.name}: struct of {self.size} bytes ({', '.join(f[0] for f in self.fields)})"
         t = self.type if self.lanes == 1 else f"vector<{self.lanes}x{self.type}>"
         if self.kind == "buffer":
             t = f"buffer of {t}" + (", read-only" if self.access == "ro" else "")
@@ -240,6 +245,9 @@ class Kernel:
         raw = _lib.ParamInfo()
         for i in range(n.value):
             check(lib.xpu_kernel_param(handle, i, ctypes.byref(raw)))
+            if raw.kind == 2:
+                self.params.append(self._struct_param(i, _lib.string(raw.name)))
+                continue
             kind = {0: "scalar", 1: "buffer", 3: "view"}[raw.kind]
             self.params.append(Param(
                 _lib.string(raw.name), kind, types.name_of(raw.type), raw.lanes,
@@ -256,6 +264,16 @@ class Kernel:
                       tuple(known(info.sizes[d]) for d in range(rank)),
                       tuple(known(info.strides[d]) for d in range(rank)),
                       known(info.offset))
+
+    def _struct_param(self, i, name):
+        size, count = ctypes.c_size_t(), ctypes.c_uint32()
+        check(lib.xpu_kernel_struct_layout(self.handle, i, ctypes.byref(size),
+                                           ctypes.byref(count)))
+        fields, f = [], _lib.StructField()
+        for k in range(count.value):
+            check(lib.xpu_kernel_struct_field(self.handle, i, k, ctypes.byref(f)))
+            fields.append((_lib.string(f.name), types.name_of(f.type), f.lanes, f.offset))
+        return Param(name, "struct", "", 1, "ro", size=size.value, fields=tuple(fields))
 
     def __repr__(self):
         return f"<xpujit.Kernel {self.name}({', '.join(map(str, self.params))})>"
@@ -302,6 +320,7 @@ class Kernel:
         options = _lib.LaunchOptions(ctypes.sizeof(_lib.LaunchOptions),
                                      int(dynamic_shared_bytes))
         try:
+            keep = []
             for i, (p, a) in enumerate(zip(self.params, args)):
                 # A Buffer whose shape is not the memref's goes as a plain
                 # buffer: the library takes one where it fixes the layout.
@@ -313,6 +332,8 @@ class Kernel:
                     c_args[i].kind = 1
                     c_args[i].v.buffer = buf.handle
                     lent.append(buf)
+                elif p.kind == "struct":
+                    self._struct(i, p, a, c_args[i], keep)
                 elif p.kind == "view":
                     buf = self._view(i, p, a, copies, views[i])
                     c_args[i].kind = 3
@@ -365,6 +386,41 @@ class Kernel:
             return buf
         raise self._mismatch(i, f"{type(a).__name__} is neither a Buffer nor an array "
                                 "(NumPy, or with __dlpack__ / __cuda_array_interface__)")
+
+    def _struct(self, i, p, a, arg, keep):
+        """A NumPy structured scalar or a ctypes.Structure, with its layout,
+        which the library checks against the kernel's struct."""
+        if isinstance(a, np.ndarray) and a.dtype.names and a.size == 1:
+            a = a.reshape(())[()]
+        if isinstance(a, np.void) and a.dtype.names:
+            data = a.tobytes()
+            layout = []
+            for name in a.dtype.names:
+                dt, offset = a.dtype.fields[name][:2]
+                base, lanes = (dt.base, int(np.prod(dt.shape))) if dt.subdtype else (dt, 1)
+                layout.append((name, types.host_field_type(base), lanes, offset))
+        elif isinstance(a, ctypes.Structure):
+            data = bytes(a)
+            layout = []
+            for name, ctype, *_ in type(a)._fields_:
+                lanes = 1
+                if issubclass(ctype, ctypes.Array):
+                    ctype, lanes = ctype._type_, ctype._length_
+                layout.append((name, types.host_field_type(ctype), lanes,
+                               getattr(type(a), name).offset))
+        else:
+            raise self._mismatch(i, f"{type(a).__name__} is neither a NumPy structured "
+                                    f"scalar nor a ctypes.Structure")
+        raw = ctypes.create_string_buffer(data, len(data))
+        names = [n.encode() for n, *_ in layout]
+        fields = (_lib.StructField * len(layout))(
+            *(_lib.StructField(nm, t, lanes, off) for nm, (_, t, lanes, off) in zip(names, layout)))
+        keep += [raw, names, fields]
+        arg.kind = 2
+        arg.v.structure.data = ctypes.cast(raw, ctypes.c_void_p)
+        arg.v.structure.size = len(data)
+        arg.v.structure.fields = fields
+        arg.v.structure.field_count = len(layout)
 
     def _view(self, i, p, a, copies, out):
         """Fills `out` (an xpu_view) for view parameter `p` from `a`; returns

@@ -59,7 +59,11 @@ enum class Role : uint8_t {
   viewOffset = 1,        ///< element offset of the view before it (i64)
   viewSize = 2,          ///< size of dimension `dim` of that view (i64)
   viewStride = 3,        ///< stride of dimension `dim` of that view (i64)
-  dynamicSharedBytes = 4 ///< the launch's dynamic shared memory bytes (i64)
+  dynamicSharedBytes = 4, ///< the launch's dynamic shared memory bytes (i64)
+  /// A struct's field after its first: filled from the struct argument the
+  /// first field stands for (spec 17.4, KernelInfo::structs).
+  structField = 5,
+  printBuffer = 6 ///< the print buffer the launch makes (xpu.printf)
 };
 
 /// What a memref parameter's type fixes about the views it takes: the
@@ -83,11 +87,53 @@ struct Param {
   Space space = Space::global;
   Access access = Access::rw;
   int64_t staticCount = -1; ///< buffer length fixed by the type, or -1
-  /// Launch arguments are Role::argument; the others follow the buffer
-  /// parameter of their view (dynamicSharedBytes: after every argument).
+  /// Launch arguments are Role::argument (a struct argument: its first
+  /// field); the others follow the buffer parameter of their view or the
+  /// first field of their struct (dynamicSharedBytes, printBuffer: after
+  /// every argument).
   Role role = Role::argument;
   uint8_t dim = 0;                  ///< viewSize, viewStride
   std::optional<ViewLayout> view;   ///< a memref parameter's buffer
+  /// A field of struct argument `structArg` (KernelInfo::structs) at C
+  /// offset `fieldOffset` in it; -1 for a parameter of its own.
+  int32_t structArg = -1;
+  uint32_t fieldOffset = 0;
+};
+
+/// A struct parameter (spec 17.4) as a launch passes it: one argument whose
+/// fields are the kernel's parameters firstParam .. firstParam + fieldCount
+/// - 1 (named "name.field"), read from the host's bytes at C offsets.
+struct StructArg {
+  std::string name;     ///< the parameter's name
+  std::string typeName; ///< the struct's name
+  uint32_t bytes = 0;   ///< sizeof the C struct
+  uint32_t firstParam = 0, fieldCount = 0;
+};
+
+/// C's layout of a struct of these scalar or vector fields: a scalar aligned
+/// to its size, a vector as an array of its lanes, the size a multiple of
+/// the largest alignment.
+struct StructLayout {
+  std::vector<uint32_t> offsets;
+  uint32_t bytes = 0, align = 1;
+};
+StructLayout structLayout(const std::vector<Param> &fields);
+
+/// The argument attribute xpu-flatten-structs marks each field parameter
+/// with: {struct = name, type = struct name, offset, bytes}.
+constexpr const char *kStructFieldAttr = "xpu.struct_field";
+
+/// xpu-lower-printf: the attribute of the print-buffer parameter it adds
+/// (the launch supplies the buffer), and the module attribute listing the
+/// printf sites ({format, args = [types], location} each).
+constexpr const char *kPrintBufferAttr = "xpu.print_buffer";
+constexpr const char *kPrintSitesAttr = "xpu.print_sites";
+
+/// One xpu.printf of a module: its format, its values' types, where it is.
+struct PrintSite {
+  std::string format;
+  std::vector<Scalar> args;
+  std::string location;
 };
 
 /// A runtime-checked access site: where it is in the source.
@@ -105,13 +151,19 @@ struct KernelInfo {
   std::optional<std::array<uint32_t, 3>> workgroupSize, gridSize;
   std::vector<CheckSite> checkSites; ///< index = site id
   std::string location;              ///< where the kernel is declared
+  std::vector<StructArg> structs;    ///< struct parameters, in order
+  /// The parameter the launch gives a print buffer (xpu.printf), or -1;
+  /// and the module's printf sites its records name.
+  int32_t printParam = -1;
+  std::vector<PrintSite> prints;
   /// Dynamic shared memory the kernel reads through views at fixed offsets
   /// (interop): launches must give at least this many bytes.
   uint64_t minDynamicSharedBytes = 0;
 };
 
 /// The flattened parameters that are launch arguments, in order: what
-/// xpu_kernel_param lists and xpu_launch takes.
+/// xpu_kernel_param lists and xpu_launch takes (a struct's first field
+/// stands for the struct).
 std::vector<uint32_t> argumentParams(const KernelInfo &kernel);
 
 /// Kernel parameters are flattened before they reach the target: a buffer

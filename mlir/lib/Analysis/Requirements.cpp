@@ -105,9 +105,20 @@ namespace {
 std::optional<std::pair<Capability, Capability>> typeCaps(Type t) {
   if (auto shaped = dyn_cast<ShapedType>(t))
     t = shaped.getElementType();
-  if (auto b = dyn_cast<BufferType>(t))
+  if (auto b = dyn_cast<BufferType>(t)) {
+    // A bool is a byte in global memory, as on the host (XPUToSPIRV's
+    // memoryType); in shared and private memory it stays a bool.
+    if (b.getElementType().isInteger(1))
+      return b.getSpace() == Space::global
+                 ? std::optional(std::make_pair(Capability::i8Storage,
+                                                Capability::i8Storage))
+                 : std::nullopt;
     t = b.getElementType();
-  if (t.isInteger(1) || t.isInteger(8))
+  }
+  // A bool value (a comparison, a select's condition, a bool parameter,
+  // passed in a 32-bit slot) is native on every target: not 8-bit
+  // arithmetic.
+  if (t.isInteger(8))
     return std::make_pair(Capability::i8Storage, Capability::i8Arith);
   if (t.isInteger(16))
     return std::make_pair(Capability::i16Storage, Capability::i16Arith);
@@ -173,11 +184,11 @@ public:
       else if (e.isInteger(64))
         need(Capability::atomicI64, loc);
       else if (e.isF32())
-        need(atomic.getKind() == AtomicKind::xchg ? Capability::atomicI32
-                                                  : Capability::atomicF32Add, loc);
+        need(atomic.getKind() == AtomicKind::fadd ? Capability::atomicF32Add
+                                                  : Capability::atomicI32, loc);
       else if (e.isF64())
-        need(atomic.getKind() == AtomicKind::xchg ? Capability::atomicI64
-                                                  : Capability::atomicF64Add, loc);
+        need(atomic.getKind() == AtomicKind::fadd ? Capability::atomicF64Add
+                                                  : Capability::atomicI64, loc);
       if (atomic.getScope() == Scope::device || atomic.getScope() == Scope::queue_family)
         need(Capability::atomicDeviceScope, loc);
     }

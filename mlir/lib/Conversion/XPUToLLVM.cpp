@@ -414,12 +414,61 @@ struct AtomicLowering : XPUPattern<AtomicRMWOp> {
     case AtomicKind::xor_: bin = B::_xor; break;
     case AtomicKind::xchg: bin = B::xchg; break;
     case AtomicKind::fadd: bin = B::fadd; break;
+    case AtomicKind::fmin: bin = B::fminimum; break;
+    case AtomicKind::fmax: bin = B::fmaximum; break;
+    case AtomicKind::cmpxchg: bin = B::xchg; break;
     }
     Type elem = cast<BufferType>(op.getBuffer().getType()).getElementType();
     Value addr = elementAddress(rw, op.getLoc(), adaptor.getBuffer(), adaptor.getIndex(), elem);
+    if (op.getKind() == AtomicKind::cmpxchg) {
+      rw.replaceOp(op, compareExchange(rw, op.getLoc(), op, addr, adaptor.getExpected(),
+                                       adaptor.getValue(), elem));
+      return success();
+    }
     rw.replaceOpWithNewOp<LLVM::AtomicRMWOp>(
         op, bin, addr, adaptor.getValue(), ordering(op.getOrder()),
         syncScope(op.getScope(), target), elementBytes(elem));
+    return success();
+  }
+
+  /// cmpxchg on the element's bits (LLVM compare-exchanges integers only);
+  /// a failure orders like a load of the same order.
+  Value compareExchange(OpBuilder &b, Location loc, AtomicRMWOp op, Value addr,
+                        Value expected, Value desired, Type elem) const {
+    Type bits = b.getIntegerType(elem.getIntOrFloatBitWidth());
+    bool isFloat = isa<FloatType>(elem);
+    if (isFloat) {
+      expected = LLVM::BitcastOp::create(b, loc, bits, expected);
+      desired = LLVM::BitcastOp::create(b, loc, bits, desired);
+    }
+    LLVM::AtomicOrdering success = ordering(op.getOrder());
+    LLVM::AtomicOrdering failure =
+        success == LLVM::AtomicOrdering::acq_rel   ? LLVM::AtomicOrdering::acquire
+        : success == LLVM::AtomicOrdering::release ? LLVM::AtomicOrdering::monotonic
+                                                   : success;
+    auto cx = LLVM::AtomicCmpXchgOp::create(b, loc, addr, expected, desired, success, failure,
+                                            syncScope(op.getScope(), target),
+                                            elementBytes(elem));
+    Value old = LLVM::ExtractValueOp::create(b, loc, cx, ArrayRef<int64_t>{0});
+    return isFloat ? Value(LLVM::BitcastOp::create(b, loc, elem, old)) : old;
+  }
+};
+
+/// An in-bounds element of an asynchronous copy that xpu-lower-async-copies
+/// marked cp_async (NVIDIA sm_80+): cp.async of its 4 or 8 bytes.
+struct AsyncCopyElementLowering : XPUPattern<AsyncCopyElementOp> {
+  using XPUPattern::XPUPattern;
+  LogicalResult
+  matchAndRewrite(AsyncCopyElementOp op, OpAdaptor adaptor, ConversionPatternRewriter &rw) const override {
+    if (!op.getCpAsync() || target != Target::nvvm)
+      return op.emitOpError("must be lowered by xpu-lower-async-copies first");
+    Location loc = op.getLoc();
+    Type elem = cast<BufferType>(op.getSrc().getType()).getElementType();
+    Value from = elementAddress(rw, loc, adaptor.getSrc(), adaptor.getSrcIndex(), elem);
+    Value to = elementAddress(rw, loc, adaptor.getDst(), adaptor.getDstIndex(), elem);
+    NVVM::CpAsyncOp::create(rw, loc, to, from, elementBytes(elem), NVVM::LoadCacheModifierKind::CA,
+                            Value());
+    rw.eraseOp(op);
     return success();
   }
 };
@@ -504,7 +553,7 @@ struct ConvertXPUToLLVMPass
     patterns.add<KernelLowering, FuncLowering, CallLowering, ReturnLowering,
                  LoadLowering, StoreLowering, BufferSizeLowering, ViewLowering,
                  AllocLowering, BarrierLowering, AtomicLowering,
-                 ReportLowering, HostEffectLowering>(tc, tgt);
+                 ReportLowering, HostEffectLowering, AsyncCopyElementLowering>(tc, tgt);
     populateInteropToLLVMPatterns(tc, patterns, tgt == Target::cpu);
     arith::populateArithToLLVMConversionPatterns(tc, patterns);
     populateMathToLLVMConversionPatterns(tc, patterns);

@@ -533,7 +533,7 @@ struct AtomicLowering : XPUPattern<AtomicRMWOp> {
     if (type.getSpace() == Space::private_) {
       // Private memory belongs to one invocation: a plain read-modify-write.
       Value old = spirv::LoadOp::create(rw, loc, at);
-      Value next = privateUpdate(rw, loc, op.getKind(), old, v);
+      Value next = privateUpdate(rw, loc, op.getKind(), old, v, adaptor.getExpected());
       spirv::StoreOp::create(rw, loc, at, next);
       rw.replaceOp(op, old);
       return success();
@@ -575,13 +575,40 @@ struct AtomicLowering : XPUPattern<AtomicRMWOp> {
     case AtomicKind::fadd:
       r = spirv::EXTAtomicFAddOp::create(rw, loc, t, at, scope, sem, v);
       break;
+    case AtomicKind::cmpxchg: {
+      if (!isa<IntegerType>(t))
+        return op.emitOpError("compare-exchanges floats: SPIR-V's compare-exchange "
+                              "takes integers (xpu-spirv-float-atomics views the buffer "
+                              "as integers first)");
+      spirv::MemorySemantics failure = failureSemanticsOf(op.getOrder(), type.getSpace());
+      r = spirv::AtomicCompareExchangeOp::create(rw, loc, t, at, scope, sem, failure, v,
+                                                 adaptor.getExpected());
+      break;
+    }
+    case AtomicKind::fmin:
+    case AtomicKind::fmax:
+      return op.emitOpError("needs a compare-exchange loop (xpu-spirv-float-atomics) "
+                            "first: SPIR-V has no float min/max atomic here");
     }
     rw.replaceOp(op, r);
     return success();
   }
 
+  /// A failed compare-exchange orders like a load: acquire at most.
+  static spirv::MemorySemantics failureSemanticsOf(MemoryOrder order, Space space) {
+    switch (order) {
+    case MemoryOrder::release:
+      return semanticsOf(MemoryOrder::relaxed, space);
+    case MemoryOrder::acq_rel:
+    case MemoryOrder::seq_cst:
+      return semanticsOf(MemoryOrder::acquire, space);
+    default:
+      return semanticsOf(order, space);
+    }
+  }
+
   static Value privateUpdate(OpBuilder &b, Location loc, AtomicKind kind,
-                             Value old, Value v) {
+                             Value old, Value v, Value expected) {
     switch (kind) {
     case AtomicKind::add:
       return spirv::IAddOp::create(b, loc, old, v);
@@ -605,8 +632,45 @@ struct AtomicLowering : XPUPattern<AtomicRMWOp> {
       return v;
     case AtomicKind::fadd:
       return spirv::FAddOp::create(b, loc, old, v);
+    case AtomicKind::fmin:
+    case AtomicKind::fmax:
+      llvm_unreachable("float min/max atomics are expanded by xpu-spirv-float-atomics");
+    case AtomicKind::cmpxchg: {
+      Type bits = b.getIntegerType(old.getType().getIntOrFloatBitWidth());
+      Value same = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                         arith::BitcastOp::create(b, loc, bits, old),
+                                         arith::BitcastOp::create(b, loc, bits, expected));
+      return arith::SelectOp::create(b, loc, same, v, old);
+    }
     }
     llvm_unreachable("atomic kind");
+  }
+};
+
+/// A global buffer's elements as integers: a second variable on the same
+/// descriptor binding (Vulkan lets variables alias a binding), so that
+/// float compare-exchange loops can use SPIR-V's integer atomics.
+struct BitsViewLowering : XPUPattern<BitsViewOp> {
+  using XPUPattern::XPUPattern;
+  LogicalResult
+  matchAndRewrite(BitsViewOp op, OpAdaptor adaptor, ConversionPatternRewriter &rw) const override {
+    auto addr = adaptor.getBuffer().getDefiningOp<spirv::AddressOfOp>();
+    auto module = op->getParentOfType<spirv::ModuleOp>();
+    auto var = addr ? module.lookupSymbol<spirv::GlobalVariableOp>(addr.getVariableAttr())
+                    : spirv::GlobalVariableOp();
+    if (!var || !var.getBinding())
+      return op.emitOpError("views only a global buffer parameter as integers");
+    std::string name = (var.getSymName() + "_bits").str();
+    auto alias = module.lookupSymbol<spirv::GlobalVariableOp>(name);
+    if (!alias) {
+      OpBuilder::InsertionGuard g(rw);
+      rw.setInsertionPoint(var);
+      alias = spirv::GlobalVariableOp::create(rw, op.getLoc(),
+                                              bufferPointerType(op.getResult().getType()),
+                                              name, *var.getDescriptorSet(), *var.getBinding());
+    }
+    rw.replaceOpWithNewOp<spirv::AddressOfOp>(op, alias);
+    return success();
   }
 };
 
@@ -757,7 +821,7 @@ struct ConvertXPUToSPIRVPass
     patterns.add<KernelLowering>(tc, ctx, state, maxPushConstantBytes);
     patterns.add<
         ReturnLowering, LoadLowering, StoreLowering, BufferSizeLowering,
-        AllocLowering, BarrierLowering, AtomicLowering, ReportLowering,
+        AllocLowering, BarrierLowering, AtomicLowering, ReportLowering, BitsViewLowering,
         WorkgroupSizeLowering, GlobalSizeLowering,
         DimBuiltinLowering<ThreadIdOp, spirv::BuiltIn::LocalInvocationId>,
         DimBuiltinLowering<WorkgroupIdOp, spirv::BuiltIn::WorkgroupId>,

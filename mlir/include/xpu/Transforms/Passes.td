@@ -68,6 +68,9 @@ def Admit : Pass<"xpu-admit", "mlir::ModuleOp"> {
   let options = [
     Option<"explicitDevice", "explicit-device", "bool", /*default=*/"true",
            "the module was created for a device the caller named">,
+    Option<"device", "device", "std::string", /*default=*/"\"\"",
+           "the device the module is created for, as BACKEND:INDEX (empty: "
+           "none, so a kernel's `device` is only checked for its form)">,
     Option<"runtimeChecks", "runtime-checks", "bool", /*default=*/"true",
            "mark unproven accesses of portable kernels `checked` (off: unsafe)">,
   ];
@@ -175,6 +178,98 @@ def AvoidMiscompiles : Pass<"xpu-avoid-miscompiles", "mlir::ModuleOp"> {
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::vector::VectorDialect"];
+}
+
+//===----------------------------------------------------------------------===//
+// The kernel surface (issue 14): struct parameters, function values, async
+// copies, printf
+//===----------------------------------------------------------------------===//
+
+def FlattenStructs : Pass<"xpu-flatten-structs", "mlir::ModuleOp"> {
+  let summary = "One kernel parameter per field of each struct parameter";
+  let description = [{
+    A struct parameter (spec 17.4) becomes its fields, in order, named
+    `param.field` and marked with their C offset (`xpu.struct_field`) so
+    that the runtime passes the host's struct as one argument;
+    `xpu.struct_get` becomes the field's parameter. Every backend then sees
+    scalars and vectors (Vulkan puts them in its push constants or uniform
+    block as any other).
+
+    ```mlir
+    xpu.kernel @k(%p: !xpu.struct<"params", a: f32, n: i32>) {
+      %n = xpu.struct_get %p["n"] : !xpu.struct<"params", a: f32, n: i32> -> i32
+    // becomes
+    xpu.kernel @k(%p.a: f32 {xpu.struct_field = {struct = "p", offset = 0, ...}},
+                  %p.n: i32 {xpu.struct_field = {struct = "p", offset = 4, ...}}) {
+    ```
+  }];
+}
+
+def LowerFunctionValues : Pass<"xpu-lower-function-values", "mlir::ModuleOp"> {
+  let summary = "Bounded function values as direct calls";
+  let description = [{
+    A function value is its function's position in the set; a call through
+    it becomes a chain of comparisons, each making one direct call, and an
+    index outside the set yields zeros (spec 17.1: a defined no-op):
+
+    ```mlir
+    %f = xpu.fn_value @b of [@a, @b] : i32
+    %r = xpu.fn_call %f of [@a, @b](%x) : (i32) -> i32
+    // becomes
+    %f = arith.constant 1 : i32
+    %r = scf.if (%f == 0) { xpu.call @a(%x) } else {
+           scf.if (%f == 1) { xpu.call @b(%x) } else { 0 } }
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
+}
+
+def ExpandAsyncCopies : Pass<"xpu-expand-async-copies", "mlir::ModuleOp"> {
+  let summary = "Spread asynchronous copies over the workgroup's invocations";
+  let description = [{
+    Invocation t of a workgroup of n copies elements t, t + n, ... of each
+    `xpu.async_copy`; an element inside both buffers is an
+    `xpu.async_copy_element`, one outside either becomes the checked load
+    and store a plain copy would make (so the launch reports it, as any
+    out-of-bounds access). Each `xpu.async_wait` is followed by the
+    workgroup barrier it implies.
+
+    ```mlir
+    %t = xpu.async_copy %in[%s] to %tile[%d], %n : !xpu.buffer<f32, ro> to !xpu.buffer<256xf32, shared>
+    xpu.async_wait %t
+    // becomes
+    scf.for %j = %linear to %n step %invocations {
+      scf.if (%s + %j, %d + %j in bounds) { xpu.async_copy_element %in[..] to %tile[..] }
+      else { checked xpu.load, xpu.store } }
+    xpu.async_wait
+    xpu.barrier
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
+}
+
+def LowerPrintf : Pass<"xpu-lower-printf", "mlir::ModuleOp"> {
+  let summary = "Turn xpu.printf into records appended to a print buffer";
+  let description = [{
+    Each kernel that prints (itself or through the device functions it
+    calls) gains a last parameter, the print buffer the launch supplies
+    (`xpu.print_buffer`; PrintFormat.h has its layout); the functions on the
+    way pass theirs on. Each printf reserves room for its record with a
+    compare-exchange loop on the buffer's cursor that never moves it past the
+    end, writes the record (1 + site index, then each value as one or two
+    32-bit words), or counts it as dropped. The sites (format, value types,
+    location) are listed on the module (`xpu.print_sites`) for the runtime,
+    which formats the records when the stream synchronizes.
+
+    ```mlir
+    xpu.printf "%d\n"(%v) : i32
+    // becomes, in a kernel with %__xpu_print: !xpu.buffer<i32> {xpu.print_buffer}
+    %cursor = scf.while ... xpu.atomic_rmw cmpxchg ... %__xpu_print[%c0] ...
+    scf.if %fits { xpu.store %site, %__xpu_print[%base] ...  } else {
+      xpu.atomic_rmw add %c1_i32, %__xpu_print[%c1] relaxed device ... }
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
 }
 
 def ExpandReductions : Pass<"xpu-expand-reductions", "mlir::ModuleOp"> {
@@ -306,6 +401,55 @@ def LowerWaveOps : Pass<"xpu-lower-wave-ops", "mlir::ModuleOp"> {
                            "::mlir::NVVM::NVVMDialect",
                            "::mlir::ROCDL::ROCDLDialect",
                            "::mlir::spirv::SPIRVDialect"];
+}
+
+def SPIRVFloatAtomics : Pass<"xpu-spirv-float-atomics", "mlir::ModuleOp"> {
+  let summary = "Float compare-exchange and min/max atomics as integer loops for SPIR-V";
+  let description = [{
+    SPIR-V compare-exchanges integers only, and MLIR's SPIR-V dialect has no
+    float min/max atomic. On a global buffer both become integer atomics on
+    the buffer's bits (`xpu.bits_view`, lowered to a second variable on the
+    same binding); `fmin` / `fmax` a compare-exchange loop that starts from
+    the operand's own bits as its guess:
+
+    ```mlir
+    %old = xpu.atomic_rmw fmin %v, %buf[%i] relaxed device : !xpu.buffer<f32>
+    // becomes
+    %bits = xpu.bits_view %buf : !xpu.buffer<f32> -> !xpu.buffer<i32>
+    %guess = arith.bitcast %v : f32 to i32
+    %found = scf.while (%e = %guess) : (i32) -> i32 {
+      %m = exact min of (bitcast %e), %v : f32
+      %seen = xpu.atomic_rmw cmpxchg (bitcast %m), %bits[%i] expected %e relaxed device
+      scf.condition(%seen != %e) %seen : i32
+    } do { ... }
+    %old = arith.bitcast %found : i32 to f32
+    ```
+    Min and max are computed exactly (floats compared as integers that order
+    like them: MLIR's own SPIR-V lowering of `arith.minimumf` leaves the
+    order of -0 and +0 to the driver). Shared buffers are left alone (the
+    Vulkan backend refuses those); a private one's min/max is a plain read,
+    exact min/max and write.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
+}
+
+def LowerAsyncCopies : Pass<"xpu-lower-async-copies", "mlir::ModuleOp"> {
+  let summary = "Asynchronous copy elements and waits for the target";
+  let description = [{
+    On NVIDIA sm_80 and later an element of 4 or 8 bytes is marked
+    `cp_async` (xpu-to-llvm makes it `cp.async.ca.shared.global`) and a wait
+    commits and waits for the invocation's copies
+    (`cp.async.commit.group`, `cp.async.wait.group 0`) before its barrier;
+    elsewhere (AMD, Vulkan, the CPU, other NVIDIA chips) an element is a load
+    and a store and the wait is only its barrier.
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"cpu\"",
+           "cpu | nvvm | rocdl | spirv">,
+    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
+           "the GPU (sm_90): cp.async needs sm_80">,
+  ];
+  let dependentDialects = ["::mlir::NVVM::NVVMDialect"];
 }
 
 def PrepareLowering : Pass<"xpu-prepare-lowering", "mlir::ModuleOp"> {

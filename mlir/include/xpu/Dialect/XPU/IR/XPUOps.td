@@ -384,22 +384,39 @@ def XPU_AtomicRMWOp : XPU_Op<"atomic_rmw", [
     TypesMatchWith<"value is the buffer's element type", "buffer", "value",
                    "::llvm::cast<::xpu::BufferType>($_self).getElementType()">,
     TypesMatchWith<"result is the buffer's element type", "buffer", "result",
+                   "::llvm::cast<::xpu::BufferType>($_self).getElementType()">,
+    OptionalTypesMatchWith<"expected is the buffer's element type", "buffer", "expected",
                    "::llvm::cast<::xpu::BufferType>($_self).getElementType()">]> {
   let summary = "atomic read-modify-write of one buffer element";
   let description = [{
     ```mlir
     %old = xpu.atomic_rmw add %v, %buf[%i] seq_cst device : !xpu.buffer<i32>
+    %was = xpu.atomic_rmw cmpxchg %new, %buf[%i] expected %old acq_rel workgroup
+             : !xpu.buffer<256xf32, shared>
     ```
     Returns the element's previous value. The scope uses Vulkan's set.
+    `cmpxchg` stores `%value` only when the element equals `expected` bit for
+    bit (floats too), and returns the element it found: the exchange
+    happened when that equals `expected`. A failed compare-exchange orders
+    like a load of the same order (acq_rel and seq_cst: acquire; release:
+    relaxed). `fmin` and `fmax` follow `arith.minimumf` / `arith.maximumf`
+    (a NaN wins, -0 is below +0) on every backend.
   }];
   let arguments = (ins EnumProp<XPU_AtomicKind>:$kind, AnyType:$value,
                        XPU_AnyBuffer:$buffer, Index:$index,
+                       Optional<AnyType>:$expected,
                        EnumProp<XPU_MemoryOrder>:$order, EnumProp<XPU_Scope>:$scope,
                        UnitAttr:$checked);
   let results = (outs AnyType:$result);
   let assemblyFormat = [{
-    $kind $value `,` $buffer `[` $index `]` $order $scope attr-dict `:` qualified(type($buffer))
+    $kind $value `,` $buffer `[` $index `]` (`expected` $expected^)? $order $scope attr-dict `:` qualified(type($buffer))
   }];
+  let builders = [OpBuilder<(ins "::mlir::Type":$result, "::xpu::AtomicKind":$kind,
+      "::mlir::Value":$value, "::mlir::Value":$buffer, "::mlir::Value":$index,
+      "::xpu::MemoryOrder":$order, "::xpu::Scope":$scope), [{
+    build($_builder, $_state, result, kind, value, buffer, index, ::mlir::Value(),
+          order, scope);
+  }]>];
   let hasVerifier = 1;
 }
 
@@ -442,7 +459,7 @@ def XPU_ReportOutOfBoundsOp : XPU_Op<"report_out_of_bounds"> {
   let assemblyFormat = "$status `site` $site attr-dict `:` type($status)";
 }
 
-def XPU_HostEffectOp : XPU_Op<"host_effect"> {
+def XPU_HostEffectOp : XPU_Op<"host_effect", [XPU_HostEffect]> {
   let summary = "an effect on the host (printing, files, clocks) from a kernel";
 #ifdef XPU_DOC_EXAMPLES
   let description = [{

@@ -50,6 +50,7 @@ BuildScope::BuildScope(const rt::CompileRequest &request, std::string label)
   record_->options = request.options;
   record_->text = std::string(request.text);
   record_->explicitDevice = request.explicitDevice;
+  record_->device = request.device;
   record_->runtimeChecks = request.runtimeChecks;
   current = this;
   currentRecord = record_.get();

@@ -111,6 +111,7 @@ rt::Status describeAgain(const ModuleRecord &rec, std::vector<abi::KernelInfo> &
   request.text = rec.text;
   request.sourceName = rec.sourceName;
   request.explicitDevice = rec.explicitDevice;
+  request.device = rec.device;
   request.runtimeChecks = rec.runtimeChecks;
   request.options = rec.options;
   DiagnosticList diags;

@@ -70,6 +70,8 @@ struct CacheLookup {
 /// What one xpu_module_create did, kept with the module for its report.
 struct ModuleRecord {
   std::string sourceName, sourceHash, options, text;
+  /// The device `device` attributes were admitted against (empty offline).
+  std::string device;
   bool explicitDevice = true;
   bool runtimeChecks = true;
   std::string origin = "compiled"; ///< memory, disk or compiled

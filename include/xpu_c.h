@@ -1537,6 +1537,20 @@ XPU_API xpu_status xpu_calibration_stats_get(xpu_calibration_stats *out);
  * module and lives until it is released. */
 XPU_API xpu_status xpu_module_report(xpu_module module, const char **json);
 
+/* xpu_compile_for_target that also returns the report of what it compiled
+ * (same schema and version) in `*report`: a NUL-terminated string, free it
+ * with xpu_compiled_code_free. No device is involved, so the report has no
+ * `device` and no `limits`, and `build` has no `cache` (nothing is
+ * cached); it names exactly one target, the one asked for, and
+ * "offline": true. Capability verdicts are those of the offline gate: what
+ * a device decides reads "decided_by": "device". `report` must not be
+ * NULL; on failure it is set to NULL and nothing is to be freed. Other
+ * arguments, errors and thread-safety as for xpu_compile_for_target. */
+XPU_API xpu_status xpu_compile_for_target_report(
+    xpu_context context, const char *text, size_t length,
+    const xpu_module_options *options, const char *target, const char *chip,
+    void **code, size_t *size, char **report, xpu_diagnostics *diagnostics);
+
 /* Records a trace of this process (Chrome/Perfetto trace-event JSON:
  * compile stages, cache lookups, copies, launches on the host and on the
  * device, synchronizations, one track per host thread and per stream)

@@ -1,5 +1,7 @@
 // C API: modules, kernels, their parameters, compiler diagnostics, and code
 // generated for a named target without a device.
+#include "observe/module_report.h"
+#include "observe/observe.h"
 #include "runtime/compiler.h"
 #include "runtime/enum_bits.h"
 #include "runtime/objects.h"
@@ -238,20 +240,33 @@ XPU_API xpu_status xpu_module_format(xpu_context context, const char *text,
   return XPU_SUCCESS;
 }
 
-XPU_API xpu_status xpu_compile_for_target(xpu_context context, const char *text,
-                                          size_t length,
-                                          const xpu_module_options *options,
-                                          const char *target, const char *chip,
-                                          void **code, size_t *size,
-                                          xpu_diagnostics *diagnostics) {
+namespace {
+
+/// A malloc'd copy for the caller, who frees it with xpu_compiled_code_free.
+void *callerCopy(const void *bytes, size_t size, size_t extra = 0) {
+  void *copy = std::malloc(size + extra ? size + extra : 1);
+  if (copy) {
+    std::memcpy(copy, bytes, size);
+    std::memset(static_cast<char *>(copy) + size, 0, extra);
+  }
+  return copy;
+}
+
+/// xpu_compile_for_target and, with `report`, its module report.
+xpu_status compileOffline(const char *api, xpu_context context, const char *text,
+                          size_t length, const xpu_module_options *options,
+                          const char *target, const char *chip, void **code,
+                          size_t *size, char **report, xpu_diagnostics *diagnostics) {
   if (diagnostics)
     *diagnostics = nullptr;
+  if (report)
+    *report = nullptr;
   std::shared_ptr<ContextObj> ctx;
   if (Status st = resolve(context, ctx); !st.isOk())
     return finish(st);
   if (!text || !target || !code || !size)
-    return finish(invalidArgument("xpu_compile_for_target: `text`, `target`, `code` "
-                                  "and `size` must not be NULL"));
+    return finish(invalidArgument(std::string(api) + ": `text`, `target`, `code` "
+                                                     "and `size` must not be NULL"));
   if (Status st = checkOptionsSize(options); !st.isOk())
     return finish(st);
   TargetDesc desc;
@@ -267,17 +282,58 @@ XPU_API xpu_status xpu_compile_for_target(xpu_context context, const char *text,
   Blob blob;
   std::vector<xpu::abi::KernelInfo> kernels;
   std::vector<Diagnostic> diags;
-  Status st = compileForTarget(request, desc, blob, kernels, diags);
+  Status st;
+  std::shared_ptr<xpu::observe::ModuleRecord> record;
+  {
+    // Closed before the report, whose own front-end run is no stage of this.
+    xpu::observe::BuildScope observed(request,
+                                      std::string("target ") + target + " " + desc.chip);
+    st = compileForTarget(request, desc, blob, kernels, diags);
+    record = observed.finish(st.isOk());
+  }
+  std::string reportText;
+  if (st.isOk() && report)
+    st = xpu::observe::targetReport(*record, desc, blob, diags, reportText);
   publish(std::move(diags), diagnostics);
   if (!st.isOk())
     return finish(st);
-  void *bytes = std::malloc(blob.code.empty() ? 1 : blob.code.size());
-  if (!bytes)
+  void *bytes = callerCopy(blob.code.data(), blob.code.size());
+  void *json = report ? callerCopy(reportText.data(), reportText.size(), 1) : nullptr;
+  if (!bytes || (report && !json)) {
+    std::free(bytes);
+    std::free(json);
     return finish({XPU_ERROR_OUT_OF_MEMORY, "no memory for the generated code"});
-  std::memcpy(bytes, blob.code.data(), blob.code.size());
+  }
   *code = bytes;
   *size = blob.code.size();
+  if (report)
+    *report = static_cast<char *>(json);
   return XPU_SUCCESS;
+}
+
+} // namespace
+
+XPU_API xpu_status xpu_compile_for_target(xpu_context context, const char *text,
+                                          size_t length,
+                                          const xpu_module_options *options,
+                                          const char *target, const char *chip,
+                                          void **code, size_t *size,
+                                          xpu_diagnostics *diagnostics) {
+  return compileOffline("xpu_compile_for_target", context, text, length, options, target,
+                        chip, code, size, nullptr, diagnostics);
+}
+
+XPU_API xpu_status xpu_compile_for_target_report(
+    xpu_context context, const char *text, size_t length,
+    const xpu_module_options *options, const char *target, const char *chip,
+    void **code, size_t *size, char **report, xpu_diagnostics *diagnostics) {
+  if (!report) {
+    if (diagnostics)
+      *diagnostics = nullptr;
+    return finish(invalidArgument("xpu_compile_for_target_report: `report` is NULL"));
+  }
+  return compileOffline("xpu_compile_for_target_report", context, text, length, options,
+                        target, chip, code, size, report, diagnostics);
 }
 
 XPU_API void xpu_compiled_code_free(void *code) { std::free(code); }

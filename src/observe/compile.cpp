@@ -40,13 +40,17 @@ bool logs(rt::LogLevel level) {
 std::string textHash(std::string_view text) { return hash128(text); }
 
 BuildScope::BuildScope(const rt::CompileRequest &request, const rt::Device &device)
+    : BuildScope(request, device.label()) {}
+
+BuildScope::BuildScope(const rt::CompileRequest &request, std::string label)
     : record_(std::make_shared<ModuleRecord>()), outer_(current), startUs_(nowUs()),
-      deviceLabel_(device.label()) {
+      deviceLabel_(std::move(label)) {
   record_->sourceName = request.sourceName;
   record_->sourceHash = hash128(request.text);
   record_->options = request.options;
   record_->text = std::string(request.text);
   record_->explicitDevice = request.explicitDevice;
+  record_->device = request.device;
   record_->runtimeChecks = request.runtimeChecks;
   current = this;
   currentRecord = record_.get();

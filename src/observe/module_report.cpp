@@ -3,7 +3,7 @@
 // Made on request from the module's record: the front end runs again (no
 // code generation) for the admitted IR and the capability needs.
 #include "observe/module_report.h"
-#include "capability/target_facts.h"
+#include "capability/gate.h"
 #include "runtime/compiler.h"
 #include "runtime/objects.h"
 
@@ -104,47 +104,44 @@ llvm::json::Object kernelEntry(const abi::KernelInfo &info, const KernelRequirem
   return k;
 }
 
-} // namespace
-
-rt::Status moduleReport(rt::ModuleObj &module, std::string &out) {
-  if (!module.observed)
-    return {XPU_ERROR_INTERNAL, "the module has no build record"};
-  ModuleRecord &rec = *module.observed;
-  rt::DeviceObj &devObj = *module.device;
-  rt::Device &device = *devObj.device;
-
+/// The front end again on the recorded source: kernels, needs, canonical IR.
+rt::Status describeAgain(const ModuleRecord &rec, std::vector<abi::KernelInfo> &kernels,
+                         std::vector<KernelRequirements> &needs, std::string &canonical) {
   rt::CompileRequest request;
   request.text = rec.text;
   request.sourceName = rec.sourceName;
   request.explicitDevice = rec.explicitDevice;
+  request.device = rec.device;
   request.runtimeChecks = rec.runtimeChecks;
   request.options = rec.options;
-  std::vector<abi::KernelInfo> kernels;
-  std::vector<KernelRequirements> needs;
-  std::string canonical;
   DiagnosticList diags;
   if (rt::Status st = rt::describeModule(request, kernels, needs, canonical, diags);
       !st.isOk())
     return {st.code(), "the module's source no longer compiles for its report: " +
                            st.message()};
+  return {};
+}
 
-  const rt::TargetDesc &target = device.target();
-  const rt::DeviceIdentity &id = device.identity();
-  const cap::FactTable &facts = device.capabilities();
-  cap::TargetKind targetKind = device.target().kind;
-
+/// Everything a report says with or without a device: all but `device`,
+/// `limits` and `build.cache`.
+llvm::json::Object commonReport(const ModuleRecord &rec, const std::string &canonical,
+                                const std::vector<abi::KernelInfo> &kernels,
+                                const std::vector<KernelRequirements> &needs,
+                                const cap::FactTable &facts, const rt::TargetDesc &target,
+                                const DiagnosticList &diagnostics, const rt::Blob &blob,
+                                bool offline) {
   llvm::json::Array kernelList;
   for (const abi::KernelInfo &k : kernels) {
     const KernelRequirements *req = nullptr;
     for (const KernelRequirements &r : needs)
       if (r.kernel == k.name)
         req = &r;
-    kernelList.push_back(kernelEntry(k, req, facts, targetKind));
+    kernelList.push_back(kernelEntry(k, req, facts, target.kind));
   }
 
   llvm::json::Array diagList;
   static const char *severities[] = {"error", "warning", "note", "remark"};
-  for (const Diagnostic &d : module.program->diagnostics)
+  for (const Diagnostic &d : diagnostics)
     diagList.push_back(llvm::json::Object{{"severity", severities[int(d.severity)]},
                                           {"code", d.code},
                                           {"message", d.message},
@@ -152,20 +149,14 @@ rt::Status moduleReport(rt::ModuleObj &module, std::string &out) {
                                           {"line", int64_t(d.line)},
                                           {"column", int64_t(d.column)}});
 
-  llvm::json::Array stages, lookups;
+  llvm::json::Array stages;
   for (const StageTime &s : rec.stages)
     stages.push_back(llvm::json::Object{{"name", s.name}, {"ms", s.ms}});
-  for (const CacheLookup &l : rec.lookups)
-    lookups.push_back(
-        llvm::json::Object{{"level", l.level}, {"hit", l.hit}, {"key", l.key}});
 
-  cache::Key contentKey =
-      cache::contentKey(devObj.cache.environment(device), rec.options, canonical);
-  const rt::Blob &blob = module.program->blob;
-
-  llvm::json::Object report{
+  return llvm::json::Object{
       {"schema", "xpujit.module-report"},
       {"version", 1},
+      {"offline", offline},
       {"source",
        llvm::json::Object{{"name", rec.sourceName},
                           {"bytes", int64_t(rec.text.size())},
@@ -179,23 +170,6 @@ rt::Status moduleReport(rt::ModuleObj &module, std::string &out) {
                                     {"chip", target.chip},
                                     {"features", target.features},
                                     {"wave_width", int64_t(target.waveWidth)}}},
-      {"device", llvm::json::Object{{"index", int64_t(devObj.index)},
-                                    {"label", device.label()},
-                                    {"backend", xpu_backend_name(id.backend)},
-                                    {"name", id.name},
-                                    {"vendor", id.vendor},
-                                    {"arch", id.arch},
-                                    {"driver", id.driver},
-                                    {"uuid", uuidText(id.uuid)},
-                                    {"toolchain", device.toolchainIdentity()}}},
-      {"limits",
-       llvm::json::Object{{"max_workgroup_size", int64_t(id.maxWorkgroupSize)},
-                          {"max_grid", llvm::json::Array{int64_t(id.maxGrid[0]),
-                                                         int64_t(id.maxGrid[1]),
-                                                         int64_t(id.maxGrid[2])}},
-                          {"memory_bytes", int64_t(id.memoryBytes)},
-                          {"compute_units", int64_t(id.computeUnits)},
-                          {"wave_width", int64_t(id.waveWidth)}}},
       {"kernels", std::move(kernelList)},
       {"diagnostics", std::move(diagList)},
       {"manifest", llvm::json::Object{{"format", blob.format},
@@ -204,14 +178,74 @@ rt::Status moduleReport(rt::ModuleObj &module, std::string &out) {
                                       {"build_log", blob.log}}},
       {"build", llvm::json::Object{{"origin", rec.origin},
                                    {"total_ms", rec.totalMs},
-                                   {"stages", std::move(stages)},
-                                   {"cache", llvm::json::Object{
-                                                 {"content_key", contentKey.hex()},
-                                                 {"lookups", std::move(lookups)}}}}}};
+                                   {"stages", std::move(stages)}}}};
+}
+
+std::string printed(llvm::json::Object report) {
   std::string text;
   llvm::raw_string_ostream os(text);
   os << llvm::formatv("{0:2}", llvm::json::Value(std::move(report)));
-  out = std::move(text);
+  return text;
+}
+
+} // namespace
+
+rt::Status moduleReport(rt::ModuleObj &module, std::string &out) {
+  if (!module.observed)
+    return {XPU_ERROR_INTERNAL, "the module has no build record"};
+  ModuleRecord &rec = *module.observed;
+  rt::DeviceObj &devObj = *module.device;
+  rt::Device &device = *devObj.device;
+
+  std::vector<abi::KernelInfo> kernels;
+  std::vector<KernelRequirements> needs;
+  std::string canonical;
+  XPU_RETURN_IF_ERROR(describeAgain(rec, kernels, needs, canonical));
+
+  const rt::DeviceIdentity &id = device.identity();
+  llvm::json::Object report =
+      commonReport(rec, canonical, kernels, needs, device.capabilities(), device.target(),
+                   module.program->diagnostics, module.program->blob, false);
+
+  llvm::json::Array lookups;
+  for (const CacheLookup &l : rec.lookups)
+    lookups.push_back(
+        llvm::json::Object{{"level", l.level}, {"hit", l.hit}, {"key", l.key}});
+  cache::Key contentKey =
+      cache::contentKey(devObj.cache.environment(device), rec.options, canonical);
+  (*report.getObject("build"))["cache"] = llvm::json::Object{
+      {"content_key", contentKey.hex()}, {"lookups", std::move(lookups)}};
+
+  report["device"] = llvm::json::Object{{"index", int64_t(devObj.index)},
+                                        {"label", device.label()},
+                                        {"backend", xpu_backend_name(id.backend)},
+                                        {"name", id.name},
+                                        {"vendor", id.vendor},
+                                        {"arch", id.arch},
+                                        {"driver", id.driver},
+                                        {"uuid", uuidText(id.uuid)},
+                                        {"toolchain", device.toolchainIdentity()}};
+  report["limits"] =
+      llvm::json::Object{{"max_workgroup_size", int64_t(id.maxWorkgroupSize)},
+                         {"max_grid", llvm::json::Array{int64_t(id.maxGrid[0]),
+                                                        int64_t(id.maxGrid[1]),
+                                                        int64_t(id.maxGrid[2])}},
+                         {"memory_bytes", int64_t(id.memoryBytes)},
+                         {"compute_units", int64_t(id.computeUnits)},
+                         {"wave_width", int64_t(id.waveWidth)}};
+  out = printed(std::move(report));
+  return {};
+}
+
+rt::Status targetReport(const ModuleRecord &rec, const rt::TargetDesc &target,
+                        const rt::Blob &blob, const DiagnosticList &diagnostics,
+                        std::string &out) {
+  std::vector<abi::KernelInfo> kernels;
+  std::vector<KernelRequirements> needs;
+  std::string canonical;
+  XPU_RETURN_IF_ERROR(describeAgain(rec, kernels, needs, canonical));
+  out = printed(commonReport(rec, canonical, kernels, needs, cap::offlineFacts(target),
+                             target, diagnostics, blob, true));
   return {};
 }
 

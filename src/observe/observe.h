@@ -70,6 +70,8 @@ struct CacheLookup {
 /// What one xpu_module_create did, kept with the module for its report.
 struct ModuleRecord {
   std::string sourceName, sourceHash, options, text;
+  /// The device `device` attributes were admitted against (empty offline).
+  std::string device;
   bool explicitDevice = true;
   bool runtimeChecks = true;
   std::string origin = "compiled"; ///< memory, disk or compiled
@@ -86,6 +88,9 @@ struct ModuleRecord {
 class BuildScope {
 public:
   BuildScope(const rt::CompileRequest &request, const rt::Device &device);
+  /// Without a device (xpu_compile_for_target_report): `label` names the
+  /// target in the trace and the log.
+  BuildScope(const rt::CompileRequest &request, std::string label);
   ~BuildScope();
   /// The record, with the total time and the origin; logs "module:".
   std::shared_ptr<ModuleRecord> finish(bool ok);

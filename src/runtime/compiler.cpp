@@ -198,10 +198,12 @@ Status compileForTarget(const CompileRequest &request, const TargetDesc &target,
   Session s(request, diags);
   mlir::OwningOpRef<mlir::ModuleOp> module;
   XPU_RETURN_IF_ERROR(frontEnd(s, request, diags, module, kernels));
+  observe::Stage stage("gates");
   XPU_RETURN_IF_ERROR(cap::offlineGate(target, analyzeRequirements(*module), diags));
   std::string tiering;
   selectTileTiers(*module, target, cap::resolveFacts(target, cap::tileFactsOfChip(target)),
                   diags, tiering);
+  stage.next("codegen");
   Status st = generateCode(*module, target, kernels, out);
   if (!st.isOk() && s.collector.hadError())
     return stageFailure(st.code(), diags, st.message().c_str());

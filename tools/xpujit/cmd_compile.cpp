@@ -13,6 +13,7 @@ namespace {
 
 const char *kHelp =
     "usage: xpujit compile FILE --target T [--chip C] [--wave N] -o OUT [--json]\n"
+    "                      [--report FILE]\n"
     "\n"
     "Compiles every kernel of FILE for target T without a device and writes\n"
     "the generated code to OUT:\n"
@@ -21,6 +22,8 @@ const char *kHelp =
     "  --target cpu                    ELF object for this host\n"
     "  --target spirv                  SPIR-V 1.6 for a capable Vulkan 1.3 device\n"
     "--wave 64 asks for wave64 on AMD gfx10 and later (wave32 by default).\n"
+    "--report FILE writes the module report of what was compiled (JSON,\n"
+    "docs/observe.md; offline: no device, limits or cache).\n"
     "Diagnostics print as FILE:LINE:COL: error: CODE: message (or as a JSON\n"
     "array with --json). Exits 0 when OUT was written, 1 otherwise.\n";
 
@@ -41,7 +44,7 @@ bool option(int argc, char **argv, int &i, const char *name, std::string &out) {
 } // namespace
 
 int runCompile(int argc, char **argv) {
-  std::string file, target, chip, wave, output;
+  std::string file, target, chip, wave, output, reportPath;
   bool json = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -54,7 +57,8 @@ int runCompile(int argc, char **argv) {
     else if (option(argc, argv, i, "--target", target) ||
              option(argc, argv, i, "--chip", chip) ||
              option(argc, argv, i, "--wave", wave) || option(argc, argv, i, "-o", output) ||
-             option(argc, argv, i, "--output", output))
+             option(argc, argv, i, "--output", output) ||
+             option(argc, argv, i, "--report", reportPath))
       continue;
     else if (!a.empty() && a[0] == '-') {
       std::fprintf(stderr, "xpujit compile: unknown option '%s'\n", a.c_str());
@@ -90,10 +94,16 @@ int runCompile(int argc, char **argv) {
   options.wave_width = uint32_t(waveWidth);
   void *code = nullptr;
   size_t size = 0;
+  char *report = nullptr;
   xpu_diagnostics diags = nullptr;
-  xpu_status st = xpu_compile_for_target(ctx.handle, text.data(), text.size(), &options,
-                                         target.c_str(), chip.empty() ? nullptr : chip.c_str(),
-                                         &code, &size, &diags);
+  const char *chipName = chip.empty() ? nullptr : chip.c_str();
+  xpu_status st =
+      reportPath.empty()
+          ? xpu_compile_for_target(ctx.handle, text.data(), text.size(), &options,
+                                   target.c_str(), chipName, &code, &size, &diags)
+          : xpu_compile_for_target_report(ctx.handle, text.data(), text.size(), &options,
+                                          target.c_str(), chipName, &code, &size, &report,
+                                          &diags);
   bool located = false; // the failure is among the diagnostics
   for (size_t i = 0, n = xpu_diagnostics_count(diags); i < n; ++i) {
     xpu_diagnostic d;
@@ -111,11 +121,21 @@ int runCompile(int argc, char **argv) {
   out.write(static_cast<const char *>(code), std::streamsize(size));
   out.close();
   xpu_compiled_code_free(code);
-  if (!out) {
+  bool wrote = bool(out);
+  if (!wrote)
     std::fprintf(stderr, "xpujit compile: cannot write '%s'\n", output.c_str());
-    return kFailed;
+  if (report) {
+    std::ofstream reportOut(reportPath);
+    reportOut << report << "\n";
+    reportOut.close();
+    xpu_compiled_code_free(report);
+    if (!reportOut) {
+      std::fprintf(stderr, "xpujit compile: cannot write the report '%s'\n",
+                   reportPath.c_str());
+      wrote = false;
+    }
   }
-  return kOk;
+  return wrote ? kOk : kFailed;
 }
 
 } // namespace cli

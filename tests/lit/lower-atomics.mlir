@@ -1,6 +1,6 @@
 // RUN: xpu-opt %s -xpu-lower-execution-model="target=nvvm wave-width=32" -xpu-prepare-lowering -convert-scf-to-cf -xpu-to-llvm=target=nvvm | FileCheck %s --check-prefixes=CHECK,NV
 // RUN: xpu-opt %s -xpu-lower-execution-model="target=rocdl wave-width=64" -xpu-prepare-lowering -convert-scf-to-cf -xpu-to-llvm=target=rocdl | FileCheck %s --check-prefixes=CHECK,AMD
-// RUN: xpu-opt %s -xpu-lower-execution-model=target=cpu -xpu-prepare-lowering -convert-scf-to-cf -xpu-to-llvm=target=cpu | FileCheck %s --check-prefixes=CHECK,CPU
+// RUN: xpu-opt %s -xpu-cpu-work-item-loops -xpu-lower-execution-model=target=cpu -xpu-prepare-lowering -convert-scf-to-cf -xpu-to-llvm=target=cpu | FileCheck %s --check-prefixes=CHECK,CPU
 // Compare-exchange and float min/max on the LLVM-based targets: cmpxchg on
 // the element's bits (floats bitcast), a failure ordering no stronger than
 // acquire, the scope's sync-scope; fmin/fmax are LLVM's fminimum/fmaximum,

@@ -2,7 +2,9 @@
 // RUN: xpujit run %s --kernel k --grid 2 --block 64 --arg 'buf:i32[128]' --arg i32:8191 --device cpu | FileCheck %s
 // Every profile: exactly 65,536 bytes of private scratch per invocation
 // (32 KiB in the kernel, 32 KiB in the helper it calls) is admitted, and
-// runs with a barrier (the CPU runs each invocation on its own stack).
+// runs with a barrier. The workgroup size is fixed: the CPU keeps each
+// invocation's scratch across the barrier, for every invocation of the
+// workgroup (at most 16 MiB, XPU-CPU003).
 // Each invocation writes both ends of both arrays and reads them back:
 // out[i] = 6 (i + 1) + 2.
 // CHECK: out: i32[128] {{.*}}[8, 14, 20, 26, 32, 38, 44, 50,
@@ -16,7 +18,8 @@ xpu.func @helper(%n: index, %v: i32) -> i32 {
   %s = arith.addi %a, %b : i32
   xpu.return %s : i32
 }
-xpu.kernel @k(%out: !xpu.buffer<i32>, %last: i32) {
+xpu.kernel @k(%out: !xpu.buffer<i32>, %last: i32) attributes {
+    workgroup_size = array<i64: 64, 1, 1>} {
   %q = xpu.alloc : !xpu.buffer<8192xi32, private>
   %i = xpu.global_id x
   %n = arith.index_cast %last : i32 to index

@@ -20,7 +20,10 @@ case "$job" in
     export ASAN_OPTIONS="allow_user_poisoning=0:detect_leaks=1:halt_on_error=1"
     export LSAN_OPTIONS="suppressions=$supp/lsan.supp:print_suppressions=0"
     export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
-    tests=()
+    # Not the MPI examples: Open MPI's components leak at exit and are
+    # unloaded before LeakSanitizer reports, so no suppression can name
+    # them (the plain job runs them).
+    tests=(-E '^mpi[.]')
     ;;
   tsan)
     build="${XPU_TSAN_BUILD_DIR:-$root/build-tsan}"

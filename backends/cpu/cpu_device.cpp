@@ -292,7 +292,8 @@ public:
         t.heapArgs.reset(new uint8_t[r.argBytes]);
         args = t.heapArgs.get();
       }
-      std::memcpy(args, r.args, r.argBytes);
+      if (r.argBytes) // a kernel without parameters passes no argument block
+        std::memcpy(args, r.args, r.argBytes);
       t.grid.entry = kernel->entry;
       t.grid.args = args;
       // Dynamic shared memory starts where the static ends (a multiple of

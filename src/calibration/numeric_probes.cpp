@@ -67,8 +67,10 @@ template <typename T> uint64_t ulpDistance(T x, T y) {
     Bits b = bits(v);
     return (b & sign) ? -int64_t(b & ~sign) : int64_t(b);
   };
-  int64_t d = ordered(x) - ordered(y);
-  return uint64_t(d < 0 ? -d : d);
+  // In unsigned arithmetic: the distance between values of opposite signs
+  // overflows int64_t (UBSan, the ASan job).
+  int64_t a = ordered(x), b = ordered(y);
+  return a >= b ? uint64_t(a) - uint64_t(b) : uint64_t(b) - uint64_t(a);
 }
 
 constexpr uint32_t kCount = 1024, kSensitive = 64;

@@ -53,6 +53,23 @@ struct IsInfExpansion : OpRewritePattern<math::IsInfOp> {
   }
 };
 
+/// isfinite(x) = |x| < inf (false for NaN: ordered). MLIR's SPIR-V lowering
+/// emits OpIsFinite, which needs the Kernel capability: a Vulkan module with
+/// it is invalid, and NVIDIA's driver 580 crashed the host process creating
+/// the pipeline (tests/interop/test_math.py, float classes, on the H200).
+struct IsFiniteExpansion : OpRewritePattern<math::IsFiniteOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(math::IsFiniteOp op, PatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    Type t = op.getOperand().getType();
+    auto ft = cast<FloatType>(getElementTypeOrSelf(t));
+    Value inf = splatAP(rw, loc, t, APFloat::getInf(ft.getFloatSemantics()));
+    Value a = math::AbsFOp::create(rw, loc, op.getOperand());
+    rw.replaceOpWithNewOp<arith::CmpFOp>(op, arith::CmpFPredicate::OLT, a, inf);
+    return success();
+  }
+};
+
 /// isnormal(x) = smallest normal <= |x| < inf (false for NaN: ordered).
 struct IsNormalExpansion : OpRewritePattern<math::IsNormalOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -249,7 +266,7 @@ struct ExpandMathPass : xpu::impl::ExpandMathBase<ExpandMathPass> {
     RewritePatternSet patterns(ctx);
     populateMathF32ExpansionPatterns(patterns, widened);
     math::populateExpansionPatterns(patterns, {"clampf"});
-    patterns.add<IsNormalExpansion, IPowIExpansion>(ctx);
+    patterns.add<IsFiniteExpansion, IsNormalExpansion, IPowIExpansion>(ctx);
     if (target != "spirv") {
       patterns.add<IsInfExpansion>(ctx);
     } else {

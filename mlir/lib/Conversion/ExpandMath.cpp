@@ -39,16 +39,19 @@ Value splatAP(OpBuilder &b, Location loc, Type type, const APFloat &v) {
   return arith::ConstantOp::create(b, loc, a);
 }
 
+/// |x| <pred> inf, for the float class tests below.
+Value compareAbsToInf(PatternRewriter &rw, Location loc, Value x, arith::CmpFPredicate pred) {
+  Type t = x.getType();
+  auto ft = cast<FloatType>(getElementTypeOrSelf(t));
+  Value inf = splatAP(rw, loc, t, APFloat::getInf(ft.getFloatSemantics()));
+  return arith::CmpFOp::create(rw, loc, pred, math::AbsFOp::create(rw, loc, x), inf);
+}
+
 /// isinf(x) = |x| == inf.
 struct IsInfExpansion : OpRewritePattern<math::IsInfOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(math::IsInfOp op, PatternRewriter &rw) const override {
-    Location loc = op.getLoc();
-    Type t = op.getOperand().getType();
-    auto ft = cast<FloatType>(getElementTypeOrSelf(t));
-    Value inf = splatAP(rw, loc, t, APFloat::getInf(ft.getFloatSemantics()));
-    Value a = math::AbsFOp::create(rw, loc, op.getOperand());
-    rw.replaceOpWithNewOp<arith::CmpFOp>(op, arith::CmpFPredicate::OEQ, a, inf);
+    rw.replaceOp(op, compareAbsToInf(rw, op.getLoc(), op.getOperand(), arith::CmpFPredicate::OEQ));
     return success();
   }
 };
@@ -60,12 +63,7 @@ struct IsInfExpansion : OpRewritePattern<math::IsInfOp> {
 struct IsFiniteExpansion : OpRewritePattern<math::IsFiniteOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(math::IsFiniteOp op, PatternRewriter &rw) const override {
-    Location loc = op.getLoc();
-    Type t = op.getOperand().getType();
-    auto ft = cast<FloatType>(getElementTypeOrSelf(t));
-    Value inf = splatAP(rw, loc, t, APFloat::getInf(ft.getFloatSemantics()));
-    Value a = math::AbsFOp::create(rw, loc, op.getOperand());
-    rw.replaceOpWithNewOp<arith::CmpFOp>(op, arith::CmpFPredicate::OLT, a, inf);
+    rw.replaceOp(op, compareAbsToInf(rw, op.getLoc(), op.getOperand(), arith::CmpFPredicate::OLT));
     return success();
   }
 };

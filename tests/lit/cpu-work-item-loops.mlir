@@ -295,7 +295,8 @@ xpu.kernel @shape_blind(%out: !xpu.buffer<f32>, %in: !xpu.buffer<f32, ro>, %w: i
 // -----
 
 // The workgroup id, a thread id, a workgroup size or a fixed size each tie
-// the result to the launch's shape.
+// the result to the launch's shape; a loop per invocation keeps the tile
+// for its cache reuse.
 // CHECK-LABEL: xpu.kernel @reads_group_id
 // CHECK-NOT: xpu.any_workgroup_shape
 // CHECK-LABEL: xpu.kernel @reads_thread_id
@@ -303,6 +304,8 @@ xpu.kernel @shape_blind(%out: !xpu.buffer<f32>, %in: !xpu.buffer<f32, ro>, %w: i
 // CHECK-LABEL: xpu.kernel @reads_size
 // CHECK-NOT: xpu.any_workgroup_shape
 // CHECK-LABEL: xpu.kernel @fixed_size
+// CHECK-NOT: xpu.any_workgroup_shape
+// CHECK-LABEL: xpu.kernel @loops
 // CHECK-NOT: xpu.any_workgroup_shape
 // CHECK: xpu.return
 xpu.kernel @reads_group_id(%out: !xpu.buffer<i32>) {
@@ -330,5 +333,19 @@ xpu.kernel @fixed_size(%out: !xpu.buffer<i32>) attributes {workgroup_size = arra
   %x = xpu.global_id x
   %v = arith.index_cast %x : index to i32
   xpu.store %v, %out[%x] : !xpu.buffer<i32>
+  xpu.return
+}
+xpu.kernel @loops(%out: !xpu.buffer<i32>, %n: i32) {
+  %x = xpu.global_id x
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %ni = arith.index_castui %n : i32 to index
+  %z = arith.constant 0 : i32
+  %s = scf.for %k = %c0 to %ni step %c1 iter_args(%a = %z) -> (i32) {
+    %ki = arith.index_cast %k : index to i32
+    %a2 = arith.addi %a, %ki : i32
+    scf.yield %a2 : i32
+  }
+  xpu.store %s, %out[%x] : !xpu.buffer<i32>
   xpu.return
 }

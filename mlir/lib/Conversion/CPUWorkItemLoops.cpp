@@ -207,7 +207,14 @@ public:
                               "one block (structured control flow)");
     if (failed(checkSynchronization(kernel)))
       return failure();
-    if (anyWorkgroupShapeComputesTheSame(kernel))
+    // Only kernels without loops take long rows: an invocation that loops
+    // (a naive matrix multiply's dot product) rereads memory that the
+    // launch's 2-D tile keeps in cache, which a 1,024-wide row does not.
+    bool loops = kernel.walk([](Operation *op) {
+                         return isa<scf::ForOp, scf::WhileOp>(op) ? WalkResult::interrupt()
+                                                                  : WalkResult::advance();
+                       }).wasInterrupted();
+    if (!loops && anyWorkgroupShapeComputesTheSame(kernel))
       kernel->setAttr(abi::kCpuAnyShapeAttr, b.getUnitAttr());
     dropOverwrittenSharedFills(kernel);
     setUpShape(entry);

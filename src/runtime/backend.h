@@ -7,9 +7,11 @@
 #include "runtime/status.h"
 #include "xpu/KernelABI.h"
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -84,6 +86,11 @@ public:
   virtual bool isComplete() = 0;
   /// Milliseconds from `start` to this event, both complete.
   virtual Status elapsedSince(BackendEvent &start, double &ms) = 0;
+  /// The host's steady clock when this complete event completed, where the
+  /// backend knows it (the CPU's); GPU events have device times only.
+  virtual std::optional<std::chrono::steady_clock::time_point> completedAt() {
+    return std::nullopt;
+  }
 };
 
 class BackendKernel {

@@ -11,7 +11,8 @@ strip -o "$stage/lib/libxpujit.so.0" "$build/src/libxpujit.so.0.1.0"
 ln -sf libxpujit.so.0 "$stage/lib/libxpujit.so"
 for exe in tests/conformance tests/link_saxpy tests/dlopen_smoke tools/xpujit/xpujit \
            bench/xpu-bench-cache bench/xpu-bench-compile bench/xpu-bench-launch \
-           bench/xpu-bench-stream bench/xpu-bench-reduce tests/cache_api tests/vulkan_tests; do
+           bench/xpu-bench-stream bench/xpu-bench-reduce bench/xpu-bench-graphs \
+           tests/cache_api tests/vulkan_tests; do
   [ -f "$build/$exe" ] && strip -o "$stage/bin/$(basename "$exe")" "$build/$exe"
 done
 tar -C "$stage" -czf "$root/.device/bundle.tgz" lib bin

@@ -1,13 +1,16 @@
-// C API: launch arguments and xpu_launch. Arguments are checked against the
-// kernel's parameter list, packed into the kernel ABI's argument block, and
-// the buffers are lent to the stream until it synchronizes.
+// C API: launch arguments, xpu_launch and xpu_submit. Arguments are checked
+// against the kernel's parameter list and packed into the kernel ABI's
+// argument block; the scheduler (src/scheduler/submit.cpp) enqueues them
+// and lends the buffers to the stream until it synchronizes.
 #include "runtime/objects.h"
+#include "scheduler/submit.h"
 
 #include <cstdio>
 #include <cstring>
 
 using namespace xpu::rt;
 namespace abi = xpu::abi;
+namespace sched = xpu::sched;
 
 namespace {
 
@@ -119,6 +122,35 @@ Status checkDeterministicLaunch(const abi::KernelInfo &info, const uint32_t grid
   return {};
 }
 
+/// xpu_launch and xpu_submit: resolve, check and pack, then submit.
+xpu_status launchOn(xpu_kernel kernel, xpu_stream stream,
+                         const xpu_submission *submission, const uint32_t grid[3],
+                         const uint32_t block[3], const xpu_arg *args, size_t arg_count,
+                         xpu_submission_result *result) {
+  std::shared_ptr<KernelObj> k;
+  if (Status st = resolve(kernel, k); !st.isOk())
+    return finish(st);
+  const std::shared_ptr<DeviceObj> &dev = k->module->device;
+  std::shared_ptr<StreamObj> s;
+  if (!stream) {
+    s = dev->defaultStream;
+  } else {
+    if (Status st = resolve(stream, s); !st.isOk())
+      return finish(st);
+    if (s->device != dev)
+      return finish(invalidArgument("the stream belongs to another device than "
+                                    "the kernel's module"));
+  }
+  thread_local sched::PreparedLaunch launch;
+  struct Release { // hold no buffer past the call, whatever the way out
+    ~Release() { launch.buffers.clear(); }
+  } release;
+  if (Status st = sched::prepareLaunch(k, grid, block, args, arg_count, launch);
+      !st.isOk())
+    return finish(st);
+  return finish(sched::submit(k, s, launch, submission, result));
+}
+
 } // namespace
 
 extern "C" {
@@ -149,53 +181,49 @@ SCALAR_ARG(xpu_arg_f64, double, XPU_TYPE_F64, f64)
 XPU_API xpu_status xpu_launch(xpu_kernel kernel, xpu_stream stream,
                               const uint32_t grid[3], const uint32_t block[3],
                               const xpu_arg *args, size_t arg_count) {
-  std::shared_ptr<KernelObj> k;
-  if (Status st = resolve(kernel, k); !st.isOk())
-    return finish(st);
+  return launchOn(kernel, stream, nullptr, grid, block, args, arg_count, nullptr);
+}
+
+XPU_API xpu_status xpu_submit(xpu_kernel kernel, const xpu_submission *submission,
+                              const uint32_t grid[3], const uint32_t block[3],
+                              const xpu_arg *args, size_t arg_count,
+                              xpu_submission_result *result) {
+  if (submission && submission->struct_size < sizeof(xpu_submission))
+    return finish(invalidArgument("xpu_submission.struct_size must be "
+                                  "sizeof(xpu_submission)"));
+  return launchOn(kernel, submission ? submission->stream : nullptr, submission,
+                       grid, block, args, arg_count, result);
+}
+
+} // extern "C"
+
+namespace xpu::sched {
+
+Status prepareLaunch(const std::shared_ptr<KernelObj> &k, const uint32_t grid[3],
+                     const uint32_t block[3], const xpu_arg *args, size_t arg_count,
+                     PreparedLaunch &out) {
   const std::shared_ptr<DeviceObj> &dev = k->module->device;
-  std::shared_ptr<StreamObj> s;
-  if (!stream) {
-    s = dev->defaultStream;
-  } else {
-    if (Status st = resolve(stream, s); !st.isOk())
-      return finish(st);
-    if (s->device != dev)
-      return finish(invalidArgument("the stream belongs to another device than "
-                                    "the kernel's module"));
-  }
   if (!grid || !block)
-    return finish(invalidArgument("xpu_launch: `grid` or `block` is NULL"));
+    return invalidArgument("xpu_launch: `grid` or `block` is NULL");
   const abi::KernelInfo &info = *k->info;
   if (arg_count != info.params.size())
-    return finish({XPU_ERROR_ARGUMENT_MISMATCH,
-                   "kernel '" + info.name + "' takes " +
-                       std::to_string(info.params.size()) + " arguments, got " +
-                       std::to_string(arg_count)});
+    return {XPU_ERROR_ARGUMENT_MISMATCH,
+            "kernel '" + info.name + "' takes " + std::to_string(info.params.size()) +
+                " arguments, got " + std::to_string(arg_count)};
   if (arg_count && !args)
-    return finish(invalidArgument("xpu_launch: `args` is NULL"));
+    return invalidArgument("xpu_launch: `args` is NULL");
   // The profile's rules first: a deterministic kernel is refused for its
   // shape the same way on every device, whatever the device's own limits.
   if (info.profile == "deterministic-v1")
-    if (Status st = checkDeterministicLaunch(info, grid, block, args); !st.isOk())
-      return finish(st);
-  if (Status st = checkShape(*k, dev->device->identity(), grid, block); !st.isOk())
-    return finish(st);
+    XPU_RETURN_IF_ERROR(checkDeterministicLaunch(info, grid, block, args));
+  XPU_RETURN_IF_ERROR(checkShape(*k, dev->device->identity(), grid, block));
 
-  // Pack the argument block.
-  alignas(16) uint8_t small[256];
-  std::vector<uint8_t> large;
-  uint8_t *block_ = small;
-  if (k->argBytes > sizeof small) {
-    large.resize(k->argBytes);
-    block_ = large.data();
-  }
-  std::memset(block_, 0, k->argBytes);
-  // Reused per thread: the launch path allocates nothing in steady state.
-  thread_local LaunchRequest req;
-  thread_local std::vector<std::shared_ptr<BufferObj>> lent;
-  struct Release { // hold no buffer past the call, whatever the way out
-    ~Release() { lent.clear(); }
-  } release;
+  // Pack the argument block. `out` is reused per thread: the launch path
+  // allocates nothing in steady state.
+  out.args.assign(k->argBytes, 0);
+  uint8_t *block_ = out.args.data();
+  LaunchRequest &req = out.request;
+  out.buffers.clear();
   req.buffers.assign(info.params.size(), nullptr);
   req.status = 0;
   size_t slot = 0;
@@ -204,31 +232,28 @@ XPU_API xpu_status xpu_launch(xpu_kernel kernel, xpu_stream stream,
     const xpu_arg &a = args[i];
     if (p.isBuffer) {
       if (a.kind != XPU_PARAM_BUFFER)
-        return finish(mismatch(info, i, "expected a buffer, got " + describe(a)));
+        return mismatch(info, i, "expected a buffer, got " + describe(a));
       std::shared_ptr<BufferObj> buf;
       if (Status st = resolve(a.v.buffer, buf); !st.isOk())
-        return finish(mismatch(info, i, st.message()));
+        return mismatch(info, i, st.message());
       if (buf->device != dev)
-        return finish(mismatch(info, i, "the buffer lives on another device"));
-      if (Status st = buf->checkNotMapped("launch with it"); !st.isOk())
-        return finish(st);
+        return mismatch(info, i, "the buffer lives on another device");
+      XPU_RETURN_IF_ERROR(buf->checkNotMapped("launch with it"));
       uint64_t count = buf->bytes / abi::scalarBytes(p.elem);
       if (p.staticCount >= 0 && count < uint64_t(p.staticCount))
-        return finish(mismatch(info, i, "the kernel needs " +
-                                            std::to_string(p.staticCount) +
-                                            " elements; the buffer holds " +
-                                            std::to_string(count)));
+        return mismatch(info, i, "the kernel needs " + std::to_string(p.staticCount) +
+                                     " elements; the buffer holds " + std::to_string(count));
       uint64_t address = buf->memory->address();
       std::memcpy(block_ + k->slots[slot].offset, &address, 8);
       std::memcpy(block_ + k->slots[slot + 1].offset, &count, 8);
       slot += 2;
       req.buffers[i] = buf->memory.get();
-      lent.push_back(std::move(buf));
+      out.buffers.push_back(std::move(buf));
     } else {
       uint32_t lanes = a.lanes ? a.lanes : 1;
       if (a.kind != XPU_PARAM_SCALAR || int(a.type) != int(p.elem) ||
           lanes != p.lanes)
-        return finish(mismatch(info, i, "got " + describe(a)));
+        return mismatch(info, i, "got " + describe(a));
       std::memcpy(block_ + k->slots[slot].offset, a.v.bytes, k->slots[slot].bytes);
       ++slot;
     }
@@ -241,27 +266,7 @@ XPU_API xpu_status xpu_launch(xpu_kernel kernel, xpu_stream stream,
   req.args = block_;
   req.argBytes = k->argBytes;
   req.slots = &k->slots;
-
-  std::lock_guard<std::mutex> g(s->mu);
-  StatusWord word;
-  if (!info.checkSites.empty()) {
-    if (Status st = dev->device->allocateStatusWord(word); !st.isOk())
-      return finish(st);
-    req.status = word.device;
-  }
-  Status st = s->queue->launch(req);
-  if (!st.isOk()) {
-    if (word.host)
-      dev->device->freeStatusWord(word);
-    return finish(st);
-  }
-  uint64_t seq = ++s->enqueued;
-  if (word.host)
-    s->checks.push_back({word, k->info});
-  for (size_t i = 0, b = 0; i < info.params.size(); ++i)
-    if (info.params[i].isBuffer)
-      lent[b++]->lend(s, seq, info.params[i].access != abi::Access::ro, k->info);
-  return XPU_SUCCESS;
+  return {};
 }
 
-} // extern "C"
+} // namespace xpu::sched

@@ -2,6 +2,7 @@
 // generated for a named target without a device.
 #include "runtime/compiler.h"
 #include "runtime/objects.h"
+#include "scheduler/manifest.h"
 #include "runtime/targets.h"
 
 #include <cstddef>
@@ -72,6 +73,34 @@ Status checkOptionsSize(const xpu_module_options *options) {
     return invalidArgument("xpu_module_options.struct_size is not set "
                            "(initialize with XPU_MODULE_OPTIONS_INIT)");
   return {};
+}
+
+/// xpu_compile_for_target and xpu_compile_manifest: the front end, gates
+/// and code generator of `target` without a device.
+Status compileOffline(xpu_context context, const char *text, size_t length,
+                      const xpu_module_options *options, const char *target,
+                      const char *chip, TargetDesc &desc, Blob &blob,
+                      std::vector<xpu::abi::KernelInfo> &kernels,
+                      xpu_diagnostics *diagnostics) {
+  std::shared_ptr<ContextObj> ctx;
+  XPU_RETURN_IF_ERROR(resolve(context, ctx));
+  if (!text || !target)
+    return invalidArgument("`text` and `target` must not be NULL");
+  XPU_RETURN_IF_ERROR(checkOptionsSize(options));
+  unsigned wave = XPU_OPTION(options, wave_width) ? options->wave_width : 0;
+  XPU_RETURN_IF_ERROR(describeTarget(target, chip ? chip : "", wave, desc));
+  CompileRequest request;
+  request.text = std::string_view(text, length);
+  if (XPU_OPTION(options, source_name) && options->source_name)
+    request.sourceName = options->source_name;
+  if (options)
+    request.runtimeChecks = !(options->flags & XPU_MODULE_NO_RUNTIME_CHECKS);
+  std::vector<Diagnostic> diags;
+  Status st = compileForTarget(request, desc, blob, kernels, diags);
+  if (diagnostics)
+    *diagnostics = toHandle<xpu_diagnostics>(
+        HandleTable::get().add(Kind::diagnostics, makeDiagnostics(std::move(diags))));
+  return st;
 }
 
 } // namespace
@@ -217,32 +246,15 @@ XPU_API xpu_status xpu_compile_for_target(xpu_context context, const char *text,
                                           xpu_diagnostics *diagnostics) {
   if (diagnostics)
     *diagnostics = nullptr;
-  std::shared_ptr<ContextObj> ctx;
-  if (Status st = resolve(context, ctx); !st.isOk())
-    return finish(st);
-  if (!text || !target || !code || !size)
+  if (!code || !size)
     return finish(invalidArgument("xpu_compile_for_target: `text`, `target`, `code` "
                                   "and `size` must not be NULL"));
-  if (Status st = checkOptionsSize(options); !st.isOk())
-    return finish(st);
   TargetDesc desc;
-  unsigned wave = XPU_OPTION(options, wave_width) ? options->wave_width : 0;
-  if (Status st = describeTarget(target, chip ? chip : "", wave, desc); !st.isOk())
-    return finish(st);
-  CompileRequest request;
-  request.text = std::string_view(text, length);
-  if (XPU_OPTION(options, source_name) && options->source_name)
-    request.sourceName = options->source_name;
-  if (options)
-    request.runtimeChecks = !(options->flags & XPU_MODULE_NO_RUNTIME_CHECKS);
   Blob blob;
   std::vector<xpu::abi::KernelInfo> kernels;
-  std::vector<Diagnostic> diags;
-  Status st = compileForTarget(request, desc, blob, kernels, diags);
-  if (diagnostics)
-    *diagnostics = toHandle<xpu_diagnostics>(
-        HandleTable::get().add(Kind::diagnostics, makeDiagnostics(std::move(diags))));
-  if (!st.isOk())
+  if (Status st = compileOffline(context, text, length, options, target, chip, desc, blob,
+                                 kernels, diagnostics);
+      !st.isOk())
     return finish(st);
   void *bytes = std::malloc(blob.code.empty() ? 1 : blob.code.size());
   if (!bytes)
@@ -250,6 +262,40 @@ XPU_API xpu_status xpu_compile_for_target(xpu_context context, const char *text,
   std::memcpy(bytes, blob.code.data(), blob.code.size());
   *code = bytes;
   *size = blob.code.size();
+  return XPU_SUCCESS;
+}
+
+XPU_API xpu_status xpu_compile_manifest(xpu_context context, const char *text,
+                                        size_t length,
+                                        const xpu_module_options *options,
+                                        const char *target, const char *chip,
+                                        char **json, xpu_diagnostics *diagnostics) {
+  if (diagnostics)
+    *diagnostics = nullptr;
+  if (!json)
+    return finish(invalidArgument("xpu_compile_manifest: `json` is NULL"));
+  TargetDesc desc;
+  Blob blob;
+  std::vector<xpu::abi::KernelInfo> kernels;
+  if (Status st = compileOffline(context, text, length, options, target, chip, desc, blob,
+                                 kernels, diagnostics);
+      !st.isOk())
+    return finish(st);
+  std::string out = "[";
+  for (size_t i = 0; i < kernels.size(); ++i) {
+    xpu::abi::Footprint f;
+    if (i < blob.footprints.size())
+      f = blob.footprints[i];
+    xpu::sched::completeFootprint(desc.kind, kernels[i], nullptr, f);
+    std::string name = std::string(target) + (desc.chip.empty() ? "" : " " + desc.chip);
+    out += (i ? ",\n" : "\n") + xpu::sched::makeManifest(kernels[i], name, f).json;
+  }
+  out += "\n]\n";
+  char *bytes = static_cast<char *>(std::malloc(out.size() + 1));
+  if (!bytes)
+    return finish({XPU_ERROR_OUT_OF_MEMORY, "no memory for the manifest"});
+  std::memcpy(bytes, out.c_str(), out.size() + 1);
+  *json = bytes;
   return XPU_SUCCESS;
 }
 

@@ -184,7 +184,8 @@ static Status loadProgram(Device &device, const cache::KernelPayload &payload,
                           std::shared_ptr<const Program> &out) {
   auto program = std::make_shared<Program>();
   program->blob = {payload.code, payload.format, payload.toolchain,
-                   payload.log.empty() ? "loaded from the kernel cache" : payload.log};
+                   payload.log.empty() ? "loaded from the kernel cache" : payload.log,
+                   payload.footprints};
   for (const abi::KernelInfo &k : kernels)
     program->kernels.push_back(std::make_shared<const abi::KernelInfo>(k));
   program->diagnostics = std::move(diagnostics);
@@ -215,6 +216,7 @@ static Status compile(Device &device, Session &s, const CompileRequest &request,
   out.format = std::move(blob.format);
   out.toolchain = std::move(blob.toolchain);
   out.kernels = kernels;
+  out.footprints = std::move(blob.footprints);
   char times[96];
   std::snprintf(times, sizeof times, "front end %.1f ms; gates %.1f ms; ",
                 s.frontEndMs, gatesMs);

@@ -28,6 +28,9 @@ struct Settings {
   /// staging copies even where device memory is host-visible.
   std::string vulkanDisableFeatures; ///< XPU_VULKAN_DISABLE_FEATURES
   bool vulkanStaging = false;        ///< XPU_VULKAN_STAGING=1
+  /// XPU_SCHEDULER=bypass: the raw launch path (no ordering across
+  /// streams, no automatic capture), for A/B measurement.
+  bool schedulerBypass = false;
 };
 
 /// Reads the environment. The result is computed once per process.

@@ -1,5 +1,6 @@
 // Borrows, stream synchronization and object registration; see objects.h.
 #include "runtime/objects.h"
+#include "scheduler/stream_queue.h"
 
 #include <sstream>
 
@@ -19,7 +20,10 @@ Status createStream(const std::shared_ptr<DeviceObj> &device,
                     std::shared_ptr<StreamObj> &out) {
   auto stream = std::make_shared<StreamObj>();
   stream->device = device;
-  XPU_RETURN_IF_ERROR(device->device->createQueue(stream->queue));
+  std::unique_ptr<Queue> queue;
+  XPU_RETURN_IF_ERROR(device->device->createQueue(queue));
+  // The scheduler's side of the stream (src/scheduler/stream_queue.h).
+  stream->queue = sched::frontQueue(*device->device, std::move(queue), *stream);
   std::lock_guard<std::mutex> g(device->mu);
   device->streams.push_back(stream);
   out = std::move(stream);
@@ -67,10 +71,14 @@ Status StreamObj::synchronize() {
   uint64_t upTo = enqueued;
   Status st = queue->synchronize();
   for (PendingCheck &check : checks) {
-    uint32_t count = check.word.host[0];
+    // A graph's word may be counted into by a later replay on another
+    // stream meanwhile: taken atomically, so no count is lost.
+    uint32_t count = __atomic_exchange_n(&check.word.host[0], 0u, __ATOMIC_ACQ_REL);
+    uint32_t site = __atomic_exchange_n(&check.word.host[1], 0u, __ATOMIC_ACQ_REL);
     if (count && st.isOk())
-      st = outOfBounds(*check.kernel, count, check.word.host[1]);
-    device->device->freeStatusWord(check.word);
+      st = outOfBounds(*check.kernel, count, site);
+    if (!check.owner)
+      device->device->freeStatusWord(check.word);
   }
   checks.clear();
   synchronized.store(upTo, std::memory_order_release);

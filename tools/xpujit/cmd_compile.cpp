@@ -1,5 +1,6 @@
 // `xpujit compile FILE --target T [--chip C] -o OUT`: the code a target's
-// devices would run, generated without a device.
+// devices would run, generated without a device; `--manifest` prints the
+// kernels' manifests.
 #include "cli.h"
 
 #include <cstdio>
@@ -13,6 +14,7 @@ namespace {
 
 const char *kHelp =
     "usage: xpujit compile FILE --target T [--chip C] [--wave N] -o OUT [--json]\n"
+    "       xpujit compile FILE --target T [--chip C] [--wave N] --manifest [-o OUT]\n"
     "\n"
     "Compiles every kernel of FILE for target T without a device and writes\n"
     "the generated code to OUT:\n"
@@ -20,6 +22,11 @@ const char *kHelp =
     "  --target nvptx --chip sm_90     cubin, or PTX when no ptxas is found\n"
     "  --target cpu                    ELF object for this host\n"
     "--wave 64 asks for wave64 on AMD gfx10 and later (wave32 by default).\n"
+    "--manifest prints each kernel's manifest on stdout, a JSON array: what\n"
+    "its code occupies (registers, spills, shared and private memory, the\n"
+    "largest workgroup; absent where no query gives it), the access mode of\n"
+    "each buffer and the parameters its cost depends on (-o still writes the\n"
+    "code when given; diagnostics then go to stderr).\n"
     "Diagnostics print as FILE:LINE:COL: error: CODE: message (or as a JSON\n"
     "array with --json). Exits 0 when OUT was written, 1 otherwise.\n";
 
@@ -41,7 +48,7 @@ bool option(int argc, char **argv, int &i, const char *name, std::string &out) {
 
 int runCompile(int argc, char **argv) {
   std::string file, target, chip, wave, output;
-  bool json = false;
+  bool json = false, manifest = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--help" || a == "-h") {
@@ -50,6 +57,8 @@ int runCompile(int argc, char **argv) {
     }
     if (a == "--json")
       json = true;
+    else if (a == "--manifest")
+      manifest = true;
     else if (option(argc, argv, i, "--target", target) ||
              option(argc, argv, i, "--chip", chip) ||
              option(argc, argv, i, "--wave", wave) || option(argc, argv, i, "-o", output) ||
@@ -65,8 +74,13 @@ int runCompile(int argc, char **argv) {
       return kUsage;
     }
   }
-  if (file.empty() || target.empty() || output.empty()) {
+  if (file.empty() || target.empty() || (output.empty() && !manifest)) {
     std::fputs(kHelp, stderr);
+    return kUsage;
+  }
+  if (json && manifest) {
+    std::fprintf(stderr, "xpujit compile: --json and --manifest both print on stdout; "
+                         "choose one\n");
     return kUsage;
   }
   char *end = nullptr;
@@ -90,9 +104,26 @@ int runCompile(int argc, char **argv) {
   void *code = nullptr;
   size_t size = 0;
   xpu_diagnostics diags = nullptr;
-  xpu_status st = xpu_compile_for_target(ctx.handle, text.data(), text.size(), &options,
-                                         target.c_str(), chip.empty() ? nullptr : chip.c_str(),
-                                         &code, &size, &diags);
+  const char *chipName = chip.empty() ? nullptr : chip.c_str();
+  xpu_status st;
+  if (manifest) {
+    char *manifests = nullptr;
+    st = xpu_compile_manifest(ctx.handle, text.data(), text.size(), &options,
+                              target.c_str(), chipName, &manifests, &diags);
+    if (st == XPU_SUCCESS) {
+      std::fputs(manifests, stdout);
+      xpu_compiled_code_free(manifests);
+      if (output.empty()) {
+        xpu_diagnostics_release(diags);
+        return kOk;
+      }
+      xpu_diagnostics_release(diags);
+      diags = nullptr;
+    }
+  }
+  if (!manifest || st == XPU_SUCCESS)
+    st = xpu_compile_for_target(ctx.handle, text.data(), text.size(), &options,
+                                target.c_str(), chipName, &code, &size, &diags);
   bool located = false; // the failure is among the diagnostics
   for (size_t i = 0, n = xpu_diagnostics_count(diags); i < n; ++i) {
     xpu_diagnostic d;

@@ -45,13 +45,14 @@ Status AutoCapture::offer(const std::shared_ptr<rt::KernelObj> &kernel,
   bool follows = replaying_ && !diverged_ && pos < replaying_->shapes.size() &&
                  node.sameShape(replaying_->shapes[pos]);
   if (!follows) {
-    ++length_;
+    Status st;
     if (replaying_ && !diverged_) {
       // It departs from the template: what is held goes first, one by one.
       diverged_ = true;
-      return releaseHeld(stream, device, pos);
+      st = releaseHeld(stream, device, pos);
     }
-    return {};
+    heldFrom_ = ++length_; // the caller enqueues this one
+    return st;
   }
   // Held: accounted for now, as if enqueued.
   rt::StatusWord word;

@@ -653,7 +653,8 @@ XPU_API xpu_status xpu_launch(xpu_kernel kernel, xpu_stream stream,
  *   its third time, held on the host and handed to the device in recorded
  *   segments (CUDA and HIP graphs, pre-recorded Vulkan command buffers),
  *   with each segment's arguments updated where they changed. Results are
- *   those of the launches one by one. A held launch reaches the device at
+ *   those of the launches one by one. On the CPU, whose graphs replay
+ *   launch by launch, chains run as launched. A held launch reaches the device at
  *   the latest at the next operation on its stream, so launch failures of
  *   held work are reported by the call that hands it over.
  *   xpu_stream_set_auto_capture turns it off for one stream;

@@ -324,8 +324,8 @@ CudaModule::~CudaModule() {
     device.drv.cuModuleUnload(module);
 }
 
-/// The driver's word on the loaded code; ptxas's report (when ptxas made
-/// the cubin) keeps the spills, which no attribute gives.
+/// The driver's word on the loaded code. No attribute gives spills: they
+/// come from ptxas's report, when ptxas made the cubin.
 void CudaModule::describe(size_t index, abi::Footprint &f) {
   if (!device.enter().isOk())
     return;
@@ -340,9 +340,6 @@ void CudaModule::describe(size_t index, abi::Footprint &f) {
   query(f.localBytes, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, "LOCAL_SIZE_BYTES");
   query(f.maxWorkgroupSize, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
         "MAX_THREADS_PER_BLOCK");
-  if (!f.spillBytes.known && f.spillBytes.source.empty())
-    f.spillBytes.source = "no attribute gives spills, and ptxas did not assemble this "
-                          "code (the driver's PTX JIT did)";
 }
 
 Status CudaDevice::allocateStatusWord(rt::StatusWord &out) {

@@ -125,6 +125,16 @@ void AutoCapture::instantiate(Template &t, rt::StreamObj &stream) {
       t.segments.clear();
       return;
     }
+    if (!segment.exec->native()) {
+      // Replayed one launch at a time (the CPU), a held chain only starts
+      // later than its launches would: not worth holding.
+      rt::log(rt::LogLevel::debug, "automatic capture: " +
+                                       stream.device->device->label() +
+                                       " has no graphs of its own; chains run as launched");
+      t.failed = true;
+      t.segments.clear();
+      return;
+    }
     t.segments.push_back(std::move(segment));
   }
   rt::log(rt::LogLevel::debug,

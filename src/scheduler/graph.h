@@ -77,6 +77,8 @@ public:
     return bufferUses_;
   }
   const char *kind() const;
+  /// Whether the device replays it as a graph of its own.
+  bool native() const { return native_ != nullptr; }
 
 private:
   rt::Status build();

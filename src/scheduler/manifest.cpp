@@ -61,6 +61,8 @@ void completeFootprint(rt::TargetDesc::Kind target, const abi::KernelInfo &kerne
                                 ? "the CPU runtime's workgroup limit (the code sets none)"
                                 : "the device's maxComputeWorkGroupInvocations (SPIR-V "
                                   "code sets no limit of its own)"};
+    absent(f.maxWorkgroupSize, "the device's limit applies (the code sets none of its "
+                               "own); there is no device here");
     std::string why = target == K::cpu
                           ? "host code: the ORC JIT reports no register use"
                           : "Vulkan reports no register use to xpujit (no "
@@ -70,9 +72,15 @@ void completeFootprint(rt::TargetDesc::Kind target, const abi::KernelInfo &kerne
     absent(f.localBytes, target == K::cpu ? "host code: stack frames are not reported"
                                           : why);
   }
-  const char *none = target == K::nvptx ? "no query of this build gives it (ptxas did "
-                                          "not run, and no device loaded the code)"
-                                        : "no query gives it on this target";
+  if (target == K::nvptx) {
+    absent(f.maxWorkgroupSize, "the driver tells it (cuFuncGetAttribute) once a device "
+                               "loads the code; there is no device here");
+    absent(f.spillBytes, "ptxas did not assemble the code (the driver's JIT does), and "
+                         "no driver attribute gives spills");
+  }
+  const char *none = target == K::nvptx
+                         ? "ptxas did not assemble the code, and no device loaded it"
+                         : "no query gives it on this target";
   for (abi::CodeFact *fact : {&f.registers, &f.spillBytes, &f.sharedBytes, &f.localBytes,
                               &f.maxWorkgroupSize})
     absent(*fact, none);

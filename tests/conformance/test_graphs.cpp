@@ -15,6 +15,11 @@ bool bypassed() {
   return v && std::string(v) == "bypass";
 }
 
+/// Automatic capture holds launches where the device has graphs of its
+/// own; on the CPU a recorded chain replays launch by launch, and holding
+/// it would only start it later.
+bool holds() { return !bypassed() && target().backend != XPU_BACKEND_CPU; }
+
 std::string expectedKind() {
   switch (target().backend) {
   case XPU_BACKEND_CUDA: return "cuda graph";
@@ -289,7 +294,7 @@ TEST_CASE("automatic capture: repeated chains give the results of launches one b
         XPU_OK(c.saxpyOn(reference, plain[which].handle, bx.handle, a));
       }
       held |= (result.flags & XPU_SUBMIT_HELD) != 0;
-      if (iteration < 2 || bypassed())
+      if (iteration < 2 || !holds())
         CHECK((result.flags & XPU_SUBMIT_HELD) == 0); // not before its third time
     }
     XPU_OK(xpu_stream_synchronize(s));
@@ -300,7 +305,7 @@ TEST_CASE("automatic capture: repeated chains give the results of launches one b
         REQUIRE(got[i] == want[i]); // bit for bit
     }
   }
-  CHECK(held == !bypassed());
+  CHECK(held == holds());
   // A stream turned off holds nothing.
   XPU_OK(xpu_stream_set_auto_capture(s, 0));
   for (uint32_t j = 0; j < length; ++j) {
@@ -352,7 +357,7 @@ TEST_CASE("automatic capture: chains told apart by capture id, and opted out") {
     }
     XPU_OK(xpu_stream_synchronize(s));
   }
-  CHECK(held == !bypassed());
+  CHECK(held == holds());
   auto out = by.read<float>();
   for (uint32_t i = 0; i < n; ++i)
     REQUIRE(out[i] == y[i]);

@@ -1,4 +1,4 @@
-// Shared helpers of the benchmarks: a device by name, medians, and the
+// Shared helpers of the benchmarks: a device by name, kernel sources, medians, and the
 // header every result file starts with (machine, device, date, command).
 #pragma once
 
@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <ctime>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -110,6 +111,17 @@ inline std::string header(const char *title, xpu_device dev, int argc, char **ar
                 xpu_backend_name(info.backend), info.arch, info.driver[0] ? ", " : "",
                 info.driver, xpu_version_string(), commandLine(argc, argv).c_str());
   return buf;
+}
+
+/// The kernel source at `path`; exits with a message when it cannot be read.
+inline std::string readSource(const std::string &path) {
+  std::ifstream file(path);
+  std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  if (text.empty()) {
+    std::fprintf(stderr, "cannot read %s\n", path.c_str());
+    std::exit(2);
+  }
+  return text;
 }
 
 inline void write(const std::string &path, const std::string &text) {

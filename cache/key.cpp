@@ -88,14 +88,14 @@ Key contentKey(const Key &environment, std::string_view options,
 }
 
 Key sourceKey(const Key &environment, std::string_view options,
-              std::string_view sourceName, bool explicitDevice,
+              std::string_view sourceName, std::string_view deviceChoice,
               std::string_view text) {
   return Hasher()
       .add("xpujit-source")
       .add(environment)
       .add(options)
       .add(sourceName)
-      .add(explicitDevice ? "explicit-device" : "default-device")
+      .add(deviceChoice)
       .add(text)
       .finish();
 }

@@ -49,10 +49,12 @@ Key contentKey(const Key &environment, std::string_view options,
                std::string_view canonicalIR);
 
 /// The key of one exact source text: the shortcut from text to a content
-/// entry without running the front end. `sourceName` and `explicitDevice`
-/// change what the front end reports, so they are part of it.
+/// entry without running the front end. `sourceName` and `deviceChoice`
+/// (how the device was chosen and which one it is: admission checks a
+/// kernel's `device` against it) change what the front end reports, so
+/// they are part of it.
 Key sourceKey(const Key &environment, std::string_view options,
-              std::string_view sourceName, bool explicitDevice,
+              std::string_view sourceName, std::string_view deviceChoice,
               std::string_view text);
 
 /// XXH3-64 of `bytes` (entry checksums).

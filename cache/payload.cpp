@@ -89,6 +89,43 @@ std::optional<std::array<uint32_t, 3>> getSize(Reader &r) {
   return s;
 }
 
+/// A parameter's launch role and, for a memref parameter, its layout.
+void putView(Writer &w, const abi::Param &p) {
+  w.u8(uint8_t(p.role));
+  w.u8(p.dim);
+  w.u8(p.view.has_value());
+  if (!p.view)
+    return;
+  w.u8(p.view->rank);
+  w.u8(p.view->identity);
+  for (unsigned d = 0; d < abi::kMaxViewRank; ++d) {
+    w.u64(uint64_t(p.view->sizes[d]));
+    w.u64(uint64_t(p.view->strides[d]));
+  }
+  w.u64(uint64_t(p.view->offset));
+}
+
+void getView(Reader &r, abi::Param &p) {
+  uint8_t role = r.u8();
+  p.dim = r.u8();
+  if (role > uint8_t(abi::Role::printBuffer) || p.dim >= abi::kMaxViewRank)
+    r.fail();
+  p.role = abi::Role(role);
+  if (!r.u8())
+    return;
+  abi::ViewLayout v;
+  v.rank = r.u8();
+  v.identity = r.u8() != 0;
+  for (unsigned d = 0; d < abi::kMaxViewRank; ++d) {
+    v.sizes[d] = int64_t(r.u64());
+    v.strides[d] = int64_t(r.u64());
+  }
+  v.offset = int64_t(r.u64());
+  if (v.rank > abi::kMaxViewRank)
+    r.fail();
+  p.view = v;
+}
+
 void putKernels(Writer &w, const std::vector<abi::KernelInfo> &kernels) {
   w.u64(kernels.size());
   for (const abi::KernelInfo &k : kernels) {
@@ -106,6 +143,26 @@ void putKernels(Writer &w, const std::vector<abi::KernelInfo> &kernels) {
       w.u64(uint64_t(p.staticCount));
       w.u8(p.uses);
       w.u8(p.cost);
+      putView(w, p);
+      w.u32(uint32_t(p.structArg));
+      w.u32(p.fieldOffset);
+    }
+    w.u32(uint32_t(k.printParam));
+    w.u64(k.prints.size());
+    for (const abi::PrintSite &s : k.prints) {
+      w.str(s.format);
+      w.str(s.location);
+      w.u64(s.args.size());
+      for (abi::Scalar a : s.args)
+        w.u8(uint8_t(a));
+    }
+    w.u64(k.structs.size());
+    for (const abi::StructArg &s : k.structs) {
+      w.str(s.name);
+      w.str(s.typeName);
+      w.u32(s.bytes);
+      w.u32(s.firstParam);
+      w.u32(s.fieldCount);
     }
     w.u64(k.sharedBytes);
     w.u8(k.usesBarriers);
@@ -116,6 +173,7 @@ void putKernels(Writer &w, const std::vector<abi::KernelInfo> &kernels) {
       w.str(s.location);
       w.str(s.what);
     }
+    w.u64(k.minDynamicSharedBytes);
   }
 }
 
@@ -141,7 +199,38 @@ void getKernels(Reader &r, std::vector<abi::KernelInfo> &kernels) {
       p.lanes = lanes;
       p.space = abi::Space(space);
       p.access = abi::Access(access);
+      getView(r, p);
+      p.structArg = int32_t(r.u32());
+      p.fieldOffset = r.u32();
     }
+    k.printParam = int32_t(r.u32());
+    if (k.printParam < -1 || k.printParam >= int32_t(k.params.size()))
+      r.fail();
+    k.prints.resize(r.count(16));
+    for (abi::PrintSite &s : k.prints) {
+      s.format = r.str();
+      s.location = r.str();
+      s.args.resize(r.count(1));
+      for (abi::Scalar &a : s.args) {
+        uint8_t v = r.u8();
+        if (v < uint8_t(abi::Scalar::i1) || v > uint8_t(abi::Scalar::f64))
+          r.fail();
+        a = abi::Scalar(v);
+      }
+    }
+    k.structs.resize(r.count(16));
+    for (abi::StructArg &s : k.structs) {
+      s.name = r.str();
+      s.typeName = r.str();
+      s.bytes = r.u32();
+      s.firstParam = r.u32();
+      s.fieldCount = r.u32();
+      if (s.fieldCount == 0 || uint64_t(s.firstParam) + s.fieldCount > k.params.size())
+        r.fail();
+    }
+    for (const abi::Param &p : k.params)
+      if (p.structArg < -1 || p.structArg >= int32_t(k.structs.size()))
+        r.fail();
     k.sharedBytes = r.u64();
     k.usesBarriers = r.u8() != 0;
     k.workgroupSize = getSize(r);
@@ -151,6 +240,7 @@ void getKernels(Reader &r, std::vector<abi::KernelInfo> &kernels) {
       s.location = r.str();
       s.what = r.str();
     }
+    k.minDynamicSharedBytes = r.u64();
     if (!r.ok())
       return;
   }
@@ -261,15 +351,26 @@ bool sameInterface(const std::vector<abi::KernelInfo> &a,
     if (x.name != y.name || x.profile != y.profile ||
         x.params.size() != y.params.size() || x.sharedBytes != y.sharedBytes ||
         x.usesBarriers != y.usesBarriers || x.workgroupSize != y.workgroupSize ||
-        x.gridSize != y.gridSize || x.checkSites.size() != y.checkSites.size())
+        x.gridSize != y.gridSize || x.checkSites.size() != y.checkSites.size() ||
+        x.minDynamicSharedBytes != y.minDynamicSharedBytes)
       return false;
     for (size_t j = 0; j < x.params.size(); ++j) {
       const abi::Param &p = x.params[j], &q = y.params[j];
       if (p.isBuffer != q.isBuffer || p.elem != q.elem || p.lanes != q.lanes ||
           p.space != q.space || p.access != q.access ||
-          p.staticCount != q.staticCount || p.uses != q.uses || p.cost != q.cost)
+          p.staticCount != q.staticCount || p.role != q.role || p.dim != q.dim ||
+          p.view != q.view || p.structArg != q.structArg || p.fieldOffset != q.fieldOffset ||
+          p.uses != q.uses || p.cost != q.cost)
         return false;
     }
+    if (x.structs.size() != y.structs.size() || x.printParam != y.printParam ||
+        x.prints.size() != y.prints.size())
+      return false;
+    for (size_t j = 0; j < x.structs.size(); ++j)
+      if (x.structs[j].bytes != y.structs[j].bytes ||
+          x.structs[j].firstParam != y.structs[j].firstParam ||
+          x.structs[j].fieldCount != y.structs[j].fieldCount)
+        return false;
   }
   return true;
 }

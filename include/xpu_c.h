@@ -199,8 +199,10 @@ typedef struct xpu_device_info {
 XPU_API const char *xpu_context_backend_note(xpu_context context,
                                             xpu_backend backend);
 
-/* Devices are listed in the default order: CUDA, HIP, Vulkan, CPU. The CPU
- * device is always present. Device handles belong to the context. */
+/* Devices are listed in the default order: CUDA, HIP, Vulkan, CPU, then
+ * Vulkan devices that run on the host CPU (software renderers such as
+ * lavapipe: slower than the CPU backend, and with a measured loop limit).
+ * The CPU device is always present. Device handles belong to the context. */
 XPU_API xpu_status xpu_device_count(xpu_context context, uint32_t *out);
 XPU_API xpu_status xpu_device_get(xpu_context context, uint32_t index,
                                   xpu_device *out);
@@ -279,14 +281,18 @@ XPU_API void xpu_event_release(xpu_event event);
  * enqueued before it has. */
 XPU_API xpu_status xpu_event_record(xpu_event event, xpu_stream stream);
 /* Work enqueued on `stream` after this call starts only once `event` has
- * completed. The event must have been recorded. */
+ * completed. The event must have been recorded. It may be an event of
+ * another device of the context: CUDA streams wait for CUDA events of any
+ * device on the device; otherwise the calling thread waits for the event
+ * here, before returning. */
 XPU_API xpu_status xpu_stream_wait_event(xpu_stream stream, xpu_event event);
 /* Blocks until the event completes. */
 XPU_API xpu_status xpu_event_synchronize(xpu_event event);
 /* XPU_SUCCESS when complete, XPU_ERROR_BUSY when not yet. */
 XPU_API xpu_status xpu_event_query(xpu_event event);
 /* Milliseconds between two completed events of one device, as the device
- * measures them (GPU timestamps on CUDA). */
+ * measures them (GPU timestamps on CUDA); 0 for an event and itself.
+ * XPU_ERROR_BUSY while either has not completed. */
 XPU_API xpu_status xpu_event_elapsed(xpu_event start, xpu_event end,
                                      double *milliseconds);
 
@@ -409,8 +415,9 @@ XPU_API xpu_status xpu_module_format(xpu_context context, const char *text,
  * `options` may be NULL (source_name, flags and wave_width apply). On
  * success `*code` (free it with xpu_compiled_code_free) holds `*size`
  * bytes. `diagnostics` as for xpu_module_create. Nothing is cached.
- * Thread-safe. XPU_ERROR_UNSUPPORTED for a target without a code
- * generator in this build ("spirv"). */
+ * Thread-safe. "spirv" (no chip) is a capable Vulkan 1.3 device: SPIR-V
+ * 1.6, 64-bit index, every integer width; a real device compiles for its
+ * own features. */
 XPU_API xpu_status xpu_compile_for_target(xpu_context context, const char *text,
                                           size_t length,
                                           const xpu_module_options *options,
@@ -420,7 +427,8 @@ XPU_API xpu_status xpu_compile_for_target(xpu_context context, const char *text,
 /* Frees code from xpu_compile_for_target; NULL is a no-op. */
 XPU_API void xpu_compiled_code_free(void *code);
 
-/* Releases the module and its kernels. Launches already enqueued finish. */
+/* Releases the module and its kernels. Launches already enqueued finish
+ * (they hold the module: see "Lifetimes, handles and checked arguments"). */
 XPU_API void xpu_module_release(xpu_module module);
 /* The generated code as the device loads it ("elf-object", "cubin", "ptx",
  * "hsaco", "spirv"), owned by the module. */
@@ -460,6 +468,8 @@ XPU_API size_t xpu_type_size(xpu_type type);
 typedef enum xpu_param_kind {
   XPU_PARAM_SCALAR = 0,
   XPU_PARAM_BUFFER = 1,
+  XPU_PARAM_STRUCT = 2, /* a plain struct by value (see "Struct arguments") */
+  XPU_PARAM_VIEW = 3, /* a memref parameter: see "Memref views" below */
   XPU_PARAM_KIND_FORCE32 = 0x7FFFFFFF
 } xpu_param_kind;
 
@@ -472,17 +482,39 @@ typedef enum xpu_access {
 typedef struct xpu_param_info {
   const char *name;    /* the parameter's name in the source, or "argN" */
   xpu_param_kind kind;
-  xpu_type type;       /* the scalar, or the buffer's element type */
+  xpu_type type;       /* the scalar, or the buffer's element type; 0 for
+                          a struct (xpu_kernel_struct_layout describes it) */
   uint32_t lanes;      /* vector lanes of a scalar parameter, else 1 */
   xpu_access access;   /* buffers only */
 } xpu_param_info;
 
-/* The kernel's name; owned by the module. */
+/* The kernel's name; owned by the module. The parameters listed below are
+ * the arguments a launch passes: a struct parameter is one. */
 XPU_API const char *xpu_kernel_name(xpu_kernel kernel);
 XPU_API xpu_status xpu_kernel_param_count(xpu_kernel kernel, uint32_t *out);
 /* Strings in `*out` are owned by the module. */
 XPU_API xpu_status xpu_kernel_param(xpu_kernel kernel, uint32_t index,
                                     xpu_param_info *out);
+
+/*===========================================================================*
+ * Several devices
+ *
+ * One context holds every device it found; buffers live on one device each,
+ * and modules are compiled once per distinct target (the kernel cache's key
+ * names the target) and loaded on each device that uses them.
+ *===========================================================================*/
+
+/* Copies `bytes` from `src` at `src_offset` to `dst` at `dst_offset`, in the
+ * order of `stream` (a stream of either buffer's device; NULL: the default
+ * stream of `dst`'s device). Within one device it is a device copy; between
+ * two CUDA devices a peer copy (cuMemcpyPeerAsync: direct where peer access
+ * exists, staged by the driver otherwise); between other devices it is
+ * staged through host memory and done before the call returns (waiting for
+ * the work on either buffer it conflicts with). Both buffers are borrowed by
+ * the stream as for a launch; ranges must fit and, within one buffer, not
+ * overlap. Thread-safe. */
+XPU_API xpu_status xpu_buffer_copy(xpu_buffer dst, size_t dst_offset, xpu_buffer src,
+                                   size_t src_offset, size_t bytes, xpu_stream stream);
 
 /*===========================================================================*
  * Host access and external memory (zero-copy)
@@ -589,6 +621,8 @@ XPU_API xpu_status xpu_buffer_address(xpu_buffer buffer, uint64_t *out);
  * Launch
  *===========================================================================*/
 
+struct xpu_view; /* a memref parameter's argument, defined below */
+
 /* One launch argument: a buffer, or a scalar tagged with its type. The tag
  * must match the parameter exactly (an i32 parameter takes XPU_TYPE_I32,
  * with a signed or unsigned value of that width). Vector parameters take
@@ -608,8 +642,53 @@ typedef struct xpu_arg {
     double f64;
     uint8_t b;
     uint8_t bytes[32]; /* vector values, lanes packed */
+    const struct xpu_view *view; /* XPU_PARAM_VIEW: see xpu_arg_view */
+    /* Struct arguments (XPU_PARAM_STRUCT): the host's struct, read during
+     * xpu_launch only. */
+    struct {
+      const void *data;
+      size_t size;                    /* sizeof the struct */
+      const struct xpu_struct_field *fields; /* its layout, or NULL */
+      uint32_t field_count;
+    } structure;
   } v;
 } xpu_arg;
+
+/*---------------------------------------------------------------------------*
+ * Struct arguments (spec 17.4)
+ *
+ * A kernel parameter of type !xpu.struct<"name", field: type, ...> takes a
+ * plain C struct with the same fields in the same order, laid out by C's
+ * rules (each scalar at an offset its size divides, a vector field as an
+ * array of its lanes: vector<3xf32> is float[3]; bool is one byte). The
+ * launch copies the struct's bytes (it need not outlive xpu_launch); it is
+ * read-only in the kernel. The size must equal the kernel's struct, and
+ * when the host describes its layout (`fields`, `field_count`), every
+ * field's name, type, lanes and offset must match in order; otherwise
+ * XPU_ERROR_ARGUMENT_MISMATCH names the first field that differs.
+ *---------------------------------------------------------------------------*/
+
+/* One field of a struct: as the kernel declares it (xpu_kernel_struct_field)
+ * or as the host lays it out (xpu_arg.v.structure.fields). */
+typedef struct xpu_struct_field {
+  const char *name;
+  xpu_type type;   /* the scalar, or a vector's lane type */
+  uint32_t lanes;  /* 1 for a scalar */
+  uint32_t offset; /* bytes from the struct's start */
+} xpu_struct_field;
+
+/* An XPU_PARAM_STRUCT argument of `size` bytes at `data`, its layout not
+ * described (only the size is checked). */
+XPU_API xpu_arg xpu_arg_struct(const void *data, size_t size);
+
+/* For a struct parameter `param` (xpu_kernel_param says XPU_PARAM_STRUCT):
+ * its C size and number of fields, and field `field` of it. Strings are
+ * owned by the module. XPU_ERROR_INVALID_ARGUMENT when `param` is not a
+ * struct, XPU_ERROR_NOT_FOUND when an index is out of range. */
+XPU_API xpu_status xpu_kernel_struct_layout(xpu_kernel kernel, uint32_t param,
+                                            size_t *bytes, uint32_t *field_count);
+XPU_API xpu_status xpu_kernel_struct_field(xpu_kernel kernel, uint32_t param,
+                                           uint32_t field, xpu_struct_field *out);
 
 /* Convenience constructors for xpu_arg. */
 XPU_API xpu_arg xpu_arg_buffer(xpu_buffer buffer);
@@ -629,6 +708,135 @@ XPU_API xpu_arg xpu_arg_f64(double value);
 XPU_API xpu_status xpu_launch(xpu_kernel kernel, xpu_stream stream,
                               const uint32_t grid[3], const uint32_t block[3],
                               const xpu_arg *args, size_t arg_count);
+
+/*===========================================================================*
+ * Lifetimes, handles and checked arguments
+ *
+ * Queued work keeps what it uses alive. A launch holds its kernel (and with
+ * it the module and the loaded code) and its buffers; an event record or a
+ * stream wait holds the event; an asynchronous copy holds its buffer. They
+ * are held until the stream the work was enqueued on is synchronized
+ * (xpu_stream_synchronize, xpu_device_synchronize, or the release of the
+ * stream or of the context, which synchronize). So xpu_event_release,
+ * xpu_module_release and xpu_stream_release may be called while work that
+ * uses the object is still queued: the handle is invalid at once, the
+ * object goes when the work is known to be done. (Buffers cannot be freed
+ * while borrowed at all: xpu_buffer_free is XPU_ERROR_BUSY until then.) A
+ * stream that is never synchronized keeps what its work used.
+ *
+ * Handle values are never reused within a process: once released, a
+ * handle is XPU_ERROR_INVALID_HANDLE for good, however many objects are
+ * made and released after it (every handle value is issued once; a
+ * process can make 2^56 handles in all). At most 2^24 - 1 handles are live
+ * at once; beyond that, creating an object is XPU_ERROR_OUT_OF_MEMORY.
+ *
+ * Releasing a context releases its devices, their default streams and
+ * worker threads, and the driver objects behind them: a program that
+ * creates and releases contexts in a loop runs in constant memory.
+ *
+ * Arguments are checked, not trusted: sizes and extents are checked before
+ * any arithmetic on them (a buffer larger than the device's memory is
+ * XPU_ERROR_OUT_OF_MEMORY; a block extent above the device's workgroup
+ * limit is XPU_ERROR_INVALID_ARGUMENT before extents are multiplied); an
+ * enum argument that is not one of its enumerators (a negative value
+ * included) is XPU_ERROR_INVALID_ARGUMENT (XPU_ERROR_ARGUMENT_MISMATCH in
+ * an xpu_arg; "unknown", "no such backend" or 0 from the functions that
+ * return a name or a size); an xpu_arg value wider than its 32-byte union
+ * (a vector parameter such as vector<8xf64>) is
+ * XPU_ERROR_ARGUMENT_MISMATCH at launch. The environment variables the library reads (XPU_BACKEND,
+ * XPU_DEVICE, XPU_LOG, XPU_CACHE, XPU_CACHE_DIR, XPU_CACHE_MAX_BYTES,
+ * XPU_CACHE_STATS, XPU_CALIBRATION_STATS, XPU_VULKAN_STAGING,
+ * XPU_VULKAN_DISABLE_FEATURES) are parsed once; a bad value makes
+ * xpu_context_create (and, but for the Vulkan feature names, the cache
+ * functions) fail with XPU_ERROR_INVALID_ARGUMENT naming the variable and
+ * what it accepts. XPU_PTXAS naming no runnable ptxas fails NVIDIA
+ * compilations (XPU_ERROR_COMPILE) instead of using another one; an
+ * XPU_DUMP_DIR that cannot be written, and an XPU_CALIBRATION snapshot that
+ * cannot be read or does not check out (its records are then measured
+ * instead), are reported once through the log.
+ *===========================================================================*/
+
+/*===========================================================================*
+ * Memref views and launch options (kernels imported from the gpu dialect)
+ *
+ * A gpu.func kernel over memrefs (see docs/interop.md) takes each memref
+ * parameter as a view: a buffer and the offset, sizes and strides of the
+ * memref in it. xpu_kernel_param reports such a parameter with kind
+ * XPU_PARAM_VIEW; xpu_kernel_param_view says what its memref type fixes.
+ * It takes an XPU_PARAM_VIEW argument (xpu_arg_view), or a plain buffer
+ * where the buffer alone fixes the layout (rank 0 or 1 with an identity
+ * layout: the buffer's length is the size; a static shape: the buffer
+ * must hold it). index parameters of such kernels are 64-bit
+ * (XPU_TYPE_I64).
+ *===========================================================================*/
+
+#define XPU_VIEW_MAX_RANK 4
+/* In xpu_view_info: a size, stride or offset the memref type leaves to the
+ * view. */
+#define XPU_VIEW_DYNAMIC INT64_MIN
+
+/* Element (i0, ..., i[rank-1]) of the view is the one at byte
+ * byte_offset + (i0 * strides[0] + ... + i[rank-1] * strides[rank-1]) *
+ * element size of `buffer`. Sizes are at least 0; strides count elements
+ * and may be 0 or negative. Entries past `rank` are ignored. The launch
+ * checks a view against the parameter's memref type and fails with
+ * XPU_ERROR_ARGUMENT_MISMATCH, naming the parameter, when the rank, a
+ * static size or stride, or the offset (a multiple of the element size,
+ * equal to the type's where the type fixes it) differ, when an identity
+ * layout's strides are not row-major over the sizes, or when an element of
+ * the view lies outside the buffer. */
+typedef struct xpu_view {
+  xpu_buffer buffer;
+  uint64_t byte_offset;
+  uint32_t rank;
+  int64_t sizes[XPU_VIEW_MAX_RANK];
+  int64_t strides[XPU_VIEW_MAX_RANK];
+} xpu_view;
+
+/* The argument of a memref parameter. `view` is read during the xpu_launch
+ * call and may be reused after it; the buffer is borrowed as by
+ * xpu_arg_buffer. */
+XPU_API xpu_arg xpu_arg_view(const xpu_view *view);
+
+/* What a memref parameter's type fixes about the views it takes. */
+typedef struct xpu_view_info {
+  uint32_t struct_size;     /* set by the caller: sizeof(xpu_view_info) */
+  uint32_t rank;
+  uint32_t identity;        /* 1: strides are row-major over the sizes */
+  int64_t sizes[XPU_VIEW_MAX_RANK];   /* or XPU_VIEW_DYNAMIC */
+  int64_t strides[XPU_VIEW_MAX_RANK]; /* or XPU_VIEW_DYNAMIC (always with
+                                         identity: they follow the sizes) */
+  int64_t offset;           /* in elements, or XPU_VIEW_DYNAMIC */
+} xpu_view_info;
+
+/* Fills `out` up to out->struct_size for parameter `index` (as counted by
+ * xpu_kernel_param) of kind XPU_PARAM_VIEW; XPU_ERROR_INVALID_ARGUMENT for
+ * another kind. */
+XPU_API xpu_status xpu_kernel_param_view(xpu_kernel kernel, uint32_t index,
+                                         xpu_view_info *out);
+
+/* Options of one launch. Initialize with XPU_LAUNCH_OPTIONS_INIT. */
+typedef struct xpu_launch_options {
+  uint32_t struct_size; /* sizeof(xpu_launch_options) */
+  /* Bytes of dynamic shared memory (gpu.dynamic_shared_memory) each
+   * workgroup gets. Static and dynamic shared memory together must fit the
+   * device's limit (capability shared.memory; on Vulkan, where a shader's
+   * workgroup memory is fixed when it is compiled, what its module leaves
+   * after the static shared memory of its kernels that use dynamic shared
+   * memory); a kernel that reads views of it at fixed offsets needs at
+   * least as much as they span. Else XPU_ERROR_INVALID_ARGUMENT. Ignored by
+   * kernels that use none. */
+  uint32_t dynamic_shared_bytes;
+} xpu_launch_options;
+#define XPU_LAUNCH_OPTIONS_INIT {sizeof(xpu_launch_options), 0}
+
+/* xpu_launch with options; `options` NULL is xpu_launch. Thread-safe as
+ * xpu_launch. */
+XPU_API xpu_status xpu_launch_with_options(xpu_kernel kernel, xpu_stream stream,
+                                           const uint32_t grid[3],
+                                           const uint32_t block[3],
+                                           const xpu_arg *args, size_t arg_count,
+                                           const xpu_launch_options *options);
 
 /*===========================================================================*
  * Scheduling: manifests, submissions, launch graphs
@@ -654,9 +862,11 @@ XPU_API xpu_status xpu_launch(xpu_kernel kernel, xpu_stream stream,
  *   segments (CUDA and HIP graphs, pre-recorded Vulkan command buffers),
  *   with each segment's arguments updated where they changed. Results are
  *   those of the launches one by one. On the CPU, whose graphs replay
- *   launch by launch, chains run as launched. A held launch reaches the device at
- *   the latest at the next operation on its stream, so launch failures of
- *   held work are reported by the call that hands it over.
+ *   launch by launch, chains run as launched; launches that print
+ *   (xpu.printf) or that launch observers see (xpu_set_launch_hooks,
+ *   XPU_TRACE) are never held. A held launch reaches the device at the
+ *   latest at the next operation on its stream, so launch failures of held
+ *   work are reported by the call that hands it over.
  *   xpu_stream_set_auto_capture turns it off for one stream;
  *   xpu_stream_native turns it off for good on that stream (another
  *   library's work must find xpujit's launches already enqueued).
@@ -720,8 +930,10 @@ typedef struct xpu_kernel_manifest {
  * Thread-safe. */
 XPU_API xpu_status xpu_kernel_manifest_get(xpu_kernel kernel,
                                            xpu_kernel_manifest *out);
-/* Parameter `index`'s XPU_USE_* bits (0 for scalars) and XPU_COST_* bits;
- * either pointer may be NULL. */
+/* Launch argument `index`'s (as xpu_kernel_param counts them) XPU_USE_*
+ * bits (0 for scalars and structs) and XPU_COST_* bits (a struct's: any of
+ * its fields'; a view's layout bounding work counts as its length); either
+ * pointer may be NULL. XPU_ERROR_NOT_FOUND past the last argument. */
 XPU_API xpu_status xpu_kernel_param_uses(xpu_kernel kernel, uint32_t index,
                                          uint32_t *uses, uint32_t *cost);
 /* The manifests of every kernel of `text` for a target without a device
@@ -782,9 +994,11 @@ typedef struct xpu_submission {
    * alternate on one stream. A change of id ends the chain before it.
    * XPU_CAPTURE_NEVER: never held or captured. 0: the stream's default. */
   uint64_t capture_id;
+  /* As xpu_launch_options.dynamic_shared_bytes. */
+  uint32_t dynamic_shared_bytes;
 } xpu_submission;
 #define XPU_SUBMISSION_INIT                                                    \
-  {sizeof(xpu_submission), XPU_POLICY_THROUGHPUT, NULL, 0, 0, 0, 0}
+  {sizeof(xpu_submission), XPU_POLICY_THROUGHPUT, NULL, 0, 0, 0, 0, 0}
 
 /* What became of a submission (bits of xpu_submission_result.flags). */
 enum {
@@ -1134,6 +1348,10 @@ typedef enum xpu_atomic_op {
   XPU_ATOMIC_AND = 6, XPU_ATOMIC_OR = 7, XPU_ATOMIC_XOR = 8,
   XPU_ATOMIC_XCHG = 9,
   XPU_ATOMIC_FADD = 10, /* floats */
+  /* Compare-exchange: only through xpu_builder_atomic_cmpxchg. */
+  XPU_ATOMIC_CMPXCHG = 11,
+  /* Floats, as arith.minimumf / maximumf (a NaN wins, -0 < +0). */
+  XPU_ATOMIC_FMIN = 12, XPU_ATOMIC_FMAX = 13,
   XPU_ATOMIC_OP_FORCE32 = 0x7FFFFFFF
 } xpu_atomic_op;
 
@@ -1156,6 +1374,17 @@ XPU_API xpu_status xpu_builder_atomic(xpu_builder builder, xpu_atomic_op op,
                                       xpu_value value, xpu_value buffer,
                                       xpu_value index, xpu_memory_order order,
                                       xpu_scope scope, xpu_value *out);
+
+/* xpu.atomic_rmw cmpxchg: stores `desired` in element `index` of `buffer`
+ * if the element equals `expected` bit for bit; `*out` is the element found
+ * (the exchange happened when it equals `expected`). Integers and floats of
+ * 32 and 64 bits; a failed exchange orders like a load (acquire at most). */
+XPU_API xpu_status xpu_builder_atomic_cmpxchg(xpu_builder builder,
+                                              xpu_value expected,
+                                              xpu_value desired,
+                                              xpu_value buffer, xpu_value index,
+                                              xpu_memory_order order,
+                                              xpu_scope scope, xpu_value *out);
 
 /* Workgroup reductions (the dialect's numbering). */
 typedef enum xpu_reduce_op {
@@ -1256,6 +1485,42 @@ XPU_API xpu_status xpu_builder_finish(xpu_builder builder, xpu_device device,
                                       const xpu_module_options *options,
                                       xpu_module *out,
                                       xpu_diagnostics *diagnostics);
+
+/* xpu.struct_get: field `field` of a struct parameter (see "Struct
+ * arguments"; parameters of type "!xpu.struct<\"name\", a: f32, ...>"). */
+XPU_API xpu_status xpu_builder_struct_get(xpu_builder builder, xpu_value value,
+                                          const char *field, xpu_value *out);
+
+/* xpu.printf: prints `values` (`count` of them, may be NULL when 0) by the
+ * C format `format`, one conversion each (d i u x X o c for integers, f F e
+ * E g G a A for floats). Records go to a bounded buffer the launch gets;
+ * they are printed to standard output, in the order they were made, when
+ * the launch's stream synchronizes, with a line saying how many did not
+ * fit, if any. Refused under deterministic-v1 (XPU-GC012). */
+XPU_API xpu_status xpu_builder_printf(xpu_builder builder, const char *format,
+                                      const xpu_value *values, size_t count);
+
+/* xpu.fn_value: a bounded function value (spec 17.1), an i32 naming
+ * `callee`, one of the `count` device functions `set` (each built and ended
+ * in this builder, all of one type). */
+XPU_API xpu_status xpu_builder_fn_value(xpu_builder builder, const char *callee,
+                                        const char *const *set, size_t count,
+                                        xpu_value *out);
+/* xpu.fn_call: calls the function of `set` that `function` names with
+ * `args`; a value outside the set calls nothing and its results are zero.
+ * `result_count` must be the set's number of results. */
+XPU_API xpu_status xpu_builder_fn_call(xpu_builder builder, xpu_value function,
+                                       const char *const *set, size_t count,
+                                       const xpu_value *args, size_t arg_count,
+                                       xpu_value *results, size_t result_count);
+
+/* The grid-stride loop (spec 17.2): opens the body of scf.for `*index` from
+ * xpu.global_id x to `n` (an index value) by xpu.global_size x, so that
+ * every launch shape covers [0, n) once. End it with
+ * xpu_builder_grid_stride_end. */
+XPU_API xpu_status xpu_builder_grid_stride_begin(xpu_builder builder, xpu_value n,
+                                                 xpu_value *index);
+XPU_API xpu_status xpu_builder_grid_stride_end(xpu_builder builder);
 
 /*===========================================================================*
  * Builder: wave (subgroup) operations
@@ -1399,6 +1664,201 @@ XPU_API xpu_status xpu_cache_verify(xpu_cache_entry_fn fn, void *user,
  * XPU_ERROR_UNSUPPORTED with XPU_CACHE=readonly or off. Modules already
  * made and the in-process level are not affected. */
 XPU_API xpu_status xpu_cache_clear(uint64_t *removed);
+
+/*===========================================================================*
+ * Calibration: facts measured on a device, kept in a store
+ *
+ * Each device is measured once by small probe kernels and the results are
+ * kept as one record per device, keyed by subject ("device"), the device's
+ * identity (with its UUID), its driver, the compiler (library build,
+ * pipeline, LLVM, target, device toolchain) and a power mode where a query
+ * gives one (none does today: it is recorded as absent). A record whose key
+ * is not the live one, or whose checksum fails, is ignored, so an upgraded
+ * driver or library measures again. The correctness facts (contraction,
+ * fma fusion, subnormal results, a loop-pass limit) are read by the first
+ * compile on the device; the performance facts (copy bandwidth, launch,
+ * event and inter-queue cost, peak FLOP/s, occupancy) only when asked for.
+ *
+ * Records are served from a snapshot first (one built into the library,
+ * then the file XPU_CALIBRATION names), then from the store: by default
+ * `calibration/` in the kernel cache's directory (XPU_CACHE_DIR, else
+ * $XDG_CACHE_HOME/xpujit, else ~/.cache/xpujit, never under /tmp; read-only
+ * with XPU_CACHE=readonly or off). With nothing writable the process runs from
+ * memory and says so once; a store that fails is disabled once and
+ * reported. Every function below is thread-safe.
+ *===========================================================================*/
+
+/* One measured fact. Strings are owned by the device (valid until its
+ * context is released). */
+typedef struct xpu_calibration_record {
+  uint32_t struct_size;  /* set by the caller: sizeof(xpu_calibration_record) */
+  const char *name;      /* "copy.h2d", "fma.f32.fused", "loop.pass-limit" */
+  uint32_t has_value;    /* 0: absent, it could not be measured (see evidence) */
+  double value;
+  const char *unit;      /* "GB/s", "us", "bool" (1 yes, 0 no), "passes", ... */
+  const char *evidence;  /* what ran, where, what it saw */
+  const char *date;      /* when it was measured, "2026-12-01T10:22:03Z" */
+  const char *key;       /* the record's key as text */
+} xpu_calibration_record;
+
+/* Which facts to read. */
+typedef enum xpu_calibration_set {
+  XPU_CALIBRATION_CORRECTNESS = 0, /* what compiles rest on */
+  XPU_CALIBRATION_ALL = 1,         /* ... and the performance facts */
+  XPU_CALIBRATION_SET_FORCE32 = 0x7FFFFFFF
+} xpu_calibration_set;
+
+/* The number of facts in the device's record, measuring (and storing) the
+ * ones of `set` the store does not have. */
+XPU_API xpu_status xpu_device_calibration_count(xpu_device device,
+                                                xpu_calibration_set set,
+                                                uint32_t *out);
+/* Fact `index` of the device's record (see xpu_device_calibration_count). */
+XPU_API xpu_status xpu_device_calibration_record(xpu_device device, uint32_t index,
+                                                 xpu_calibration_record *out);
+/* Measures every fact of the device again and stores the record. Kernels
+ * already compiled are not affected. */
+XPU_API xpu_status xpu_device_calibrate(xpu_device device);
+/* Writes the records of `devices` (as measured or loaded so far, with at
+ * least the correctness facts) to `path` as a snapshot, for
+ * XPU_CALIBRATION or a build with -DXPU_CALIBRATION_SNAPSHOT=path. */
+XPU_API xpu_status xpu_calibration_snapshot_write(const xpu_device *devices,
+                                                  uint32_t count, const char *path);
+
+/* A store of the host's, in place of the default. Records are opaque text
+ * (JSON with a checksum, checked by the library) stored under a key text
+ * (16 hex digits). load: 0 and (*data, *size) when found, the data owned by
+ * the store and valid until its next call; 1 when there is none; anything
+ * else is a failure. store: 0 on success. writable: nonzero when store may
+ * be called. A failure disables the store for the rest of the process (said
+ * once through the log); the library then runs from memory. */
+typedef struct xpu_calibration_store {
+  uint32_t struct_size; /* sizeof(xpu_calibration_store) */
+  void *user;           /* passed to every callback */
+  int (*load)(void *user, const char *key, const char **data, size_t *size);
+  int (*store)(void *user, const char *key, const char *data, size_t size);
+  int (*writable)(void *user);
+} xpu_calibration_store;
+
+/* Replaces the process's store with `store` (copied; the callbacks and
+ * `user` must stay valid until the process exits), or with the default
+ * store when NULL. XPU_ERROR_BUSY once a record has been read: call it
+ * before the first compile. */
+XPU_API xpu_status xpu_calibration_store_set(const xpu_calibration_store *store);
+
+/* What calibration did in this process. */
+typedef struct xpu_calibration_stats {
+  uint32_t struct_size; /* set by the caller: sizeof(xpu_calibration_stats) */
+  const char *store;    /* what serves records (valid until this thread's
+                           next call of xpu_calibration_stats_get) */
+  uint32_t writable;    /* 1 when measurements are stored */
+  uint64_t probes;      /* facts measured by running probes */
+  uint64_t loaded;      /* records served from a snapshot or the store */
+  uint64_t stored;      /* records written */
+  uint64_t rejected;    /* records ignored: checksum, key, format */
+  uint64_t failures;    /* store calls that failed */
+} xpu_calibration_stats;
+
+/* Fills `out` up to out->struct_size. */
+XPU_API xpu_status xpu_calibration_stats_get(xpu_calibration_stats *out);
+
+/*===========================================================================*
+ * Observing: module reports, dispatch reports, traces, launch hooks
+ *
+ * Everything here is off until asked for, and costs a launch nothing then
+ * (one predictable branch). The same is turned on without code by
+ * environment variables: XPU_TRACE=FILE records a trace for the whole
+ * process, XPU_REPORT=FILE writes dispatch reports. Schemas: docs/observe.md.
+ * All functions here are thread-safe.
+ *===========================================================================*/
+
+/* The module's report as JSON (schema "xpujit.module-report", versioned):
+ * source identity (hash of the text and of the canonical admitted IR),
+ * each kernel's profile and admission, each capability need with its
+ * verdict, kind and evidence, the target and device identity, limits,
+ * stage timings and cache outcome with the key. It names exactly one
+ * target and one device: the module's. Made on the first call (the front
+ * end runs again, without code generation); the string is owned by the
+ * module and lives until it is released. */
+XPU_API xpu_status xpu_module_report(xpu_module module, const char **json);
+
+/* xpu_compile_for_target that also returns the report of what it compiled
+ * (same schema and version) in `*report`: a NUL-terminated string, free it
+ * with xpu_compiled_code_free. No device is involved, so the report has no
+ * `device` and no `limits`, and `build` has no `cache` (nothing is
+ * cached); it names exactly one target, the one asked for, and
+ * "offline": true. Capability verdicts are those of the offline gate: what
+ * a device decides reads "decided_by": "device". `report` must not be
+ * NULL; on failure it is set to NULL and nothing is to be freed. Other
+ * arguments, errors and thread-safety as for xpu_compile_for_target. */
+XPU_API xpu_status xpu_compile_for_target_report(
+    xpu_context context, const char *text, size_t length,
+    const xpu_module_options *options, const char *target, const char *chip,
+    void **code, size_t *size, char **report, xpu_diagnostics *diagnostics);
+
+/* Records a trace of this process (Chrome/Perfetto trace-event JSON:
+ * compile stages, cache lookups, copies, launches on the host and on the
+ * device, synchronizations, one track per host thread and per stream)
+ * until xpu_trace_stop, which writes `path`. XPU_ERROR_BUSY while a trace
+ * is recorded already (XPU_TRACE's, for one); XPU_ERROR_INVALID_ARGUMENT
+ * when `path` cannot be written. A trace still recording when the process
+ * exits is written then. Device times come from events recorded around
+ * each launch and are read when its stream synchronizes: a launch whose
+ * stream never synchronizes has only its host side in the trace. */
+XPU_API xpu_status xpu_trace_start(const char *path);
+XPU_API xpu_status xpu_trace_stop(void);
+
+/* Writes one JSON line per launch (schema "xpujit.dispatch") to `path`
+ * (truncated) until xpu_dispatch_report_stop: module and kernel identity,
+ * device, stream, grid, block, arguments (buffer sizes, scalar values),
+ * the enqueue status, and, once the stream synchronizes, the device time
+ * measured with events and the run's status: a line is written when its
+ * launch's stream synchronizes (a launch refused at enqueue: at once), so
+ * synchronize before stopping, or those launches go unreported.
+ * Only launches that pass argument checks are reported (a refused launch
+ * returns its error to the caller and enqueues nothing). */
+XPU_API xpu_status xpu_dispatch_report_start(const char *path);
+XPU_API xpu_status xpu_dispatch_report_stop(void);
+
+/* What a launch hook is told. Pointers are valid during the call only. */
+typedef struct xpu_launch_info {
+  uint32_t struct_size;    /* sizeof(xpu_launch_info) of the library */
+  uint64_t sequence;       /* launch number in this process, from 1 */
+  xpu_kernel kernel;
+  const char *kernel_name;
+  const char *source_name; /* the module's source name */
+  xpu_device device;
+  xpu_stream stream;       /* the stream used (the default one for NULL) */
+  const uint32_t *grid;    /* 3 extents */
+  const uint32_t *block;   /* 3 extents */
+  const xpu_arg *args;
+  size_t arg_count;
+} xpu_launch_info;
+
+typedef void (*xpu_launch_enter_fn)(const xpu_launch_info *info, void *user);
+/* `status` is the enqueue's: errors of the run come with synchronization. */
+typedef void (*xpu_launch_exit_fn)(const xpu_launch_info *info, xpu_status status,
+                                   void *user);
+
+typedef struct xpu_launch_hooks {
+  uint32_t struct_size; /* sizeof(xpu_launch_hooks) */
+  xpu_launch_enter_fn enter; /* may be NULL */
+  xpu_launch_exit_fn exit;   /* may be NULL */
+  void *user;
+} xpu_launch_hooks;
+
+#define XPU_LAUNCH_HOOKS_INIT {sizeof(xpu_launch_hooks), NULL, NULL, NULL}
+
+/* Sets the process's launch hooks (NULL removes them). `enter` runs just
+ * before a checked launch is enqueued, `exit` just after, on the launching
+ * thread, with the stream's lock held: a hook may read `info`, take times
+ * and record its own data, but must not call xpujit on the same stream
+ * (that waits for the lock it holds). Launches on other threads call the
+ * hooks concurrently. A launch that races with xpu_launch_hooks_set sees
+ * the old hooks or the new ones, never a mix; launches on other threads
+ * may still be running the old hooks when it returns, so keep `user` alive
+ * until those launches have returned. */
+XPU_API xpu_status xpu_launch_hooks_set(const xpu_launch_hooks *hooks);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -2,6 +2,9 @@
 # The test command: install what is missing, build, and run every test
 # (CTest: conformance per backend, C programs, the tool, lit pass tests).
 # Backends without a device are reported as skipped, with the reason.
+# Then the sanitizer jobs (scripts/test_sanitizers.sh): the suite again
+# under ASan + UBSan with the fuzz targets, and the concurrency tests under
+# TSan. XPU_SANITIZERS="asan tsan" (the default) picks them; "" skips them.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${XPU_BUILD_DIR:-$root/build}"
@@ -15,4 +18,8 @@ if grep -qh '^SKIP: ' Testing/Temporary/LastTest*.log 2>/dev/null; then
   echo "Why tests skipped:"
   grep -h '^SKIP: ' Testing/Temporary/LastTest*.log | sort -u | sed 's/^/  /'
 fi
+for job in ${XPU_SANITIZERS-asan tsan}; do
+  echo "== sanitizer job: $job"
+  "$root/scripts/test_sanitizers.sh" "$job" || status=$?
+done
 exit $status

@@ -1,7 +1,6 @@
 // CPU code generation with LLVM, and loading with ORC; see cpu_codegen.h.
 #include "cpu_codegen.h"
 #include "../common/llvm_codegen.h"
-#include "workgroup.h"
 
 #include "runtime/dump.h"
 #include "xpu/Pipeline.h"
@@ -132,16 +131,6 @@ llvm::orc::LLJIT *jit(Status &st) {
       return;
     }
     instance = std::move(*j);
-    // Runtime entry points the generated code calls.
-    llvm::orc::SymbolMap runtime;
-    runtime[instance->mangleAndIntern(abi::kCpuBarrierSymbol)] = {
-        llvm::orc::ExecutorAddr::fromPtr(&__xpu_cpu_barrier),
-        llvm::JITSymbolFlags::Exported};
-    if (auto err = instance->getMainJITDylib().define(
-            llvm::orc::absoluteSymbols(std::move(runtime)))) {
-      error = llvm::toString(std::move(err));
-      instance.reset();
-    }
   });
   if (!instance)
     st = {XPU_ERROR_BACKEND, "cannot start the CPU JIT: " + error};
@@ -187,15 +176,35 @@ Status loadHostObject(const rt::Blob &blob,
                                    llvm::toString(std::move(err))};
   module->kernels.resize(kernels.size());
   for (size_t i = 0; i < kernels.size(); ++i) {
-    bool items = kernels[i].usesBarriers;
-    std::string name = kernels[i].name +
-                       (items ? abi::kCpuItemSuffix : abi::kCpuGroupSuffix);
-    auto addr = j->lookup(*dylib, name);
-    if (!addr)
-      return {XPU_ERROR_BACKEND, "kernel entry '" + name + "' not found: " +
-                                     llvm::toString(addr.takeError())};
-    (items ? module->kernels[i].item : module->kernels[i].group) =
-        addr->toPtr<void *>();
+    CpuKernel &k = module->kernels[i];
+    for (const char *suffix :
+         {abi::kCpuGroupSuffix, abi::kCpuSharedBytesSuffix, abi::kCpuStackBytesSuffix}) {
+      std::string name = kernels[i].name + suffix;
+      auto addr = j->lookup(*dylib, name);
+      if (!addr)
+        return {XPU_ERROR_BACKEND, "kernel symbol '" + name + "' not found: " +
+                                       llvm::toString(addr.takeError())};
+      if (suffix == abi::kCpuGroupSuffix)
+        k.entry = addr->toPtr<GroupEntry>();
+      else if (suffix == abi::kCpuSharedBytesSuffix)
+        k.sharedBytes = *addr->toPtr<const uint64_t *>();
+      else
+        k.stackBytes = *addr->toPtr<const uint64_t *>();
+    }
+    std::vector<abi::Slot> slots;
+    abi::layoutArgs(kernels[i].params, slots);
+    size_t slot = 0;
+    for (const abi::Param &p : kernels[i].params) {
+      if (!p.isBuffer) {
+        ++slot;
+        continue;
+      }
+      bool written = p.access != abi::Access::ro;
+      k.buffers.push_back({slots[slot].offset, slots[slot + 1].offset,
+                           abi::scalarBytes(p.elem), written});
+      k.anyWritten |= written;
+      slot += 2;
+    }
   }
   out = std::move(module);
   return {};

@@ -17,10 +17,22 @@ rt::Status loadHostObject(const rt::Blob &blob,
                           const std::vector<abi::KernelInfo> &kernels,
                           std::unique_ptr<rt::LoadedModule> &out);
 
-/// The entry points of one kernel in a loaded object.
+/// Runs one whole workgroup (abi::kCpuGroupSuffix).
+using GroupEntry = void (*)(const uint8_t *args, abi::CpuLaunch *launch);
+
+/// One kernel of a loaded object.
 struct CpuKernel : rt::BackendKernel {
-  void *group = nullptr; ///< GroupEntry, for kernels without barriers
-  void *item = nullptr;  ///< ItemEntry, for kernels with barriers
+  GroupEntry entry = nullptr;
+  uint64_t sharedBytes = 0; ///< shared block per workgroup
+  uint64_t stackBytes = 0;  ///< the entry point's own arrays
+  /// Global buffer parameters, for the launch's overlap check.
+  struct BufferArg {
+    uint32_t pointerOffset, countOffset; ///< slots in the argument block
+    uint32_t elementBytes;
+    bool written; ///< not read-only
+  };
+  std::vector<BufferArg> buffers;
+  bool anyWritten = false;
 };
 
 } // namespace xpu::cpu

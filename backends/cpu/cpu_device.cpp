@@ -1,24 +1,23 @@
 // The CPU backend: the host as a device. Buffers are host memory, a stream
-// is a worker thread with a queue, and a launch spreads its workgroups over
-// the thread pool.
+// is a worker thread with a ring of tasks, and a launch spreads its
+// workgroups over the thread pool; each workgroup is one call of the
+// kernel's entry point.
 #include "cpu_codegen.h"
 #include "thread_pool.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Config/llvm-config.h"
-#include "workgroup.h"
 
 #include <unistd.h>
 
+#include <array>
 #include <chrono>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdlib>
 #include <cstring>
-#include <deque>
 #include <fstream>
-#include <functional>
+#include <memory>
 #include <mutex>
-#include <thread>
 
 namespace xpu::cpu {
 
@@ -83,103 +82,237 @@ public:
     auto &s = static_cast<CpuEvent &>(start);
     if (!isComplete() || !s.isComplete())
       return {XPU_ERROR_BUSY, "an event has not completed yet"};
-    std::lock_guard<std::mutex> g(mu);
-    std::lock_guard<std::mutex> g2(s.mu);
+    if (&s == this) {
+      ms = 0;
+      return {};
+    }
+    // Both at once: elapsed(a, b) and elapsed(b, a) may run concurrently.
+    std::scoped_lock g(mu, s.mu);
     ms = std::chrono::duration<double, std::milli>(completedAt - s.completedAt).count();
     return {};
   }
 };
 
-/// Runs the workgroups of one launch on the pool.
-Status runGrid(const CpuKernel &kernel, const abi::KernelInfo &info,
-               const uint32_t grid[3], const uint32_t block[3],
-               const uint8_t *args, uint32_t *status) {
-  uint64_t gx = grid[0], gy = grid[1], gz = grid[2];
-  uint64_t groups = gx * gy * gz;
-  size_t sharedBytes = info.sharedBytes;
-  std::atomic<bool> fibersFailed{false};
-  ThreadPool::get().parallelFor(groups, [&](uint64_t begin, uint64_t end) {
-    // Each worker's shared block, reused across workgroups and launches.
-    thread_local std::vector<std::max_align_t> shared;
-    size_t words = (sharedBytes + sizeof(std::max_align_t) - 1) /
+/// What the workers of one launch share.
+struct Grid {
+  GroupEntry entry;
+  const uint8_t *args;
+  uint64_t sharedBytes;
+  uint32_t grid[3], block[3];
+  uint32_t flags;
+  uint32_t *status;
+};
+
+/// Runs workgroups [begin, end) of a launch on this thread.
+void runGroups(void *context, uint64_t begin, uint64_t end) {
+  const Grid &g = *static_cast<const Grid *>(context);
+  // This thread's shared block, kept across workgroups and launches.
+  thread_local std::unique_ptr<std::max_align_t[]> shared;
+  thread_local uint64_t sharedWords = 0;
+  uint64_t words = (g.sharedBytes + sizeof(std::max_align_t) - 1) /
                    sizeof(std::max_align_t);
-    if (shared.size() < words)
-      shared.resize(words);
-    abi::CpuLaunch launch{};
-    for (int d = 0; d < 3; ++d) {
-      launch.block[d] = block[d];
-      launch.grid[d] = grid[d];
-    }
-    launch.shared = reinterpret_cast<char *>(shared.data());
-    launch.status = status;
-    for (uint64_t g = begin; g < end; ++g) {
-      launch.wg[0] = uint32_t(g % gx);
-      launch.wg[1] = uint32_t((g / gx) % gy);
-      launch.wg[2] = uint32_t(g / (gx * gy));
-      if (kernel.group) {
-        reinterpret_cast<GroupEntry>(kernel.group)(args, &launch);
-      } else if (!runWithFibers(reinterpret_cast<ItemEntry>(kernel.item), args,
-                                &launch)) {
-        fibersFailed = true;
-        return;
+  if (words > sharedWords) {
+    shared.reset(new std::max_align_t[words]);
+    sharedWords = words;
+  }
+  abi::CpuLaunch launch;
+  for (int d = 0; d < 3; ++d) {
+    launch.block[d] = g.block[d];
+    launch.grid[d] = g.grid[d];
+  }
+  launch.flags = g.flags;
+  launch.shared = reinterpret_cast<char *>(shared.get());
+  launch.status = g.status;
+  // Divides once per chunk, then counts (x fastest), so that grids of many
+  // small workgroups pay no division per workgroup.
+  uint64_t gx = g.grid[0], gxy = gx * g.grid[1];
+  launch.wg[0] = uint32_t(begin % gx);
+  launch.wg[1] = uint32_t((begin / gx) % g.grid[1]);
+  launch.wg[2] = uint32_t(begin / gxy);
+  for (uint64_t i = begin; i < end; ++i) {
+    g.entry(g.args, &launch);
+    if (++launch.wg[0] == g.grid[0]) {
+      launch.wg[0] = 0;
+      if (++launch.wg[1] == g.grid[1]) {
+        launch.wg[1] = 0;
+        ++launch.wg[2];
       }
     }
-  });
-  if (fibersFailed)
-    return {XPU_ERROR_OUT_OF_MEMORY,
-            "kernel '" + info.name +
-                "': cannot allocate fiber stacks for its workgroup"};
-  return {};
+  }
 }
 
-/// A stream: tasks run in order on a worker thread. The first failure is
-/// kept and returned by the next synchronize.
+/// abi::kCpuBuffersDistinct when no buffer the kernel may write overlaps
+/// another buffer argument of the launch.
+uint32_t aliasFlags(const CpuKernel &k, const uint8_t *args) {
+  if (!k.anyWritten)
+    return abi::kCpuBuffersDistinct;
+  struct Range {
+    uint64_t begin, end;
+    bool written;
+  };
+  std::array<Range, 32> small;
+  std::vector<Range> large;
+  Range *ranges = small.data();
+  if (k.buffers.size() > small.size()) {
+    large.resize(k.buffers.size());
+    ranges = large.data();
+  }
+  for (size_t i = 0; i < k.buffers.size(); ++i) {
+    const CpuKernel::BufferArg &b = k.buffers[i];
+    uint64_t at, count;
+    std::memcpy(&at, args + b.pointerOffset, 8);
+    std::memcpy(&count, args + b.countOffset, 8);
+    ranges[i] = {at, at + count * b.elementBytes, b.written};
+  }
+  for (size_t i = 0; i < k.buffers.size(); ++i)
+    for (size_t j = i + 1; j < k.buffers.size(); ++j)
+      if ((ranges[i].written || ranges[j].written) &&
+          ranges[i].begin < ranges[j].end && ranges[j].begin < ranges[i].end)
+        return 0;
+  return abi::kCpuBuffersDistinct;
+}
+
+/// A task of a stream. Arguments of up to kInlineArgs bytes are kept in the
+/// task itself, so a launch allocates nothing.
+struct Task {
+  enum class Kind : uint8_t { copy, launch, record, wait, stop } kind = Kind::copy;
+  // copy
+  void *dst = nullptr;
+  const void *src = nullptr;
+  size_t bytes = 0;
+  // launch
+  Grid grid{};
+  const abi::KernelInfo *info = nullptr;
+  static constexpr size_t kInlineArgs = 256;
+  alignas(16) uint8_t inlineArgs[kInlineArgs];
+  std::unique_ptr<uint8_t[]> heapArgs;
+  // record, wait
+  CpuEvent *event = nullptr;
+  uint64_t generation = 0;
+  /// Stack the launch's workgroups need beyond their callers' frames.
+  uint64_t stackBytes = 0;
+
+  /// Whether a thread that did not start with a kernel-sized stack (an
+  /// application thread in synchronize) may run it.
+  bool runsOnAnyThread() const {
+    return kind != Kind::stop && (kind != Kind::launch || stackBytes <= kAnyThreadStack);
+  }
+  static constexpr uint64_t kAnyThreadStack = 128 << 10;
+
+  Status run() {
+    switch (kind) {
+    case Kind::copy: // within one buffer the ranges may overlap
+      std::memmove(dst, src, bytes);
+      return {};
+    case Kind::launch: {
+      uint64_t groups = uint64_t(grid.grid[0]) * grid.grid[1] * grid.grid[2];
+      ThreadPool::get().parallelFor(groups, runGroups, &grid);
+      heapArgs.reset();
+      return {};
+    }
+    case Kind::record:
+      event->complete(generation);
+      return {};
+    case Kind::wait:
+      event->waitFor(generation);
+      return {};
+    case Kind::stop:
+      return {};
+    }
+    return {};
+  }
+};
+
+/// A stream: tasks run in order from a ring of fixed size (a producer
+/// waits when it is full), on the stream's worker thread or, when it is
+/// not running them already, on the thread that synchronizes: a launch and
+/// a synchronize need no thread switch. One thread at a time runs a
+/// stream's tasks (`running_`). The first failure is kept and returned by
+/// the next synchronize.
 class CpuQueue : public rt::Queue {
 public:
-  CpuQueue() : worker([this] { run(); }) {}
+  CpuQueue() = default;
+  Status start() {
+    if (!startKernelThread(worker_, &CpuQueue::workerMain, this))
+      return {XPU_ERROR_OUT_OF_MEMORY, "cannot start the CPU stream's worker thread"};
+    started_ = true;
+    return {};
+  }
   ~CpuQueue() override {
-    {
-      std::lock_guard<std::mutex> g(mu);
-      stopping = true;
-    }
-    wake.notify_all();
-    worker.join();
+    if (!started_)
+      return;
+    // Pushing waits for room in the ring; a stop task cannot fail.
+    (void)push([](Task &t) { t.kind = Task::Kind::stop; });
+    pthread_join(worker_, nullptr);
   }
 
   Status copyIn(rt::BackendBuffer &dst, size_t offset, const void *src,
                 size_t bytes) override {
     char *to = static_cast<char *>(bytesOf(dst)) + offset;
-    return push([=] {
-      std::memcpy(to, src, bytes);
-      return Status();
+    return push([&](Task &t) {
+      t.kind = Task::Kind::copy;
+      t.dst = to;
+      t.src = src;
+      t.bytes = bytes;
+    });
+  }
+  Status copyBuffer(rt::BackendBuffer &dst, size_t dstOffset, rt::BackendBuffer &src,
+                    size_t srcOffset, size_t bytes) override {
+    char *to = static_cast<char *>(bytesOf(dst)) + dstOffset;
+    const char *from = static_cast<const char *>(bytesOf(src)) + srcOffset;
+    return push([&](Task &t) {
+      t.kind = Task::Kind::copy;
+      t.dst = to;
+      t.src = from;
+      t.bytes = bytes;
     });
   }
   Status copyOut(rt::BackendBuffer &src, size_t offset, void *dst,
                  size_t bytes) override {
     const char *from = static_cast<const char *>(bytesOf(src)) + offset;
-    return push([=] {
-      std::memcpy(dst, from, bytes);
-      return Status();
+    return push([&](Task &t) {
+      t.kind = Task::Kind::copy;
+      t.dst = dst;
+      t.src = from;
+      t.bytes = bytes;
     });
   }
   Status launch(const rt::LaunchRequest &r) override {
     auto *kernel = static_cast<const CpuKernel *>(r.kernel);
-    const abi::KernelInfo *info = r.info;
-    std::vector<uint8_t> args(r.args, r.args + r.argBytes);
-    std::array<uint32_t, 3> grid{r.grid[0], r.grid[1], r.grid[2]};
-    std::array<uint32_t, 3> block{r.block[0], r.block[1], r.block[2]};
-    auto *status = reinterpret_cast<uint32_t *>(r.status);
-    return push([=, args = std::move(args)] {
-      return runGrid(*kernel, *info, grid.data(), block.data(), args.data(),
-                     status);
+    uint64_t invocations = uint64_t(r.block[0]) * r.block[1] * r.block[2];
+    if (invocations == 0 || invocations > kMaxWorkgroupInvocations)
+      return {XPU_ERROR_INVALID_ARGUMENT,
+              "kernel '" + r.info->name + "': a CPU workgroup has 1 to " +
+                  std::to_string(kMaxWorkgroupInvocations) + " invocations"};
+    return push([&](Task &t) {
+      t.kind = Task::Kind::launch;
+      t.info = r.info;
+      uint8_t *args = t.inlineArgs;
+      if (r.argBytes > Task::kInlineArgs) {
+        t.heapArgs.reset(new uint8_t[r.argBytes]);
+        args = t.heapArgs.get();
+      }
+      if (r.argBytes) // a kernel without parameters passes no argument block
+        std::memcpy(args, r.args, r.argBytes);
+      t.grid.entry = kernel->entry;
+      t.grid.args = args;
+      // Dynamic shared memory starts where the static ends (a multiple of
+      // kSharedAlign).
+      t.grid.sharedBytes = kernel->sharedBytes + r.dynamicSharedBytes;
+      std::memcpy(t.grid.grid, r.grid, sizeof t.grid.grid);
+      std::memcpy(t.grid.block, r.block, sizeof t.grid.block);
+      t.grid.flags = aliasFlags(*kernel, args);
+      t.grid.status = reinterpret_cast<uint32_t *>(r.status);
+      t.stackBytes = kernel->stackBytes;
     });
   }
   Status record(rt::BackendEvent &event) override {
     auto &e = static_cast<CpuEvent &>(event);
     uint64_t gen = e.mark();
-    return push([&e, gen] {
-      e.complete(gen);
-      return Status();
+    return push([&](Task &t) {
+      t.kind = Task::Kind::record;
+      t.event = &e;
+      t.generation = gen;
     });
   }
   Status wait(rt::BackendEvent &event) override {
@@ -189,55 +322,117 @@ public:
       std::lock_guard<std::mutex> g(e.mu);
       gen = e.recorded;
     }
-    return push([&e, gen] {
-      e.waitFor(gen);
-      return Status();
+    return push([&](Task &t) {
+      t.kind = Task::Kind::wait;
+      t.event = &e;
+      t.generation = gen;
     });
   }
   Status synchronize() override {
-    std::unique_lock<std::mutex> l(mu);
-    idle.wait(l, [&] { return tasks.empty() && !busy; });
-    Status st = std::move(firstError);
-    firstError = Status();
+    uint64_t target = submitted_.load(std::memory_order_acquire);
+    while (completed_.load(std::memory_order_acquire) < target) {
+      if (own()) {
+        bool blocked = drain(target, /*anyThread=*/true);
+        release();
+        if (blocked)
+          postedWord_.wake(); // the worker takes what this thread may not run
+        else
+          continue;
+      }
+      doneWord_.await([&] {
+        return completed_.load(std::memory_order_acquire) >= target ||
+               (!running_.load(std::memory_order_acquire) && !nextNeedsWorker());
+      });
+    }
+    std::lock_guard<std::mutex> g(errorMu_);
+    Status st = std::move(firstError_);
+    firstError_ = Status();
     return st;
   }
 
 private:
-  Status push(std::function<Status()> task) {
-    {
-      std::lock_guard<std::mutex> g(mu);
-      tasks.push_back(std::move(task));
-    }
-    wake.notify_one();
+  /// The CPU device's workgroup limit (DeviceIdentity::maxWorkgroupSize);
+  /// context arrays are sized for it.
+  static constexpr uint64_t kMaxWorkgroupInvocations = 1024;
+  static constexpr uint64_t kSlots = 256;
+
+  template <typename Fill> Status push(Fill fill) {
+    std::lock_guard<std::mutex> g(pushMu_);
+    uint64_t at = submitted_.load(std::memory_order_relaxed);
+    doneWord_.await([&] {
+      return at - completed_.load(std::memory_order_acquire) < kSlots;
+    });
+    fill(ring_[at % kSlots]);
+    submitted_.store(at + 1, std::memory_order_release);
+    postedWord_.wake();
     return {};
   }
 
+  static void *workerMain(void *self) {
+    static_cast<CpuQueue *>(self)->run();
+    return nullptr;
+  }
+
+  bool own() {
+    bool expected = false;
+    return running_.compare_exchange_strong(expected, true, std::memory_order_acquire);
+  }
+  void release() {
+    running_.store(false, std::memory_order_release);
+    postedWord_.wake();
+    doneWord_.wake();
+  }
+  bool nextNeedsWorker() {
+    uint64_t next = completed_.load(std::memory_order_acquire);
+    return next < submitted_.load(std::memory_order_acquire) &&
+           !ring_[next % kSlots].runsOnAnyThread();
+  }
+
+  /// Runs tasks in order while this thread owns the stream, up to `target`
+  /// (exclusive). Returns true if it stopped at a task it may not run.
+  bool drain(uint64_t target, bool anyThread) {
+    for (uint64_t next = completed_.load(std::memory_order_relaxed); next < target; ++next) {
+      Task &t = ring_[next % kSlots];
+      if (anyThread && !t.runsOnAnyThread())
+        return true;
+      Status st = t.run();
+      if (!st.isOk()) {
+        std::lock_guard<std::mutex> g(errorMu_);
+        if (firstError_.isOk())
+          firstError_ = std::move(st);
+      }
+      completed_.store(next + 1, std::memory_order_release);
+      doneWord_.wake();
+      if (t.kind == Task::Kind::stop)
+        stopped_ = true;
+    }
+    return false;
+  }
+
   void run() {
-    std::unique_lock<std::mutex> l(mu);
-    for (;;) {
-      wake.wait(l, [&] { return stopping || !tasks.empty(); });
-      if (tasks.empty() && stopping)
-        return;
-      std::function<Status()> task = std::move(tasks.front());
-      tasks.pop_front();
-      busy = true;
-      l.unlock();
-      Status st = task();
-      l.lock();
-      busy = false;
-      if (!st.isOk() && firstError.isOk())
-        firstError = std::move(st);
-      if (tasks.empty())
-        idle.notify_all();
+    while (!stopped_) {
+      postedWord_.await([&] {
+        return submitted_.load(std::memory_order_acquire) >
+                   completed_.load(std::memory_order_acquire) &&
+               !running_.load(std::memory_order_acquire);
+      });
+      if (!own())
+        continue;
+      drain(submitted_.load(std::memory_order_acquire), /*anyThread=*/false);
+      release();
     }
   }
 
-  std::mutex mu;
-  std::condition_variable wake, idle;
-  std::deque<std::function<Status()>> tasks;
-  bool busy = false, stopping = false;
-  Status firstError;
-  std::thread worker; // last: starts after the members it uses
+  std::array<Task, kSlots> ring_;
+  std::mutex pushMu_; ///< one producer at a time
+  std::atomic<uint64_t> submitted_{0}, completed_{0};
+  std::atomic<bool> running_{false};
+  bool stopped_ = false; ///< the worker ran the stop task
+  WaitWord postedWord_, doneWord_;
+  std::mutex errorMu_;
+  Status firstError_;
+  pthread_t worker_{};
+  bool started_ = false;
 };
 
 std::string cpuInfoField(const char *key) {
@@ -273,15 +468,17 @@ public:
     id.computeUnits = ThreadPool::get().concurrency();
     id.waveWidth = 1;
     id.maxWorkgroupSize = 1024;
+    id.runsOnHostCpu = true;
   }
 
   const rt::DeviceIdentity &identity() const override { return id; }
   const rt::TargetDesc &target() const override { return target_; }
 
   Status allocate(size_t bytes, std::unique_ptr<rt::BackendBuffer> &out) override {
-    // 64-byte alignment (a cache line, and room for any vector load).
+    // 64-byte alignment (a cache line, and room for any vector load); a
+    // size that cannot be rounded up is more than memory holds anyway.
     size_t rounded = (std::max<size_t>(bytes, 1) + 63) / 64 * 64;
-    void *p = std::aligned_alloc(64, rounded);
+    void *p = rounded >= bytes ? std::aligned_alloc(64, rounded) : nullptr;
     if (!p)
       return {XPU_ERROR_OUT_OF_MEMORY,
               "cannot allocate " + std::to_string(bytes) + " bytes of host memory"};
@@ -317,7 +514,9 @@ public:
     return {};
   }
   Status createQueue(std::unique_ptr<rt::Queue> &out) override {
-    out = std::make_unique<CpuQueue>();
+    auto queue = std::make_unique<CpuQueue>();
+    XPU_RETURN_IF_ERROR(queue->start());
+    out = std::move(queue);
     return {};
   }
   Status createEvent(std::unique_ptr<rt::BackendEvent> &out) override {
@@ -340,7 +539,8 @@ public:
          kMaxSharedBytes},
         {Capability::workgroupInvocations, cap::Kind::deviceOptional,
          cap::Available{},
-         "xpujit CPU runtime: one fiber per invocation, at most this many",
+         "xpujit CPU runtime: a workgroup's invocations run as loops on one "
+         "thread, at most this many",
          uint64_t(id.maxWorkgroupSize)},
     };
   }

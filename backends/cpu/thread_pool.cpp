@@ -1,68 +1,92 @@
 // The CPU backend's worker pool; see thread_pool.h.
 #include "thread_pool.h"
 
+#include <linux/futex.h>
+#include <sched.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
 #include <algorithm>
-#include <atomic>
-#include <condition_variable>
-#include <list>
-#include <memory>
-#include <mutex>
-#include <thread>
-#include <vector>
+#include <climits>
 
 namespace xpu::cpu {
 
-namespace {
-struct Job {
-  uint64_t n = 0, grain = 1;
-  std::atomic<uint64_t> next{0};
-  std::atomic<uint64_t> done{0};
-  const std::function<void(uint64_t, uint64_t)> *body = nullptr;
+bool startKernelThread(pthread_t &out, void *(*fn)(void *), void *arg) {
+  pthread_attr_t attr;
+  if (pthread_attr_init(&attr))
+    return false;
+  bool ok = pthread_attr_setstacksize(&attr, kKernelStackBytes) == 0 &&
+            pthread_create(&out, &attr, fn, arg) == 0;
+  pthread_attr_destroy(&attr);
+  return ok;
+}
 
-  /// Runs chunks until none are left; returns true if it ran any.
-  bool work() {
-    bool ran = false;
+uint64_t WaitWord::nowNs() {
+  timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return uint64_t(t.tv_sec) * 1000000000u + uint64_t(t.tv_nsec);
+}
+
+void WaitWord::pause() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
+
+void WaitWord::sleep(uint32_t seen) {
+  // Returns at once when the word moved on since `seen` (a wake in between).
+  syscall(SYS_futex, reinterpret_cast<uint32_t *>(&seq_), FUTEX_WAIT_PRIVATE, seen,
+          nullptr, nullptr, 0);
+}
+
+void WaitWord::wakeAll() {
+  syscall(SYS_futex, reinterpret_cast<uint32_t *>(&seq_), FUTEX_WAKE_PRIVATE, INT_MAX,
+          nullptr, nullptr, 0);
+}
+
+/// One parallelFor call. It lives on the caller's stack: the caller leaves
+/// only after unlinking it (no worker joins later) and seeing every worker
+/// that joined leave it.
+struct ThreadPool::Job {
+  Body body = nullptr;
+  void *context = nullptr;
+  uint64_t n = 0, grain = 1;
+  std::atomic<uint64_t> next{0};   ///< first index not handed out
+  std::atomic<uint64_t> done{0};   ///< indices finished
+  std::atomic<uint32_t> active{0}; ///< workers inside run()
+  Job *prev = nullptr, *after = nullptr;
+
+  void run() {
     for (;;) {
       uint64_t begin = next.fetch_add(grain, std::memory_order_relaxed);
       if (begin >= n)
-        return ran;
+        return;
       uint64_t end = std::min(n, begin + grain);
-      (*body)(begin, end);
-      done.fetch_add(end - begin, std::memory_order_acq_rel);
-      ran = true;
-    }
-  }
-};
-} // namespace
-
-struct ThreadPool::Impl {
-  std::mutex mu;
-  std::condition_variable wake, finished;
-  std::list<std::shared_ptr<Job>> jobs;
-  std::vector<std::thread> threads;
-
-  void workerLoop() {
-    std::unique_lock<std::mutex> lock(mu);
-    for (;;) {
-      wake.wait(lock, [&] { return !jobs.empty(); });
-      std::shared_ptr<Job> job = jobs.front();
-      lock.unlock();
-      job->work();
-      lock.lock();
-      // Nothing left to hand out: stop offering it.
-      if (!jobs.empty() && jobs.front() == job &&
-          job->next.load(std::memory_order_relaxed) >= job->n)
-        jobs.pop_front();
-      finished.notify_all();
+      body(context, begin, end);
+      done.fetch_add(end - begin, std::memory_order_release);
     }
   }
 };
 
-ThreadPool::ThreadPool() : impl(new Impl) {
-  unsigned n = std::max(1u, std::thread::hardware_concurrency());
-  for (unsigned i = 1; i < n; ++i) {
-    impl->threads.emplace_back([this] { impl->workerLoop(); });
-    impl->threads.back().detach();
+static unsigned usableCores() {
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) == 0)
+    return std::max(1, CPU_COUNT(&set));
+  long n = sysconf(_SC_NPROCESSORS_ONLN);
+  return n > 0 ? unsigned(n) : 1;
+}
+
+ThreadPool::ThreadPool() {
+  unsigned cores = usableCores();
+  for (unsigned i = 1; i < cores; ++i) {
+    pthread_t t;
+    if (!startKernelThread(t, &ThreadPool::workerMain, this))
+      break; // run with the workers there are
+    pthread_detach(t);
+    ++workers_;
   }
 }
 
@@ -71,29 +95,64 @@ ThreadPool &ThreadPool::get() {
   return *pool;
 }
 
-unsigned ThreadPool::concurrency() const { return impl->threads.size() + 1; }
+void *ThreadPool::workerMain(void *self) {
+  static_cast<ThreadPool *>(self)->workerLoop();
+  return nullptr;
+}
 
-void ThreadPool::parallelFor(uint64_t n,
-                             const std::function<void(uint64_t, uint64_t)> &body) {
+ThreadPool::Job *ThreadPool::join() {
+  std::lock_guard<std::mutex> g(mu_);
+  for (Job *j = first_; j; j = j->after)
+    if (j->next.load(std::memory_order_relaxed) < j->n) {
+      j->active.fetch_add(1, std::memory_order_relaxed);
+      return j;
+    }
+  return nullptr;
+}
+
+void ThreadPool::workerLoop() {
+  for (;;) {
+    uint64_t seen = posted_.load(std::memory_order_acquire);
+    if (Job *j = join()) {
+      j->run();
+      j->active.fetch_sub(1, std::memory_order_release); // j may go now
+      finished.wake();
+      continue;
+    }
+    posted.await([&] { return posted_.load(std::memory_order_acquire) != seen; });
+  }
+}
+
+void ThreadPool::parallelFor(uint64_t n, Body body, void *context) {
   if (n == 0)
     return;
-  if (n == 1 || impl->threads.empty()) {
-    body(0, n);
+  if (n == 1 || workers_ == 0) {
+    body(context, 0, n);
     return;
   }
-  auto job = std::make_shared<Job>();
-  job->n = n;
-  job->grain = std::max<uint64_t>(1, n / (uint64_t(concurrency()) * 8));
-  job->body = &body;
+  Job job;
+  job.body = body;
+  job.context = context;
+  job.n = n;
+  job.grain = std::max<uint64_t>(1, n / (uint64_t(concurrency()) * 8));
   {
-    std::lock_guard<std::mutex> g(impl->mu);
-    impl->jobs.push_back(job);
+    std::lock_guard<std::mutex> g(mu_);
+    job.prev = last_;
+    (last_ ? last_->after : first_) = &job;
+    last_ = &job;
   }
-  impl->wake.notify_all();
-  job->work();
-  std::unique_lock<std::mutex> lock(impl->mu);
-  impl->jobs.remove(job);
-  impl->finished.wait(lock, [&] { return job->done.load() >= n; });
+  posted_.fetch_add(1, std::memory_order_release);
+  posted.wake();
+  job.run();
+  {
+    std::lock_guard<std::mutex> g(mu_);
+    (job.prev ? job.prev->after : first_) = job.after;
+    (job.after ? job.after->prev : last_) = job.prev;
+  }
+  finished.await([&] {
+    return job.done.load(std::memory_order_acquire) == n &&
+           job.active.load(std::memory_order_acquire) == 0;
+  });
 }
 
 } // namespace xpu::cpu

@@ -11,6 +11,8 @@
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Linker/Linker.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Target/TargetMachine.h"
 
@@ -18,6 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -116,12 +119,18 @@ std::string nvptxToolchainIdentity() {
 const Ptxas &ptxas() {
   static Ptxas p = [] {
     Ptxas found;
+    const char *requested = std::getenv("XPU_PTXAS");
     for (const std::string &c : ptxasCandidates()) {
-      if (access(c.c_str(), X_OK) != 0)
-        continue;
       std::string out;
-      if (runProgram({c, "--version"}, out) != 0)
+      if (access(c.c_str(), X_OK) != 0 || runProgram({c, "--version"}, out) != 0) {
+        if (requested && *requested && c == requested) {
+          found.error = "XPU_PTXAS='" + c + "' is not a ptxas that runs (`" + c +
+                        " --version` " +
+                        (access(c.c_str(), X_OK) != 0 ? "cannot be executed)" : "failed)");
+          return found;
+        }
         continue;
+      }
       size_t v = out.find(", V");
       found.path = c;
       found.version = v == std::string::npos
@@ -133,6 +142,50 @@ const Ptxas &ptxas() {
     return found;
   }();
   return p;
+}
+
+static void initNVPTX() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    LLVMInitializeNVPTXTargetInfo();
+    LLVMInitializeNVPTXTarget();
+    LLVMInitializeNVPTXTargetMC();
+    LLVMInitializeNVPTXAsmPrinter();
+  });
+}
+
+const std::vector<std::string> &nvptxChips() {
+  static const std::vector<std::string> chips = [] {
+    initNVPTX();
+    std::vector<std::string> out;
+    std::string error;
+    llvm::Triple triple("nvptx64-nvidia-cuda");
+    const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+    if (!target)
+      return out;
+    std::unique_ptr<llvm::MCSubtargetInfo> sti(
+        target->createMCSubtargetInfo(triple, "", ""));
+    for (const llvm::SubtargetSubTypeKV &kv : sti->getAllProcessorDescriptions()) {
+      llvm::StringRef name = kv.Key;
+      unsigned cc = 0;
+      // sm_XY only: the "a"/"f" variants are not a compute capability.
+      if (name.consume_front("sm_") && !name.getAsInteger(10, cc) && cc >= 50)
+        out.push_back(kv.Key);
+    }
+    return out;
+  }();
+  return chips;
+}
+
+Status checkNvptxChip(const std::string &chip) {
+  const std::vector<std::string> &known = nvptxChips();
+  if (std::find(known.begin(), known.end(), chip) != known.end())
+    return {};
+  std::string list;
+  for (const std::string &c : known)
+    list += (list.empty() ? "" : ", ") + c;
+  return rt::invalidArgument("unknown NVIDIA architecture '" + chip + "' (LLVM " +
+                             LLVM_VERSION_STRING " generates code for: " + list + ")");
 }
 
 rt::TargetDesc nvptxTarget(int major, int minor) {
@@ -155,13 +208,9 @@ Status compileForNVPTX(mlir::ModuleOp module, const rt::TargetDesc &target,
   rt::dumpStage("lowered-nvvm.mlir", module);
   timer.lap("lowering");
 
-  static std::once_flag once;
-  std::call_once(once, [] {
-    LLVMInitializeNVPTXTargetInfo();
-    LLVMInitializeNVPTXTarget();
-    LLVMInitializeNVPTXTargetMC();
-    LLVMInitializeNVPTXAsmPrinter();
-  });
+  // A chip LLVM does not know would only warn here and fail in ptxas.
+  XPU_RETURN_IF_ERROR(checkNvptxChip(target.chip));
+  initNVPTX();
   std::unique_ptr<llvm::TargetMachine> tm;
   XPU_RETURN_IF_ERROR(codegen::createMachine(target, std::nullopt, tm));
 
@@ -181,6 +230,8 @@ Status compileForNVPTX(mlir::ModuleOp module, const rt::TargetDesc &target,
   std::string toolchain = "LLVM " LLVM_VERSION_STRING " NVPTX " + target.chip + " " +
                           target.features.substr(1);
   const Ptxas &assembler = ptxas();
+  if (!assembler.error.empty())
+    return {XPU_ERROR_COMPILE, assembler.error};
   if (assembler.path.empty()) {
     out.code = std::move(ptx);
     out.code.push_back(0); // the driver's JIT reads a C string

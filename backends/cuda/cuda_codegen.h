@@ -6,6 +6,7 @@
 #include "runtime/backend.h"
 
 #include <string>
+#include <vector>
 
 namespace xpu::cuda {
 
@@ -15,12 +16,21 @@ struct Ptxas {
   std::string path;
   std::string version; ///< "13.0.88"
   std::string why;     ///< why none was found
+  /// Set when XPU_PTXAS names a program that does not run: compiling then
+  /// fails instead of using another ptxas or none.
+  std::string error;
 };
 const Ptxas &ptxas();
 
 /// The toolchain as cache keys name it: LLVM, and the identity of each
 /// ptxas candidate and of libdevice, without running anything.
 std::string nvptxToolchainIdentity();
+
+/// The architectures LLVM's NVPTX back end generates code for (sm_50 and
+/// later, without the "a"/"f" variants), and a check that `chip` is one of
+/// them (XPU_ERROR_INVALID_ARGUMENT listing them otherwise).
+const std::vector<std::string> &nvptxChips();
+rt::Status checkNvptxChip(const std::string &chip);
 
 /// The target for a device of compute capability major.minor.
 rt::TargetDesc nvptxTarget(int major, int minor);

@@ -5,6 +5,7 @@
 #include "cuda_codegen.h"
 #include "cuda_driver.h"
 #include "cuda_graph.h"
+#include "capability/tile_facts.h"
 #include "../common/driver_launch.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -109,7 +110,14 @@ public:
   Status upload(rt::BackendBuffer &dst, size_t offset, const void *src,
                 size_t bytes) override {
     XPU_RETURN_IF_ERROR(enter());
-    return check(drv.cuMemcpyHtoD(dst.address() + offset, src, bytes), "cuMemcpyHtoD");
+    XPU_RETURN_IF_ERROR(
+        check(drv.cuMemcpyHtoD(dst.address() + offset, src, bytes), "cuMemcpyHtoD"));
+    // From pageable memory cuMemcpyHtoD returns once the bytes are staged,
+    // before the DMA lands, and our queues are non-blocking streams that do
+    // not wait for the legacy stream: a launch could read the old contents.
+    // 64 processes on one H200 saw up to 18,639 of 4,099 x 9 elements wrong
+    // (tests/cache/cache_ranks.c). Waiting for the legacy stream ends the DMA.
+    return check(drv.cuStreamSynchronize(nullptr), "cuStreamSynchronize");
   }
   Status download(rt::BackendBuffer &src, size_t offset, void *dst,
                   size_t bytes) override {
@@ -117,6 +125,15 @@ public:
     return check(drv.cuMemcpyDtoH(dst, src.address() + offset, bytes), "cuMemcpyDtoH");
   }
   Status createQueue(std::unique_ptr<rt::Queue> &out) override;
+  /// Green contexts (driver 12.4+) would partition SMs; xpujit does not make
+  /// them yet (it loads modules in the primary context only, and nothing
+  /// here has run on a GPU): budgets are said to be not honoured.
+  Status createPartitionedQueue(const rt::PartitionRequest &request,
+                                std::unique_ptr<rt::Queue> &out) override {
+    (void)request, (void)out;
+    return {XPU_ERROR_UNSUPPORTED,
+            label() + ": xpujit does not partition SMs yet (no CUDA green contexts)"};
+  }
   Status createGraph(const std::vector<const rt::LaunchRequest *> &nodes,
                      const std::vector<std::vector<uint32_t>> &after,
                      std::unique_ptr<rt::BackendGraph> &out) override {
@@ -150,6 +167,8 @@ public:
   std::string toolchainIdentity() const override { return nvptxToolchainIdentity(); }
 
   Status describe();
+  /// The primary context, once enter() has retained it.
+  CUcontext context() const { return ctx; }
 
   const Driver &drv;
   CUdevice cuDevice;
@@ -403,6 +422,26 @@ public:
         device.drv.cuMemcpyDtoHAsync(dst, src.address() + offset, bytes, stream),
         "cuMemcpyDtoHAsync");
   }
+  Status copyBuffer(rt::BackendBuffer &dst, size_t dstOffset, rt::BackendBuffer &src,
+                    size_t srcOffset, size_t bytes) override {
+    XPU_RETURN_IF_ERROR(device.enter());
+    return device.check(device.drv.cuMemcpyDtoDAsync(dst.address() + dstOffset,
+                                                      src.address() + srcOffset, bytes, stream),
+                        "cuMemcpyDtoDAsync");
+  }
+  /// The driver copies directly where peer access exists, else stages it.
+  Status copyFromPeer(rt::BackendBuffer &dst, size_t dstOffset, rt::Device &srcDevice,
+                      rt::BackendBuffer &src, size_t srcOffset, size_t bytes) override {
+    auto &peer = static_cast<CudaDevice &>(srcDevice);
+    XPU_RETURN_IF_ERROR(peer.enter());
+    XPU_RETURN_IF_ERROR(device.enter());
+    return device.check(device.drv.cuMemcpyPeerAsync(dst.address() + dstOffset,
+                                                     device.context(),
+                                                     src.address() + srcOffset,
+                                                     peer.context(), bytes, stream),
+                        "cuMemcpyPeerAsync");
+  }
+  bool waitsForPeerEvents() const override { return true; }
   Status launch(const rt::LaunchRequest &r) override {
     XPU_RETURN_IF_ERROR(device.enter());
     driver::KernelParams params;
@@ -410,7 +449,8 @@ public:
     auto *kernel = static_cast<const CudaKernel *>(r.kernel);
     CUresult res = device.drv.cuLaunchKernel(kernel->function, r.grid[0], r.grid[1],
                                              r.grid[2], r.block[0], r.block[1],
-                                             r.block[2], 0, stream, params.data(), nullptr);
+                                             r.block[2], r.dynamicSharedBytes, stream,
+                                             params.data(), nullptr);
     if (res != CUDA_SUCCESS)
       return device.check(res, "cuLaunchKernel of '" + r.info->name + "'");
     inFlight.add(r.info->name);
@@ -500,6 +540,8 @@ std::vector<cap::Fact> CudaDevice::probeCapabilities() {
       byCC(C::bf16Arith, 80, "native bf16 arithmetic"),
       byCC(C::atomicF64Add, 60, "f64 atomic add"),
   };
+  for (cap::Fact &f : cap::nvidiaTileFacts(ccMajor, ccMinor, cc))
+    facts.push_back(std::move(f));
   int shared = 0, threads = 0;
   if (drv.cuDeviceGetAttribute(&shared, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK,
                                cuDevice) == CUDA_SUCCESS)

@@ -129,6 +129,10 @@ enum : unsigned { CU_MEMORYTYPE_HOST = 1, CU_MEMORYTYPE_DEVICE = 2, CU_MEMORYTYP
     (CUdeviceptr, const void *, size_t, CUstream))                             \
   X(cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2", CUresult,                       \
     (void *, CUdeviceptr, size_t, CUstream))                                   \
+  X(cuMemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2", CUresult,                       \
+    (CUdeviceptr, CUdeviceptr, size_t, CUstream))                              \
+  X(cuMemcpyPeerAsync, "cuMemcpyPeerAsync", CUresult,                          \
+    (CUdeviceptr, CUcontext, CUdeviceptr, CUcontext, size_t, CUstream))        \
   X(cuStreamCreate, "cuStreamCreate", CUresult, (CUstream *, unsigned))        \
   X(cuStreamDestroy, "cuStreamDestroy_v2", CUresult, (CUstream))               \
   X(cuStreamSynchronize, "cuStreamSynchronize", CUresult, (CUstream))          \

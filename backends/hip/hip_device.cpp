@@ -4,6 +4,7 @@
 // the rest of the process: later calls fail cleanly with
 // XPU_ERROR_DEVICE_LOST.
 #include "hip_code_object.h"
+#include "capability/tile_facts.h"
 #include "hip_codegen.h"
 #include "hip_graph.h"
 #include "hip_runtime.h"
@@ -287,6 +288,13 @@ public:
         device.hip.hipMemcpyDtoHAsync(dst, devicePtr(src, offset), bytes, stream),
         "hipMemcpyDtoHAsync");
   }
+  Status copyBuffer(rt::BackendBuffer &dst, size_t dstOffset, rt::BackendBuffer &src,
+                    size_t srcOffset, size_t bytes) override {
+    XPU_RETURN_IF_ERROR(device.enter());
+    return device.check(device.hip.hipMemcpyDtoDAsync(devicePtr(dst, dstOffset),
+                                                       devicePtr(src, srcOffset), bytes, stream),
+                        "hipMemcpyDtoDAsync");
+  }
   Status launch(const rt::LaunchRequest &r) override {
     XPU_RETURN_IF_ERROR(device.enter());
     driver::KernelParams params;
@@ -294,7 +302,7 @@ public:
     auto *kernel = static_cast<const HipKernel *>(r.kernel);
     hipError_t e = device.hip.hipModuleLaunchKernel(
         kernel->function, r.grid[0], r.grid[1], r.grid[2], r.block[0], r.block[1],
-        r.block[2], 0, stream, params.data(), nullptr);
+        r.block[2], r.dynamicSharedBytes, stream, params.data(), nullptr);
     if (e != hipSuccess)
       return device.check(e, "hipModuleLaunchKernel of '" + r.info->name + "'");
     inFlight.add(r.info->name);
@@ -403,6 +411,8 @@ std::vector<cap::Fact> HipDevice::probeCapabilities() {
                                       "f64 atomic add needs gfx90a or gfx94x; the device "
                                       "is " + target_.chip},
                      arch});
+  for (cap::Fact &f : cap::amdTileFacts(target_.chip, arch))
+    facts.push_back(std::move(f));
   auto limit = [&](C c, int which, const char *name) {
     int v = 0;
     if (hip.hipDeviceGetAttribute(&v, which, ordinal) == hipSuccess && v > 0)

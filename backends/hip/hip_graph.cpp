@@ -30,6 +30,7 @@ public:
     p.func = reinterpret_cast<void *>(context.function(r.kernel));
     p.gridDim = {r.grid[0], r.grid[1], r.grid[2]};
     p.blockDim = {r.block[0], r.block[1], r.block[2]};
+    p.sharedMemBytes = r.dynamicSharedBytes;
     p.kernelParams = values.data();
     return {};
   }

@@ -89,6 +89,8 @@ constexpr unsigned hipHostMallocCoherent = 0x40000000;
   X(hipHostGetDevicePointer, hipError_t, (void **, void *, unsigned))          \
   X(hipMemcpyHtoD, hipError_t, (hipDeviceptr_t, const void *, size_t))         \
   X(hipMemcpyDtoH, hipError_t, (void *, hipDeviceptr_t, size_t))               \
+  X(hipMemcpyDtoDAsync, hipError_t,                                            \
+    (hipDeviceptr_t, hipDeviceptr_t, size_t, hipStream_t))                     \
   X(hipMemcpyHtoDAsync, hipError_t,                                            \
     (hipDeviceptr_t, const void *, size_t, hipStream_t))                       \
   X(hipMemcpyDtoHAsync, hipError_t,                                            \

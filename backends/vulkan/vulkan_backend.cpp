@@ -7,6 +7,7 @@
 #include "xpu/Dialect/XPU/IR/XPUDialect.h"
 
 #include <algorithm>
+#include <mutex>
 
 namespace xpu::vk {
 
@@ -79,7 +80,10 @@ bool probe(const Instance &inst, VkPhysicalDevice pd, const FeatureSet &disabled
     std::string ext = e.extensionName;
     out.hasAtomicFloat |= ext == VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME;
     smBuiltins |= ext == VK_NV_SHADER_SM_BUILTINS_EXTENSION_NAME;
+    out.hasCoopMatrix |= ext == "VK_KHR_cooperative_matrix";
   }
+  out.hasV13 = base.properties.apiVersion >= VK_API_VERSION_1_3 &&
+               inst.apiVersion >= VK_API_VERSION_1_3;
 
   VkPhysicalDeviceIDProperties ids{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES};
   VkPhysicalDeviceShaderSMBuiltinsPropertiesNV sm{
@@ -121,7 +125,7 @@ bool probe(const Instance &inst, VkPhysicalDevice pd, const FeatureSet &disabled
   out.queueFamily = uint32_t(best);
   out.timestampBits = families[best].timestampValidBits;
 
-  FeatureChain chain(out.hasAtomicFloat);
+  FeatureChain chain(out.hasAtomicFloat, out.hasV13);
   fn.vkGetPhysicalDeviceFeatures2(pd, &chain.core);
   out.supported = chain.read();
   out.disabled = disabled;
@@ -138,19 +142,56 @@ bool probe(const Instance &inst, VkPhysicalDevice pd, const FeatureSet &disabled
   return true;
 }
 
+/// The process's VkInstance, made by the first context that looks for
+/// Vulkan devices and kept, like the loader, for the life of the process:
+/// contexts come and go without creating and destroying an instance each
+/// (with lavapipe, tens of milliseconds and its threads every time). Null
+/// with `note` set when none can be made (retried by the next context).
+rt::Status processInstance(const GlobalFns &global, uint32_t loaderVersion,
+                           std::shared_ptr<Instance> &out, std::string &note) {
+  static std::mutex mu;
+  static std::shared_ptr<Instance> *kept = new std::shared_ptr<Instance>();
+  std::lock_guard<std::mutex> g(mu);
+  if (*kept) {
+    out = *kept;
+    return {};
+  }
+  auto inst = std::make_shared<Instance>();
+  inst->apiVersion = std::min<uint32_t>(loaderVersion, VK_API_VERSION_1_3);
+  VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
+  app.pApplicationName = "xpujit";
+  app.pEngineName = "xpujit";
+  app.apiVersion = inst->apiVersion;
+  VkInstanceCreateInfo info{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+  info.pApplicationInfo = &app;
+  VkResult r = global.vkCreateInstance(&info, nullptr, &inst->handle);
+  if (r != VK_SUCCESS) {
+    inst->handle = VK_NULL_HANDLE;
+    note = vkStatus(r, "vkCreateInstance").message();
+    if (r == VK_ERROR_INCOMPATIBLE_DRIVER)
+      note += " (the loader found no usable Vulkan driver)";
+    return {};
+  }
+  XPU_RETURN_IF_ERROR(loadInstanceFns(global, inst->handle, inst->fn));
+  *kept = inst;
+  out = std::move(inst);
+  return {};
+}
+
 class VulkanBackend : public rt::Backend {
 public:
   xpu_backend kind() const override { return XPU_BACKEND_VULKAN; }
 
   Status enumerate(std::vector<std::unique_ptr<rt::Device>> &out,
                    std::string &note) override {
-    const GlobalFns *global = loadVulkan(note);
-    if (!global)
-      return {};
+    // A bad setting is an error whether or not a driver is installed.
     const rt::Settings *settings = nullptr;
     XPU_RETURN_IF_ERROR(rt::settings(settings));
     FeatureSet disabled;
     XPU_RETURN_IF_ERROR(parseFeatureList(settings->vulkanDisableFeatures, disabled));
+    const GlobalFns *global = loadVulkan(note);
+    if (!global)
+      return {};
 
     uint32_t loaderVersion = VK_API_VERSION_1_0;
     if (global->vkEnumerateInstanceVersion)
@@ -160,22 +201,10 @@ public:
              "; xpujit needs 1.2";
       return {};
     }
-    auto inst = std::make_shared<Instance>();
-    inst->apiVersion = std::min<uint32_t>(loaderVersion, VK_API_VERSION_1_3);
-    VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
-    app.pApplicationName = "xpujit";
-    app.pEngineName = "xpujit";
-    app.apiVersion = inst->apiVersion;
-    VkInstanceCreateInfo info{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
-    info.pApplicationInfo = &app;
-    VkResult r = global->vkCreateInstance(&info, nullptr, &inst->handle);
-    if (r != VK_SUCCESS) {
-      note = vkStatus(r, "vkCreateInstance").message();
-      if (r == VK_ERROR_INCOMPATIBLE_DRIVER)
-        note += " (the loader found no usable Vulkan driver)";
+    std::shared_ptr<Instance> inst;
+    XPU_RETURN_IF_ERROR(processInstance(*global, loaderVersion, inst, note));
+    if (!inst)
       return {};
-    }
-    XPU_RETURN_IF_ERROR(loadInstanceFns(*global, inst->handle, inst->fn));
 
     uint32_t count = 0;
     inst->fn.vkEnumeratePhysicalDevices(inst->handle, &count, nullptr);
@@ -220,6 +249,7 @@ rt::DeviceIdentity describeIdentity(const PhysicalInfo &info) {
                                            uint32_t(kMaxWorkgroupExtent));
   for (int d = 0; d < 3; ++d)
     id.maxGrid[d] = p.limits.maxComputeWorkGroupCount[d];
+  id.runsOnHostCpu = p.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
   return id;
 }
 

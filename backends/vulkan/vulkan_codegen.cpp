@@ -1,7 +1,9 @@
 // Vulkan code generation; see vulkan_codegen.h.
 #include "vulkan_codegen.h"
+#include "vulkan_tiles.h"
 #include "vulkan_wave.h"
 
+#include "calibration/device_calibration.h"
 #include "capability/capability.h"
 #include "runtime/dump.h"
 #include "xpu/Dialect/XPU/IR/XPUDialect.h"
@@ -65,6 +67,7 @@ SPIRVTarget spirvTarget(const PhysicalInfo &info) {
       C::AtomicFloat64AddEXT);
   cap(subgroupsInCompute(info), C::GroupNonUniform);
   addSubgroupCapabilities(info, t.caps);
+  addTileCapabilities(info, t.caps);
   // IEEE f32 behavior where the device can promise it (Vulkan 1.2 float
   // controls); elsewhere denormals may flush.
   t.preserveFloats = info.floatControls.shaderDenormPreserveFloat32 &&
@@ -157,6 +160,43 @@ cap::Fact featureFact(const VulkanDevice &device, Capability c,
 
 namespace {
 
+/// Measured on lavapipe (Mesa 22.3.6, LLVM 15.0.6, 2026-12-01): a
+/// compare-exchange whose order releases (release, acq_rel, seq_cst; the
+/// release part is a barrier before the exchange, which an explicit
+/// OpMemoryBarrier reproduces) loses updates in a compare-exchange loop.
+/// Reduced: 2560 invocations each adding 1 to acc[i % 8] with
+///   %r = scf.while (%old = %guess) : (i32) -> i32 {
+///     %seen = xpu.atomic_rmw cmpxchg %old+1, %acc[%j] expected %old acq_rel device
+///     scf.condition(%seen != %old) %seen }
+/// leave 40 in each element instead of 320; relaxed and acquire orders give
+/// 320, and so do adds of any order in loops. Refused there, never run.
+Status lavapipeCompareExchangeGate(const VulkanDevice &device, AtomicRMWOp op) {
+  auto type = cast<BufferType>(op.getBuffer().getType());
+  bool exchanges = op.getKind() == AtomicKind::cmpxchg ||
+                   (isa<FloatType>(type.getElementType()) &&
+                    (op.getKind() == AtomicKind::fmin || op.getKind() == AtomicKind::fmax));
+  MemoryOrder order = op.getOrder();
+  bool releases = order == MemoryOrder::release || order == MemoryOrder::acq_rel ||
+                  order == MemoryOrder::seq_cst;
+  if (device.info.driver.driverID != VK_DRIVER_ID_MESA_LLVMPIPE || !exchanges || !releases ||
+      type.getSpace() == Space::private_)
+    return {};
+  std::string file;
+  unsigned line = 0, col = 0;
+  resolveLocation(op.getLoc(), file, line, col);
+  return {XPU_ERROR_REFUSED,
+          file + ":" + std::to_string(line) + ":" + std::to_string(col) +
+              ": error: XPU-CAP001: kernel '" +
+              op->getParentOfType<FunctionOpInterface>().getName().str() + "' needs a " +
+              stringifyAtomicKind(op.getKind()).str() + " ordered " +
+              stringifyMemoryOrder(order).str() + " (a compare-exchange that releases); " +
+              device.label() +
+              ": lavapipe loses such compare-exchange updates in loops (policy "
+              "vulkan.lavapipe-cas-release, resting on a measurement: a loop of 2560 "
+              "compare-exchange adds leaves 40 of 320; measured 2026-12-01 on Mesa 22.3.6, "
+              "LLVM 15.0.6); relaxed and acquire orders are right there"};
+}
+
 /// Refuses what the capability model does not tell apart on Vulkan: atomics
 /// on shared memory need their own features, and atomic exchanges of floats
 /// need the float-atomics ones.
@@ -170,6 +210,27 @@ Status gate(const VulkanDevice &device, ModuleOp module) {
       return WalkResult::advance(); // one invocation's memory: no atomic
     std::optional<Feature> need;
     std::string what;
+    AtomicKind kind = op.getKind();
+    if (Status st = lavapipeCompareExchangeGate(device, op); !st.isOk()) {
+      result = st;
+      return WalkResult::interrupt();
+    }
+    if (shared && isa<FloatType>(e) &&
+        (kind == AtomicKind::cmpxchg || kind == AtomicKind::fmin || kind == AtomicKind::fmax)) {
+      std::string file;
+      unsigned line = 0, col = 0;
+      resolveLocation(op.getLoc(), file, line, col);
+      result = {XPU_ERROR_REFUSED,
+                file + ":" + std::to_string(line) + ":" + std::to_string(col) +
+                    ": error: XPU-CAP001: kernel '" +
+                    op->getParentOfType<FunctionOpInterface>().getName().str() + "' needs " +
+                    stringifyAtomicKind(kind).str() + " atomics of floats on shared memory; " +
+                    device.label() +
+                    ": SPIR-V compare-exchanges integers only, and a shared float array "
+                    "has no integer view under logical addressing (backend-structural; "
+                    "they work on global buffers)"};
+      return WalkResult::interrupt();
+    }
     if (op.getKind() == AtomicKind::xchg && (e.isF32() || e.isF64())) {
       bool f32 = e.isF32();
       need = shared ? (f32 ? Feature::shaderSharedFloat32Atomics
@@ -263,6 +324,7 @@ std::vector<cap::Fact> VulkanDevice::probeCapabilities() {
                                       "in compute shaders"},
                      subgroup});
   addWaveFacts(*this, facts);
+  addTileFacts(*this, facts);
   const VkPhysicalDeviceLimits &l = info.props.limits;
   facts.push_back({C::sharedMemory, cap::Kind::deviceOptional, cap::Available{},
                    "vkGetPhysicalDeviceProperties2: maxComputeSharedMemorySize=" +
@@ -291,6 +353,14 @@ Status compileSPIRV(VulkanDevice &device, ModuleOp module,
   options.indexBits = t.indexBits;
   options.maxPushConstantBytes = t.maxPushConstantBytes;
   options.preserveFloats = t.preserveFloats;
+  // What was measured on this device that the code must work around (none
+  // while the calibration's own probes are being built).
+  cal::DeviceCalibration &measured = device.calibration();
+  options.guardLoops = measured.loopPassLimit().has_value();
+  options.softwareFmaF16 = measured.fmaUnfused("f16");
+  options.softwareFmaF32 =
+      measured.fmaUnfused("f32") && device.info.requested[Feature::shaderFloat64];
+  options.subnormalExp = measured.expFlushesSubnormals();
   if (failed(lowerToSPIRV(module, options)))
     return {XPU_ERROR_COMPILE, "lowering to SPIR-V failed"};
   rt::dumpStage("lowered-spirv.mlir", module);

@@ -97,7 +97,7 @@ Status VulkanDevice::create() {
                     Feature::shaderSharedFloat32Atomics, Feature::shaderSharedFloat32AtomicAdd,
                     Feature::shaderSharedFloat64Atomics, Feature::shaderSharedFloat64AtomicAdd})
     atomicFloat |= info.requested[f];
-  FeatureChain chain(atomicFloat);
+  FeatureChain chain(atomicFloat, info.hasV13);
   chain.write(info.requested);
   std::vector<const char *> extensions;
   if (atomicFloat)

@@ -42,6 +42,8 @@ struct PhysicalInfo {
   uint32_t queueFamily = 0;
   uint32_t timestampBits = 0;  ///< of the queue family; 0: no timestamps
   bool hasAtomicFloat = false; ///< VK_EXT_shader_atomic_float
+  bool hasV13 = false;         ///< device and instance are Vulkan 1.3
+  bool hasCoopMatrix = false;  ///< VK_KHR_cooperative_matrix is listed
   FeatureSet supported;        ///< what the device reports
   FeatureSet requested;        ///< what the logical device is created with
   FeatureSet disabled;         ///< XPU_VULKAN_DISABLE_FEATURES

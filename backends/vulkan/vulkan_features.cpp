@@ -21,14 +21,20 @@ const char *featureQuery(Feature f) {
   return queries[size_t(f)];
 }
 
-FeatureChain::FeatureChain(bool withAtomicFloat) {
+FeatureChain::FeatureChain(bool withAtomicFloat, bool withV13) {
   core.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
   v11.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES;
   v12.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES;
+  v13.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES;
   atomicFloat.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT;
   core.pNext = &v11;
   v11.pNext = &v12;
-  v12.pNext = withAtomicFloat ? &atomicFloat : nullptr;
+  void **tail = &v12.pNext;
+  if (withV13) {
+    *tail = &v13;
+    tail = &v13.pNext;
+  }
+  *tail = withAtomicFloat ? &atomicFloat : nullptr;
 }
 
 FeatureSet FeatureChain::read() const {

@@ -25,6 +25,7 @@ namespace xpu::vk {
   F(shaderSharedInt64Atomics, v12, "VkPhysicalDeviceVulkan12Features")         \
   F(timelineSemaphore, v12, "VkPhysicalDeviceVulkan12Features")                \
   F(shaderSubgroupExtendedTypes, v12, "VkPhysicalDeviceVulkan12Features")      \
+  F(shaderIntegerDotProduct, v13, "VkPhysicalDeviceVulkan13Features")          \
   F(shaderBufferFloat32Atomics, atomicFloat,                                   \
     "VkPhysicalDeviceShaderAtomicFloatFeaturesEXT")                            \
   F(shaderBufferFloat32AtomicAdd, atomicFloat,                                 \
@@ -60,14 +61,16 @@ struct FeatureSet {
 
 /// The feature structures, linked for vkGetPhysicalDeviceFeatures2 and
 /// VkDeviceCreateInfo::pNext. The atomic-float one is linked only when the
-/// device has VK_EXT_shader_atomic_float.
+/// device has VK_EXT_shader_atomic_float, the Vulkan 1.3 one only when the
+/// device and the instance are Vulkan 1.3.
 struct FeatureChain {
   VkPhysicalDeviceFeatures2 core{};
   VkPhysicalDeviceVulkan11Features v11{};
   VkPhysicalDeviceVulkan12Features v12{};
+  VkPhysicalDeviceVulkan13Features v13{};
   VkPhysicalDeviceShaderAtomicFloatFeaturesEXT atomicFloat{};
 
-  explicit FeatureChain(bool withAtomicFloat);
+  FeatureChain(bool withAtomicFloat, bool withV13);
   FeatureChain(const FeatureChain &) = delete;
   FeatureSet read() const;
   /// Sets exactly the features in `set`.

@@ -341,6 +341,17 @@ Status VulkanQueue::copyIn(rt::BackendBuffer &dst, size_t offset, const void *sr
   return recorded();
 }
 
+Status VulkanQueue::copyBuffer(rt::BackendBuffer &dst, size_t dstOffset,
+                               rt::BackendBuffer &src, size_t srcOffset, size_t bytes) {
+  XPU_RETURN_IF_ERROR(ready());
+  XPU_RETURN_IF_ERROR(begin());
+  VkBufferCopy region{srcOffset, dstOffset, bytes};
+  device.fn.vkCmdCopyBuffer(open.cmd, static_cast<VulkanBuffer &>(src).buffer,
+                            static_cast<VulkanBuffer &>(dst).buffer, 1, &region);
+  ++open.commands;
+  return recorded();
+}
+
 Status VulkanQueue::copyOut(rt::BackendBuffer &src, size_t offset, void *dst,
                             size_t bytes) {
   // The destination is host memory the device cannot write in order, so

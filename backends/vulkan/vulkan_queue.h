@@ -62,6 +62,8 @@ public:
 
   Status copyIn(rt::BackendBuffer &dst, size_t offset, const void *src,
                 size_t bytes) override;
+  Status copyBuffer(rt::BackendBuffer &dst, size_t dstOffset, rt::BackendBuffer &src,
+                    size_t srcOffset, size_t bytes) override;
   Status copyOut(rt::BackendBuffer &src, size_t offset, void *dst,
                  size_t bytes) override;
   Status launch(const rt::LaunchRequest &request) override;

@@ -11,8 +11,6 @@
 
 #include <cmath>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 
 namespace {
 
@@ -45,14 +43,7 @@ int main(int argc, char **argv) {
       return 2;
     }
   }
-  std::ifstream file(source);
-  std::stringstream ss;
-  ss << file.rdbuf();
-  std::string text = ss.str();
-  if (text.empty()) {
-    std::fprintf(stderr, "cannot read %s\n", source.c_str());
-    return 2;
-  }
+  std::string text = bench::readSource(source);
   const size_t n = size_t(1) << log2n;
   xpu_context ctx;
   BENCH_OK(xpu_context_create(nullptr, &ctx));

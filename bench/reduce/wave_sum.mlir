@@ -65,7 +65,12 @@ xpu.kernel @wave_sum(%out: !xpu.buffer<f32>, %in: !xpu.buffer<f32, ro>) {
   }
   xpu.barrier
   %waves = arith.ceildivui %size, %width : index
-  %is_wave0 = arith.cmpi eq, %wave, %c0 : index
+  // Wave 0 decides by lane 0's wave index, the same in every lane of a
+  // wave: the wave reduction below needs wave-uniform control (XPU-UC001).
+  %c0i = arith.constant 0 : i32
+  %wave32 = arith.index_castui %wave : index to i32
+  %wave_u = xpu.wave_broadcast %wave32, %c0i : i32
+  %is_wave0 = arith.cmpi eq, %wave_u, %c0i : i32
   scf.if %is_wave0 {
     %total = scf.for %c = %c0 to %waves step %width iter_args(%acc2 = %zero) -> (f32) {
       %k = arith.addi %c, %lane : index

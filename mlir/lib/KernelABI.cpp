@@ -1,6 +1,8 @@
 // The kernel ABI's layout rules; see KernelABI.h.
 #include "xpu/KernelABI.h"
 
+#include <algorithm>
+
 namespace xpu::abi {
 
 const char *scalarName(Scalar s) {
@@ -16,6 +18,14 @@ const char *scalarName(Scalar s) {
   case Scalar::f64: return "f64";
   }
   return "?";
+}
+
+std::vector<uint32_t> argumentParams(const KernelInfo &kernel) {
+  std::vector<uint32_t> out;
+  for (uint32_t i = 0; i < kernel.params.size(); ++i)
+    if (kernel.params[i].role == Role::argument)
+      out.push_back(i);
+  return out;
 }
 
 uint32_t layoutArgs(const std::vector<Param> &params, std::vector<Slot> &slots) {
@@ -54,6 +64,24 @@ VulkanArgs vulkanArgLayout(const std::vector<Param> &params) {
     offset += size;
   }
   layout.bytes = (offset + 3) / 4 * 4;
+  return layout;
+}
+
+} // namespace xpu::abi
+
+namespace xpu::abi {
+
+StructLayout structLayout(const std::vector<Param> &fields) {
+  StructLayout layout;
+  uint32_t offset = 0;
+  for (const Param &f : fields) {
+    uint32_t lane = scalarBytes(f.elem);
+    offset = (offset + lane - 1) / lane * lane;
+    layout.offsets.push_back(offset);
+    offset += lane * f.lanes;
+    layout.align = std::max(layout.align, lane);
+  }
+  layout.bytes = (offset + layout.align - 1) / layout.align * layout.align;
   return layout;
 }
 

@@ -1,6 +1,9 @@
 // The compiler's stages as functions; see Pipeline.h.
 #include "xpu/Pipeline.h"
 #include "xpu/Analysis/AccessModes.h"
+#include "xpu/Dialect/XPU/IR/Tiles.h"
+#include "xpu/FrontEnd/GPUImport.h"
+#include "xpu/ParserGuards.h"
 #include "xpu/Transforms/Passes.h"
 
 #include "mlir/AsmParser/AsmParser.h"
@@ -117,8 +120,50 @@ DiagnosticCollector::~DiagnosticCollector() {
   ctx.getDiagEngine().eraseHandler(id);
 }
 
+/// A module holds kernels and device functions, nothing else: an op outside
+/// them (a top-level xpu.alloc, barrier or coordinate, a func.func, a nested
+/// module) has no invocation to run for, and no backend lowers it.
+static LogicalResult verifyTopLevel(ModuleOp module) {
+  bool ok = true;
+  for (Operation &op : module.getBody()->getOperations()) {
+    if (isa<KernelOp, FuncOp>(op))
+      continue;
+    emitError(op.getLoc()) << "'" << op.getName()
+                   << "' is outside any kernel: a module holds only xpu.kernel "
+                      "and xpu.func (or an upstream gpu.module to import); "
+                      "move it into a kernel body";
+    ok = false;
+  }
+  return success(ok);
+}
+
+/// Attributes the compiler sets on operations for its own later stages
+/// (`xpu.site` numbers run-time checks; `checked` marks one; `xpu.barriers`,
+/// `xpu.shared_bytes` and `xpu.kernel` describe lowered functions). Written
+/// in the source they would be believed: `xpu.site = 4e10` sized a table,
+/// `checked` on an arithmetic op failed code generation. `checked` stays
+/// accepted where it is part of the op (loads, stores, atomics: it only
+/// adds a run-time check).
+static LogicalResult refuseCompilerAttributes(ModuleOp module) {
+  bool ok = true;
+  module.walk([&](Operation *op) {
+    for (NamedAttribute attr : op->getDiscardableAttrs()) {
+      StringRef name = attr.getName().getValue();
+      if (!name.starts_with("xpu.") && name != "checked")
+        continue;
+      emitError(op->getLoc()) << "'" << name << "' on '" << op->getName()
+                      << "' is an attribute the compiler sets, not one kernel "
+                         "source may write";
+      ok = false;
+    }
+  });
+  return success(ok);
+}
+
 OwningOpRef<ModuleOp> parseKernelSource(MLIRContext &ctx, StringRef text,
                                         StringRef sourceName) {
+  if (failed(refuseParserCrashers(ctx, text, sourceName)))
+    return nullptr;
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(
       llvm::MemoryBuffer::getMemBufferCopy(text, sourceName), llvm::SMLoc());
@@ -148,7 +193,11 @@ OwningOpRef<ModuleOp> parseKernelSource(MLIRContext &ctx, StringRef text,
         state.getBlockDef(&fn.getFunctionBody().front());
     if (!def)
       return;
+    // A gpu.func's entry block also holds its attributions, which are not
+    // parameters.
     for (auto [i, arg] : llvm::enumerate(def->arguments)) {
+      if (i >= fn.getNumArguments())
+        break;
       const char *begin = arg.loc.Start.getPointer();
       const char *end = arg.loc.End.getPointer();
       if (!begin || end <= begin)
@@ -159,9 +208,13 @@ OwningOpRef<ModuleOp> parseKernelSource(MLIRContext &ctx, StringRef text,
     }
   });
 
+  // Verified before the import, which assumes valid IR.
+  if (failed(verify(*module)) || failed(refuseCompilerAttributes(*module)))
+    return nullptr;
   PassManager pm(&ctx, ModuleOp::getOperationName());
   pm.addPass(createImportGPU());
-  if (failed(pm.run(*module)) || failed(verify(*module)))
+  if (failed(pm.run(*module)) || failed(verify(*module)) ||
+      failed(verifyTopLevel(*module)))
     return nullptr;
   return module;
 }
@@ -239,6 +292,45 @@ static std::string bufferName(Value buffer) {
   return "scratch";
 }
 
+/// The printf sites xpu-lower-printf listed on the module.
+static std::vector<abi::PrintSite> printSites(ModuleOp module) {
+  std::vector<abi::PrintSite> sites;
+  auto list = module->getAttrOfType<ArrayAttr>(abi::kPrintSitesAttr);
+  for (Attribute a : list ? list : ArrayAttr::get(module.getContext(), {})) {
+    auto d = cast<DictionaryAttr>(a);
+    abi::PrintSite s;
+    s.format = d.getAs<StringAttr>("format").str();
+    s.location = d.getAs<StringAttr>("location").str();
+    for (Attribute t : d.getAs<ArrayAttr>("args"))
+      s.args.push_back(scalarOf(cast<TypeAttr>(t).getValue()));
+    sites.push_back(std::move(s));
+  }
+  return sites;
+}
+
+/// Parameter `i`, a field of a struct parameter (xpu-flatten-structs), joins
+/// its struct: a new one when the previous parameter was not of it. The
+/// first field stands for the struct's launch argument, the others are
+/// filled from it (Role::structField).
+static void addStructField(abi::KernelInfo &info, abi::Param &p, DictionaryAttr field,
+                           unsigned i) {
+  std::string name = field.getAs<StringAttr>("struct").str();
+  if (info.structs.empty() || info.structs.back().name != name ||
+      info.structs.back().firstParam + info.structs.back().fieldCount != i) {
+    abi::StructArg s;
+    s.name = name;
+    s.typeName = field.getAs<StringAttr>("type").str();
+    s.bytes = uint32_t(field.getAs<IntegerAttr>("bytes").getInt());
+    s.firstParam = i;
+    info.structs.push_back(s);
+  } else {
+    p.role = abi::Role::structField;
+  }
+  ++info.structs.back().fieldCount;
+  p.structArg = int32_t(info.structs.size() - 1);
+  p.fieldOffset = uint32_t(field.getAs<IntegerAttr>("offset").getInt());
+}
+
 std::vector<abi::KernelInfo> describeKernels(ModuleOp module) {
   std::vector<abi::KernelInfo> kernels;
   std::vector<abi::CheckSite> sites;
@@ -254,6 +346,12 @@ std::vector<abi::KernelInfo> describeKernels(ModuleOp module) {
       s.what = "store to '" + bufferName(store.getBuffer()) + "'";
     else if (auto atomic = dyn_cast<AtomicRMWOp>(op))
       s.what = "atomic on '" + bufferName(atomic.getBuffer()) + "'";
+    else if (auto load = dyn_cast<TileLoadOp>(op))
+      s.what = "tile load from '" + bufferName(load.getBuffer()) + "'";
+    else if (auto store = dyn_cast<TileStoreOp>(op))
+      s.what = "tile store to '" + bufferName(store.getBuffer()) + "'";
+    else if (isa<scf::ForOp, scf::WhileOp>(op))
+      s.what = "loop";
     if (sites.size() <= size_t(site.getInt()))
       sites.resize(site.getInt() + 1);
     sites[site.getInt()] = s;
@@ -274,8 +372,16 @@ std::vector<abi::KernelInfo> describeKernels(ModuleOp module) {
         p.name = name.str();
       else
         p.name = "arg" + std::to_string(i);
+      if (auto field = kernel.getArgAttrOfType<DictionaryAttr>(i, abi::kStructFieldAttr))
+        addStructField(info, p, field, i);
+      if (kernel.getArgAttr(i, abi::kPrintBufferAttr)) {
+        info.printParam = int32_t(i);
+        info.prints = printSites(module);
+        p.role = abi::Role::printBuffer;
+      }
       info.params.push_back(std::move(p));
     }
+    gpuimport::describeParams(kernel, info.params, info);
     auto extents = [](std::optional<ArrayRef<int64_t>> shape)
         -> std::optional<std::array<uint32_t, 3>> {
       if (!shape)
@@ -287,7 +393,7 @@ std::vector<abi::KernelInfo> describeKernels(ModuleOp module) {
     };
     info.workgroupSize = extents(kernel.getWorkgroupSize());
     info.gridSize = extents(kernel.getGridSize());
-    info.sharedBytes = sharedScratchBytes(kernel);
+    info.sharedBytes = sharedBytesWithTiles(kernel);
     info.usesBarriers = withBarriers.contains(kernel);
     info.checkSites = sites;
     kernels.push_back(std::move(info));
@@ -301,22 +407,50 @@ LogicalResult lowerToLLVMDialect(ModuleOp module, LLVMTarget target,
                      : target == LLVMTarget::nvvm ? "nvvm"
                                                   : "rocdl";
   PassManager pm(module.getContext(), ModuleOp::getOperationName());
+  LowerTilesOptions tileOptions;
+  tileOptions.target = name;
+  pm.addPass(createLowerTiles(tileOptions));
   LowerWaveOpsOptions waveOptions;
   waveOptions.target = name;
   waveOptions.waveWidth = waveWidth;
   waveOptions.chip = chip.str();
   pm.addPass(createLowerWaveOps(waveOptions));
-  pm.addPass(createExpandReductions());
+  LowerAsyncCopiesOptions asyncOptions;
+  asyncOptions.target = name;
+  asyncOptions.chip = chip.str();
+  pm.addPass(createLowerAsyncCopies(asyncOptions));
+  if (target == LLVMTarget::cpu) {
+    // One call per workgroup: barriers and reductions become region
+    // boundaries of work-item loops instead of code. Wave ids first become
+    // thread ids, which the loops replace.
+    pm.addPass(createLowerWaveIds());
+    InlineHelpersOptions inlineOptions;
+    inlineOptions.onlyBarriers = true;
+    pm.addPass(createInlineHelpers(inlineOptions));
+    pm.addPass(createCPUWorkItemLoops());
+  } else {
+    pm.addPass(createExpandReductions());
+  }
+  pm.addPass(createDefineIntegerSemantics());
+  AvoidMiscompilesOptions avoid;
+  avoid.target = "llvm";
+  pm.addPass(createAvoidMiscompiles(avoid));
+  pm.addPass(createLowerWaveIds());
   LowerExecutionModelOptions execOptions;
   execOptions.target = name;
   execOptions.waveWidth = waveWidth;
   pm.addPass(createLowerExecutionModel(execOptions));
-  pm.addPass(createPrepareLowering());
-  if (target != LLVMTarget::cpu) {
-    MathToLibCallsOptions mathOptions;
-    mathOptions.target = name;
-    pm.addPass(createMathToLibCalls(mathOptions));
-  }
+  PrepareLoweringOptions prepareOptions;
+  prepareOptions.skipWorkItemLoops = target == LLVMTarget::cpu;
+  pm.addPass(createPrepareLowering(prepareOptions));
+  if (target == LLVMTarget::cpu)
+    pm.addPass(createCPUChecks());
+  ExpandMathOptions expandMath;
+  expandMath.target = name;
+  pm.addPass(createExpandMath(expandMath));
+  MathToLibCallsOptions mathOptions;
+  mathOptions.target = name;
+  pm.addPass(createMathToLibCalls(mathOptions));
   pm.addPass(createSCFToControlFlowPass());
   // Integer division that rounds up or down, and similar ops no target
   // lowers directly, become plain arithmetic.
@@ -336,19 +470,46 @@ LogicalResult lowerToSPIRV(ModuleOp module, const SPIRVOptions &options) {
   if (!env)
     return module.emitError("lowering to SPIR-V needs a spirv.target_env");
   PassManager pm(module.getContext(), ModuleOp::getOperationName());
+  LowerTilesOptions tileOptions;
+  tileOptions.target = "spirv";
+  pm.addPass(createLowerTiles(tileOptions));
   pm.addPass(createExpandReductions());
   pm.addPass(createInlineHelpers());
+  DefineIntegerSemanticsOptions semantics;
+  semantics.indexBits = options.indexBits;
+  pm.addPass(createDefineIntegerSemantics(semantics));
   PrepareLoweringOptions prepare;
   prepare.statusType = "buffer";
   pm.addPass(createPrepareLowering(prepare));
+  if (options.guardLoops)
+    pm.addPass(createGuardLoopLimit());
+  if (options.softwareFmaF16 || options.softwareFmaF32) {
+    SoftwareFMAOptions fma;
+    fma.f16 = options.softwareFmaF16;
+    fma.f32 = options.softwareFmaF32;
+    pm.addPass(createSoftwareFMA(fma));
+  }
+  if (options.subnormalExp)
+    pm.addPass(createSubnormalExp());
   // MLIR 22 lowers an scf.for's results to SPIR-V through variables stored
   // only in the loop body, so a loop that runs zero times yields undefined
   // values; scf.while stores them in the loop header and gets it right.
   pm.addPass(createForToWhileLoopPass());
+  ExpandMathOptions expandMath;
+  expandMath.target = "spirv";
+  pm.addPass(createExpandMath(expandMath));
+  pm.addPass(createUnrollVectorsForSPIRV());
   pm.addPass(arith::createArithExpandOpsPass());
   LowerWaveOpsOptions wave;
   wave.target = "spirv";
   pm.addPass(createLowerWaveOps(wave));
+  LowerAsyncCopiesOptions async;
+  async.target = "spirv";
+  pm.addPass(createLowerAsyncCopies(async));
+  pm.addPass(createSPIRVFloatAtomics());
+  AvoidMiscompilesOptions avoid;
+  avoid.target = "spirv";
+  pm.addPass(createAvoidMiscompiles(avoid));
   ConvertXPUToSPIRVOptions convert;
   convert.indexBits = options.indexBits;
   convert.maxPushConstantBytes = options.maxPushConstantBytes;
@@ -371,7 +532,8 @@ LogicalResult lowerToSPIRV(ModuleOp module, const SPIRVOptions &options) {
     spv.walk([&](spirv::GlobalVariableOp var) {
       auto builtin = var.getBuiltIn();
       subgroup |= builtin && (*builtin == "SubgroupSize" ||
-                              *builtin == "SubgroupLocalInvocationId");
+                              *builtin == "SubgroupLocalInvocationId" ||
+                              *builtin == "SubgroupId" || *builtin == "NumSubgroups");
     });
     auto require = [&](spirv::Capability c) {
       if (!llvm::is_contained(caps, c))

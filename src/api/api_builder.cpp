@@ -1,6 +1,7 @@
 // C API: the kernel builder. Translates handles, arrays and option structs
 // for runtime/kernel_builder.h, and finishes through xpu_module_create so a
 // built module takes the same path as text.
+#include "runtime/enum_bits.h"
 #include "runtime/objects.h"
 
 #include <cstddef>
@@ -60,6 +61,18 @@ template <typename F> xpu_status makeOne(xpu_builder h, xpu_value *out,
     *out = handle(v);
     return {};
   });
+}
+
+/// Fails unless every enum argument of `call` is representable in its C++
+/// enum (see runtime/enum_bits.h); the builder then checks that each is a
+/// known enumerator.
+template <typename... E>
+Status representableArgs(const char *call, const E &...values) {
+  for (uint32_t bits : {enumBits(values)...})
+    if (bits > kMaxEnumBits)
+      return invalidArgument(std::string(call) + ": unknown enum value " +
+                             std::to_string(int32_t(bits)));
+  return {};
 }
 
 /// The shape extents before the first 0; a nonzero one after a 0 is wrong.
@@ -123,6 +136,8 @@ XPU_API xpu_status xpu_builder_create(xpu_context context, xpu_builder *out) {
   auto b = std::make_shared<BuilderObj>();
   b->context = reinterpret_cast<uint64_t>(context);
   uint64_t h = HandleTable::get().add(Kind::builder, b);
+  if (!h)
+    return finish(handleTableFull(Kind::builder));
   ctx->adopt(h);
   *out = toHandle<xpu_builder>(h);
   return XPU_SUCCESS;
@@ -186,6 +201,7 @@ XPU_API xpu_status xpu_builder_constant_float(xpu_builder builder, const char *t
 XPU_API xpu_status xpu_builder_binary(xpu_builder builder, xpu_binary_op op,
                                       xpu_value lhs, xpu_value rhs, xpu_value *out) {
   return makeOne(builder, out, "xpu_builder_binary", [&](KernelBuilder &k, ValueId &v) {
+    XPU_RETURN_IF_ERROR(representableArgs("xpu_builder_binary", op));
     return k.binary(op, id(lhs), id(rhs), v);
   });
 }
@@ -193,6 +209,7 @@ XPU_API xpu_status xpu_builder_binary(xpu_builder builder, xpu_binary_op op,
 XPU_API xpu_status xpu_builder_unary(xpu_builder builder, xpu_unary_op op,
                                      xpu_value operand, xpu_value *out) {
   return makeOne(builder, out, "xpu_builder_unary", [&](KernelBuilder &k, ValueId &v) {
+    XPU_RETURN_IF_ERROR(representableArgs("xpu_builder_unary", op));
     return k.unary(op, id(operand), v);
   });
 }
@@ -207,6 +224,7 @@ XPU_API xpu_status xpu_builder_fma(xpu_builder builder, xpu_value a, xpu_value b
 XPU_API xpu_status xpu_builder_compare(xpu_builder builder, xpu_compare predicate,
                                        xpu_value lhs, xpu_value rhs, xpu_value *out) {
   return makeOne(builder, out, "xpu_builder_compare", [&](KernelBuilder &k, ValueId &v) {
+    XPU_RETURN_IF_ERROR(representableArgs("xpu_builder_compare", predicate));
     return k.compare(predicate, id(lhs), id(rhs), v);
   });
 }
@@ -222,6 +240,7 @@ XPU_API xpu_status xpu_builder_select(xpu_builder builder, xpu_value condition,
 XPU_API xpu_status xpu_builder_cast(xpu_builder builder, xpu_cast cast,
                                     xpu_value value, const char *type, xpu_value *out) {
   return makeOne(builder, out, "xpu_builder_cast", [&](KernelBuilder &k, ValueId &v) {
+    XPU_RETURN_IF_ERROR(representableArgs("xpu_builder_cast", cast));
     return k.cast(cast, id(value), type, v);
   });
 }
@@ -250,7 +269,10 @@ XPU_API xpu_status xpu_builder_insert(xpu_builder builder, xpu_value scalar,
 XPU_API xpu_status xpu_builder_coordinate(xpu_builder builder, xpu_coordinate which,
                                           uint32_t axis, xpu_value *out) {
   return makeOne(builder, out, "xpu_builder_coordinate",
-                 [&](KernelBuilder &k, ValueId &v) { return k.coordinate(which, axis, v); });
+                 [&](KernelBuilder &k, ValueId &v) -> Status {
+                   XPU_RETURN_IF_ERROR(representableArgs("xpu_builder_coordinate", which));
+                   return k.coordinate(which, axis, v);
+                 });
 }
 
 XPU_API xpu_status xpu_builder_load(xpu_builder builder, xpu_value buffer,
@@ -288,7 +310,17 @@ XPU_API xpu_status xpu_builder_atomic(xpu_builder builder, xpu_atomic_op op,
                                       xpu_value index, xpu_memory_order order,
                                       xpu_scope scope, xpu_value *out) {
   return makeOne(builder, out, "xpu_builder_atomic", [&](KernelBuilder &k, ValueId &v) {
+    XPU_RETURN_IF_ERROR(representableArgs("xpu_builder_atomic", op, order, scope));
     return k.atomic(op, id(value), id(buffer), id(index), order, scope, v);
+  });
+}
+
+XPU_API xpu_status xpu_builder_atomic_cmpxchg(xpu_builder builder, xpu_value expected,
+                                              xpu_value desired, xpu_value buffer,
+                                              xpu_value index, xpu_memory_order order,
+                                              xpu_scope scope, xpu_value *out) {
+  return makeOne(builder, out, "xpu_builder_atomic_cmpxchg", [&](KernelBuilder &k, ValueId &v) {
+    return k.atomicCmpxchg(id(expected), id(desired), id(buffer), id(index), order, scope, v);
   });
 }
 
@@ -296,8 +328,76 @@ XPU_API xpu_status xpu_builder_reduce(xpu_builder builder, xpu_reduce_op op,
                                       xpu_value value, xpu_reduce_order order,
                                       xpu_value *out) {
   return makeOne(builder, out, "xpu_builder_reduce", [&](KernelBuilder &k, ValueId &v) {
+    XPU_RETURN_IF_ERROR(representableArgs("xpu_builder_reduce", op, order));
     return k.reduce(op, id(value), order, v);
   });
+}
+
+XPU_API xpu_status xpu_builder_struct_get(xpu_builder builder, xpu_value value,
+                                          const char *field, xpu_value *out) {
+  return makeOne(builder, out, "xpu_builder_struct_get", [&](KernelBuilder &k, ValueId &v) {
+    return k.structGet(id(value), field, v);
+  });
+}
+
+XPU_API xpu_status xpu_builder_printf(xpu_builder builder, const char *format,
+                                      const xpu_value *values, size_t count) {
+  const char *call = "xpu_builder_printf";
+  return with(builder, [&](BuilderObj &b) -> Status {
+    ValueIds in;
+    XPU_RETURN_IF_ERROR(ids(values, count, call, "values", in));
+    return b.builder.printf(format, in);
+  });
+}
+
+/// `count` symbol names, which may be NULL only when count is 0.
+static Status names(const char *const *set, size_t count, const char *call,
+                    std::vector<std::string> &out) {
+  if (count && !set)
+    return invalidArgument(std::string(call) + ": `set` is NULL");
+  out.clear();
+  for (size_t i = 0; i < count; ++i) {
+    if (!set[i])
+      return invalidArgument(std::string(call) + ": set[" + std::to_string(i) + "] is NULL");
+    out.push_back(set[i]);
+  }
+  return {};
+}
+
+XPU_API xpu_status xpu_builder_fn_value(xpu_builder builder, const char *callee,
+                                        const char *const *set, size_t count, xpu_value *out) {
+  return makeOne(builder, out, "xpu_builder_fn_value", [&](KernelBuilder &k, ValueId &v) {
+    std::vector<std::string> s;
+    XPU_RETURN_IF_ERROR(names(set, count, "xpu_builder_fn_value", s));
+    return k.fnValue(callee, s, v);
+  });
+}
+
+XPU_API xpu_status xpu_builder_fn_call(xpu_builder builder, xpu_value function,
+                                       const char *const *set, size_t count,
+                                       const xpu_value *args, size_t arg_count,
+                                       xpu_value *results, size_t result_count) {
+  const char *call = "xpu_builder_fn_call";
+  return with(builder, [&](BuilderObj &b) -> Status {
+    std::vector<std::string> s;
+    ValueIds in, out;
+    XPU_RETURN_IF_ERROR(names(set, count, call, s));
+    XPU_RETURN_IF_ERROR(ids(args, arg_count, call, "args", in));
+    if (result_count && !results)
+      return invalidArgument(std::string(call) + ": `results` is NULL");
+    XPU_RETURN_IF_ERROR(b.builder.fnCall(id(function), s, in, result_count, out));
+    return put(out, results, call);
+  });
+}
+
+XPU_API xpu_status xpu_builder_grid_stride_begin(xpu_builder builder, xpu_value n,
+                                                 xpu_value *index) {
+  return makeOne(builder, index, "xpu_builder_grid_stride_begin",
+                 [&](KernelBuilder &k, ValueId &v) { return k.gridStrideBegin(id(n), v); });
+}
+
+XPU_API xpu_status xpu_builder_grid_stride_end(xpu_builder builder) {
+  return with(builder, [&](BuilderObj &b) { return b.builder.gridStrideEnd(); });
 }
 
 // Wave operations.
@@ -306,6 +406,7 @@ XPU_API xpu_status xpu_builder_wave_shuffle(xpu_builder builder, xpu_wave_shuffl
                                             xpu_value value, xpu_value offset,
                                             xpu_value *out) {
   return makeOne(builder, out, "xpu_builder_wave_shuffle", [&](KernelBuilder &k, ValueId &v) {
+    XPU_RETURN_IF_ERROR(representableArgs("xpu_builder_wave_shuffle", mode));
     return k.waveShuffle(mode, id(value), id(offset), v);
   });
 }
@@ -327,6 +428,7 @@ XPU_API xpu_status xpu_builder_wave_ballot(xpu_builder builder, xpu_value predic
 XPU_API xpu_status xpu_builder_wave_vote(xpu_builder builder, xpu_wave_vote vote,
                                          xpu_value predicate, xpu_value *out) {
   return makeOne(builder, out, "xpu_builder_wave_vote", [&](KernelBuilder &k, ValueId &v) {
+    XPU_RETURN_IF_ERROR(representableArgs("xpu_builder_wave_vote", vote));
     return k.waveVote(vote, id(predicate), v);
   });
 }
@@ -334,6 +436,7 @@ XPU_API xpu_status xpu_builder_wave_vote(xpu_builder builder, xpu_wave_vote vote
 XPU_API xpu_status xpu_builder_wave_reduce(xpu_builder builder, xpu_reduce_op op,
                                            xpu_value value, xpu_value *out) {
   return makeOne(builder, out, "xpu_builder_wave_reduce", [&](KernelBuilder &k, ValueId &v) {
+    XPU_RETURN_IF_ERROR(representableArgs("xpu_builder_wave_reduce", op));
     return k.waveReduce(op, id(value), v);
   });
 }
@@ -342,6 +445,7 @@ XPU_API xpu_status xpu_builder_wave_scan(xpu_builder builder, xpu_reduce_op op,
                                          xpu_value value, xpu_wave_scan scan,
                                          xpu_value *out) {
   return makeOne(builder, out, "xpu_builder_wave_scan", [&](KernelBuilder &k, ValueId &v) {
+    XPU_RETURN_IF_ERROR(representableArgs("xpu_builder_wave_scan", op, scan));
     return k.waveScan(op, id(value), scan, v);
   });
 }

@@ -1,4 +1,5 @@
 // C API: versions, contexts, devices, streams and events.
+#include "runtime/enum_bits.h"
 #include "runtime/env.h"
 #include "runtime/objects.h"
 
@@ -16,6 +17,23 @@ void copyString(char *dst, size_t cap, const std::string &src) {
   dst[n] = 0;
 }
 
+/// Everything a released context owned: its work finishes, every handle
+/// made from it goes, and its devices let go of their default streams so
+/// that devices, queues and worker threads are destroyed.
+void releaseContext(ContextObj &ctx) {
+  for (auto &dev : ctx.devices)
+    (void)dev->synchronizeAll();
+  std::unordered_set<uint64_t> children;
+  {
+    std::lock_guard<std::mutex> g(ctx.mu);
+    children.swap(ctx.children);
+  }
+  for (uint64_t h : children)
+    HandleTable::get().remove(h, Kind(h >> 56));
+  for (auto &dev : ctx.devices)
+    dev->shutDown();
+}
+
 } // namespace
 
 extern "C" {
@@ -30,7 +48,7 @@ XPU_API const char *xpu_version_string(void) {
 }
 
 XPU_API const char *xpu_backend_name(xpu_backend backend) {
-  switch (backend) {
+  switch (enumBits(backend)) {
   case XPU_BACKEND_CPU: return "cpu";
   case XPU_BACKEND_CUDA: return "cuda";
   case XPU_BACKEND_HIP: return "hip";
@@ -50,13 +68,18 @@ XPU_API xpu_status xpu_context_create(const xpu_context_options *options,
   Status st = settings(s);
   if (!st.isOk())
     return finish(st);
+  if (Status obs = xpu::observe::configureFromEnvironment(); !obs.isOk())
+    return finish(obs);
 
   auto ctx = std::make_shared<ContextObj>();
   for (auto &backend : createBackends()) {
     std::vector<std::unique_ptr<Device>> found;
     std::string note;
     Status e = backend->enumerate(found, note);
-    // A backend that fails to enumerate simply has no devices; say why.
+    // A bad setting (XPU_VULKAN_DISABLE_FEATURES) fails the context; a
+    // backend that fails to enumerate otherwise simply has no devices.
+    if (e.code() == XPU_ERROR_INVALID_ARGUMENT)
+      return finish(e);
     if (!e.isOk())
       note = e.message();
     else if (found.empty() && note.empty())
@@ -65,22 +88,39 @@ XPU_API xpu_status xpu_context_create(const xpu_context_options *options,
     for (auto &dev : found) {
       auto obj = std::make_shared<DeviceObj>();
       obj->device = std::move(dev);
-      obj->index = uint32_t(ctx->devices.size());
       obj->context = ctx;
       ctx->devices.push_back(std::move(obj));
     }
   }
+  // The default order, each rank keeping its backend's order.
+  std::vector<std::shared_ptr<DeviceObj>> ordered;
+  for (int rank = 0; rank <= kLastDefaultOrderRank; ++rank)
+    for (auto &dev : ctx->devices)
+      if (defaultOrderRank(dev->device->identity()) == rank)
+        ordered.push_back(dev);
+  ctx->devices = std::move(ordered);
+  for (size_t i = 0; i < ctx->devices.size(); ++i)
+    ctx->devices[i]->index = uint32_t(i);
   uint64_t h = HandleTable::get().add(Kind::context, ctx);
+  if (!h) {
+    releaseContext(*ctx);
+    return finish(handleTableFull(Kind::context));
+  }
   for (auto &dev : ctx->devices) {
-    HandleTable::get().add(Kind::device, dev);
-    ctx->adopt(dev->handle);
-    Status ds = createStream(dev, dev->defaultStream);
+    Status ds = registerObject(dev, dev, dev->handle);
+    std::shared_ptr<StreamObj> stream;
+    if (ds.isOk())
+      ds = createStream(dev, stream);
+    if (ds.isOk()) {
+      std::lock_guard<std::mutex> g(dev->mu);
+      dev->defaultStream = stream;
+    }
+    if (ds.isOk())
+      ds = registerObject(dev, stream, stream->handle);
     if (!ds.isOk()) {
       xpu_context_release(toHandle<xpu_context>(h));
       return finish(ds);
     }
-    HandleTable::get().add(Kind::stream, dev->defaultStream);
-    ctx->adopt(dev->defaultStream->handle);
   }
   *out = toHandle<xpu_context>(h);
   return XPU_SUCCESS;
@@ -90,17 +130,8 @@ XPU_API void xpu_context_release(xpu_context context) {
   if (!context)
     return;
   auto obj = unregisterObject<ContextObj>(reinterpret_cast<uint64_t>(context));
-  if (!obj)
-    return;
-  for (auto &dev : obj->devices)
-    (void)dev->synchronizeAll();
-  std::unordered_set<uint64_t> children;
-  {
-    std::lock_guard<std::mutex> g(obj->mu);
-    children.swap(obj->children);
-  }
-  for (uint64_t h : children)
-    HandleTable::get().remove(h, Kind(h >> 56));
+  if (obj)
+    releaseContext(*obj);
 }
 
 XPU_API const char *xpu_context_backend_note(xpu_context context,
@@ -108,6 +139,8 @@ XPU_API const char *xpu_context_backend_note(xpu_context context,
   std::shared_ptr<ContextObj> ctx;
   if (!resolve(context, ctx).isOk())
     return "";
+  if (enumBits(backend) > XPU_BACKEND_VULKAN)
+    return "no such backend";
   auto it = ctx->backendNotes.find(backend);
   if (it == ctx->backendNotes.end())
     return "not built into this library";
@@ -150,14 +183,12 @@ XPU_API xpu_status xpu_device_default(xpu_context context, xpu_device *out) {
     return finish(st);
 
   std::optional<xpu_backend> backend = s->backend;
-  long wanted = 0;
+  uint64_t wanted = 0;
   if (!s->device.empty()) {
-    size_t colon = s->device.find(':');
-    backend = parseBackend(s->device.substr(0, colon));
-    if (colon != std::string::npos)
-      wanted = std::stol(s->device.substr(colon + 1));
+    backend = s->deviceBackend;
+    wanted = s->deviceIndex;
   }
-  long seen = 0;
+  uint64_t seen = 0;
   for (auto &dev : ctx->devices) {
     if (backend && dev->device->identity().backend != *backend)
       continue;
@@ -212,7 +243,10 @@ XPU_API xpu_status xpu_stream_create(xpu_device device, xpu_stream *out) {
   std::shared_ptr<StreamObj> stream;
   if (Status st = createStream(dev, stream); !st.isOk())
     return finish(st);
-  *out = toHandle<xpu_stream>(registerObject(dev, stream));
+  uint64_t h = 0;
+  if (Status st = registerObject(dev, stream, h); !st.isOk())
+    return finish(st);
+  *out = toHandle<xpu_stream>(h);
   return XPU_SUCCESS;
 }
 
@@ -222,15 +256,20 @@ XPU_API xpu_status xpu_stream_default(xpu_device device, xpu_stream *out) {
     return finish(st);
   if (!out)
     return finish(invalidArgument("xpu_stream_default: `out` is NULL"));
-  *out = toHandle<xpu_stream>(dev->defaultStream->handle);
+  std::shared_ptr<StreamObj> s;
+  if (Status st = dev->stream0(s); !st.isOk())
+    return finish(st);
+  *out = toHandle<xpu_stream>(s->handle);
   return XPU_SUCCESS;
 }
 
 XPU_API void xpu_stream_release(xpu_stream stream) {
   if (!stream)
     return;
-  std::shared_ptr<StreamObj> s;
-  if (!resolve(stream, s).isOk() || s == s->device->defaultStream)
+  std::shared_ptr<StreamObj> s, own;
+  if (!resolve(stream, s).isOk())
+    return;
+  if (!s->device->stream0(own).isOk() || s == own)
     return; // the default stream belongs to its device
   if (!unregisterObject<StreamObj>(s->handle))
     return;
@@ -256,7 +295,10 @@ XPU_API xpu_status xpu_event_create(xpu_device device, xpu_event *out) {
   ev->device = dev;
   if (Status st = dev->device->createEvent(ev->event); !st.isOk())
     return finish(st);
-  *out = toHandle<xpu_event>(registerObject(dev, ev));
+  uint64_t h = 0;
+  if (Status st = registerObject(dev, ev, h); !st.isOk())
+    return finish(st);
+  *out = toHandle<xpu_event>(h);
   return XPU_SUCCESS;
 }
 
@@ -282,6 +324,7 @@ XPU_API xpu_status xpu_event_record(xpu_event event, xpu_stream stream) {
   Status st = s->queue->record(*ev->event);
   if (st.isOk()) {
     ++s->enqueued;
+    s->keep(ev);
     ev->recorded = true;
   }
   return finish(st);
@@ -294,15 +337,21 @@ XPU_API xpu_status xpu_stream_wait_event(xpu_stream stream, xpu_event event) {
     return finish(st);
   if (Status st = resolve(stream, s); !st.isOk())
     return finish(st);
-  if (ev->device != s->device)
-    return finish(invalidArgument("event and stream belong to different devices"));
   if (!ev->recorded)
     return finish(invalidArgument("the event has not been recorded; a stream "
                                   "cannot wait for it"));
+  if (ev->device != s->device &&
+      (ev->device->device->identity().backend != s->device->device->identity().backend ||
+       !s->queue->waitsForPeerEvents()))
+    // No device-side wait between these devices: the host waits, so that
+    // everything enqueued after this call starts after the event.
+    return finish(ev->event->synchronize());
   std::lock_guard<std::mutex> g(s->mu);
   Status st = s->queue->wait(*ev->event);
-  if (st.isOk())
+  if (st.isOk()) {
     ++s->enqueued;
+    s->keep(ev);
+  }
   return finish(st);
 }
 
@@ -326,6 +375,12 @@ XPU_API xpu_status xpu_event_elapsed(xpu_event start, xpu_event end,
     return finish(invalidArgument("the events belong to different devices"));
   if (!a->recorded || !b->recorded)
     return finish(invalidArgument("both events must have been recorded"));
+  if (a == b) { // no time passes between an event and itself
+    if (!a->event->isComplete())
+      return finish({XPU_ERROR_BUSY, "the event has not completed yet"});
+    *milliseconds = 0;
+    return XPU_SUCCESS;
+  }
   return finish(b->event->elapsedSince(*a->event, *milliseconds));
 }
 

@@ -1,4 +1,5 @@
 // C API: the last error of this thread, and status names.
+#include "runtime/enum_bits.h"
 #include "runtime/status.h"
 
 extern "C" {
@@ -12,7 +13,7 @@ XPU_API const char *xpu_last_error_message(void) {
 }
 
 XPU_API const char *xpu_status_name(xpu_status status) {
-  switch (status) {
+  switch (xpu::rt::enumBits(status)) {
 #define NAME(s) case s: return #s;
     NAME(XPU_SUCCESS)
     NAME(XPU_ERROR_INVALID_ARGUMENT)

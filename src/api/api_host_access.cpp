@@ -1,5 +1,6 @@
 // C API: host access without copies -- mapping buffers, importing memory
 // xpujit did not allocate, and the addresses other libraries need.
+#include "runtime/enum_bits.h"
 #include "runtime/objects.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -25,8 +26,9 @@ XPU_API xpu_status xpu_buffer_map(xpu_buffer buffer, xpu_map_access access,
     return finish(st);
   if (!out)
     return finish(invalidArgument("xpu_buffer_map: `out` is NULL"));
-  if (access != XPU_MAP_READ && access != XPU_MAP_WRITE && access != XPU_MAP_READ_WRITE)
-    return finish(invalidArgument("unknown xpu_map_access " + std::to_string(int(access))));
+  uint32_t bits = enumBits(access);
+  if (bits != XPU_MAP_READ && bits != XPU_MAP_WRITE && bits != XPU_MAP_READ_WRITE)
+    return finish(invalidArgument("unknown xpu_map_access " + std::to_string(int32_t(bits))));
   void *host = buf->memory->hostPointer();
   if (!host)
     return finish({XPU_ERROR_UNSUPPORTED,
@@ -63,8 +65,10 @@ XPU_API xpu_status xpu_buffer_import(xpu_device device, const xpu_import_desc *d
     return finish(invalidArgument("xpu_import_desc.struct_size is " +
                                   std::to_string(desc->struct_size) +
                                   "; use XPU_IMPORT_DESC_INIT"));
-  if (desc->kind != XPU_IMPORT_HOST_POINTER && desc->kind != XPU_IMPORT_DEVICE_POINTER)
-    return finish(invalidArgument("unknown xpu_import_kind " + std::to_string(int(desc->kind))));
+  uint32_t kindBits = enumBits(desc->kind);
+  if (kindBits != XPU_IMPORT_HOST_POINTER && kindBits != XPU_IMPORT_DEVICE_POINTER)
+    return finish(invalidArgument("unknown xpu_import_kind " +
+                                  std::to_string(int32_t(kindBits))));
   if (!desc->address || !desc->bytes)
     return finish(invalidArgument("xpu_buffer_import: the address and size must not be 0"));
   if (desc->address + desc->bytes < desc->address)
@@ -77,7 +81,13 @@ XPU_API xpu_status xpu_buffer_import(xpu_device device, const xpu_import_desc *d
     return finish(st);
   buf->release = desc->release;
   buf->releaseData = desc->release_data;
-  *out = toHandle<xpu_buffer>(registerObject(dev, buf));
+  uint64_t h = 0;
+  if (Status st = registerObject(dev, buf, h); !st.isOk()) {
+    // A failed import leaves the memory the caller's: no release call.
+    buf->release = nullptr;
+    return finish(st);
+  }
+  *out = toHandle<xpu_buffer>(h);
   return XPU_SUCCESS;
 }
 

@@ -21,10 +21,8 @@ void copyFact(const abi::CodeFact &from, xpu_manifest_fact &to) {
 /// The stream a graph call names: NULL is the device's default stream.
 Status streamOn(const std::shared_ptr<DeviceObj> &dev, xpu_stream stream,
                 std::shared_ptr<StreamObj> &out) {
-  if (!stream) {
-    out = dev->defaultStream;
-    return {};
-  }
+  if (!stream)
+    return dev->stream0(out);
   XPU_RETURN_IF_ERROR(resolve(stream, out));
   if (out->device != dev)
     return invalidArgument("the stream belongs to another device than the graph");
@@ -70,14 +68,14 @@ XPU_API xpu_status xpu_kernel_param_uses(xpu_kernel kernel, uint32_t index,
   std::shared_ptr<KernelObj> k;
   if (Status st = resolve(kernel, k); !st.isOk())
     return finish(st);
-  if (index >= k->info->params.size())
+  std::vector<sched::ArgumentFacts> facts = sched::argumentFacts(*k->info);
+  if (index >= facts.size())
     return finish({XPU_ERROR_NOT_FOUND,
                    "parameter index " + std::to_string(index) + " out of range"});
-  const abi::Param &p = k->info->params[index];
   if (uses)
-    *uses = p.uses;
+    *uses = facts[index].uses;
   if (cost)
-    *cost = p.cost;
+    *cost = facts[index].cost;
   return XPU_SUCCESS;
 }
 
@@ -118,7 +116,10 @@ XPU_API xpu_status xpu_stream_end_capture(xpu_stream stream, xpu_graph *out) {
   if (graph->nodes.empty())
     return finish(invalidArgument("no launch was recorded between "
                                   "xpu_stream_begin_capture and xpu_stream_end_capture"));
-  *out = toHandle<xpu_graph>(registerObject(s->device, graph));
+  uint64_t h = 0;
+  if (Status st = registerObject(s->device, graph, h); !st.isOk())
+    return finish(st);
+  *out = toHandle<xpu_graph>(h);
   return XPU_SUCCESS;
 }
 
@@ -149,7 +150,10 @@ XPU_API xpu_status xpu_graph_instantiate(xpu_graph graph, xpu_graph_exec *out) {
                                            exec->state);
       !st.isOk())
     return finish(st);
-  *out = toHandle<xpu_graph_exec>(registerObject(g->device, exec));
+  uint64_t h = 0;
+  if (Status st = registerObject(g->device, exec, h); !st.isOk())
+    return finish(st);
+  *out = toHandle<xpu_graph_exec>(h);
   return XPU_SUCCESS;
 }
 
@@ -181,7 +185,7 @@ XPU_API xpu_status xpu_graph_exec_set_args(xpu_graph_exec exec, uint32_t node,
   const LaunchRequest &r = state.request(node);
   sched::PreparedLaunch launch;
   if (Status st = sched::prepareLaunch(state.kernelRef(node), r.grid, r.block, args,
-                                       arg_count, launch);
+                                       arg_count, r.dynamicSharedBytes, launch);
       !st.isOk())
     return finish(st);
   sched::Node replacement;

@@ -98,15 +98,19 @@ rt::Status deviceGate(const FactTable &facts, const std::string &label,
   return any ? refused(diags, first) : rt::Status();
 }
 
-rt::Status offlineGate(const rt::TargetDesc &target,
-                       const std::vector<KernelRequirements> &kernels,
-                       DiagnosticList &diags) {
-  XPU_RETURN_IF_ERROR(staticGate(target.kind, kernels, diags));
+FactTable offlineFacts(const rt::TargetDesc &target) {
   FactTable facts = resolveFacts(target, {});
   for (Fact &f : facts)
     if (f.kind == Kind::deviceOptional || f.kind == Kind::toolchainSemantic)
       f = Fact{f.capability, f.kind, Available{}, "decided by the device that loads it"};
-  return deviceGate(facts, std::string("target ") + targetName(target.kind) + " " +
+  return facts;
+}
+
+rt::Status offlineGate(const rt::TargetDesc &target,
+                       const std::vector<KernelRequirements> &kernels,
+                       DiagnosticList &diags) {
+  XPU_RETURN_IF_ERROR(staticGate(target.kind, kernels, diags));
+  return deviceGate(offlineFacts(target), std::string("target ") + targetName(target.kind) + " " +
                                target.chip,
                     kernels, diags);
 }

@@ -22,6 +22,11 @@ rt::Status deviceGate(const FactTable &facts, const std::string &label,
                       const std::vector<KernelRequirements> &kernels,
                       DiagnosticList &diags);
 
+/// The facts code generated without a device is judged by: the target's
+/// rules and the host toolchain; what a device decides counts as available
+/// (its device gate decides when it loads the code).
+FactTable offlineFacts(const rt::TargetDesc &target);
+
 /// The gate for code generated without a device (xpu_compile_for_target):
 /// the static gate, then what the host toolchain and our policies decide
 /// for `target`. What a device would decide is left to the device that

@@ -40,13 +40,26 @@ Rule cannot(std::string reason) {
 }
 Rule device(std::string what) { return {By::device, Unknown{}, std::move(what)}; }
 Rule toolchain(std::string what) { return {By::hostToolchain, Unknown{}, std::move(what)}; }
-/// Whether a toolchain keeps multiplies and adds apart is measured on each
-/// device by a probe kernel (capability/contraction_probe.cpp).
+/// Whether a toolchain keeps multiplies and adds apart is measured once per
+/// device by a probe kernel and kept in the calibration store
+/// (calibration/numeric_probes.cpp).
 Rule measured() {
   return {By::device, Unknown{}, "contraction probe (a*b+c against unfused rounding)"};
 }
+/// Whether math.fma rounds once is measured too (src/calibration).
+Rule fmaMeasured() {
+  return {By::device, Unknown{}, "fma probe (math.fma against a correctly rounded fma)"};
+}
+/// A toolchain-semantic fact: decided by a measurement of the toolchain.
+bool isMeasured(C c) {
+  return c == C::contractionControl || c == C::fmaF32 || c == C::fmaF64;
+}
 
 bool isTypeCap(C c) { return c <= C::f64Arith; }
+
+/// Every target has the software tile (mlir/lib/Conversion/LowerTiles.cpp).
+constexpr const char *kSoftwareTile =
+    "the software tile: workgroup-shared memory and vector loops (xpu-lower-tiles)";
 /// Shuffles, ballots, votes, reductions and scans of waves.
 bool isWaveOperation(C c) { return c >= C::waveShuffle && c <= C::waveReduce64; }
 
@@ -62,8 +75,15 @@ Rule cpuRule(C c) {
   case C::sharedMemory: return device("shared block per worker thread");
   case C::workgroupInvocations: return device("fiber scheduler limit");
   case C::contractionControl: return measured();
+  case C::fmaF32:
+  case C::fmaF64: return fmaMeasured();
   case C::mathLibrary: return table("host libm, resolved in the process");
-  case C::matrixTiles: return cannot("xpujit lowers no matrix tiles for the CPU yet");
+  case C::f64Math: return table("host libm has f64 forms");
+  case C::matrixTiles: return table(kSoftwareTile);
+  case C::tileMmaSync: case C::tileWgmma: case C::tileMfma: case C::tileWmma:
+  case C::tileCoopMatrix: case C::tileDotInt8:
+    return cannot("the CPU target has no matrix or packed-dot unit xpujit uses; "
+                  "tiles run as vectorized loops");
   default: break;
   }
   return cannot("no rule");
@@ -82,8 +102,16 @@ Rule nvptxRule(C c) {
   case C::sharedMemory: return device("shared memory per block");
   case C::workgroupInvocations: return device("threads per block");
   case C::contractionControl: return measured();
+  case C::fmaF32:
+  case C::fmaF64: return fmaMeasured();
   case C::mathLibrary: return toolchain("libdevice bitcode from the CUDA toolkit");
-  case C::matrixTiles: return cannot("xpujit lowers no matrix tiles for NVPTX yet");
+  case C::f64Math: return table("libdevice has f64 forms (__nv_exp, ...)");
+  case C::matrixTiles: return table(kSoftwareTile);
+  case C::tileMmaSync: return device("mma.sync with f16/bf16/tf32 operands needs sm_80");
+  case C::tileWgmma: return device("wgmma needs sm_90 (the sm_90a target)");
+  case C::tileDotInt8: return device("dp4a needs sm_61");
+  case C::tileMfma: case C::tileWmma: case C::tileCoopMatrix:
+    return cannot("an AMD or Vulkan matrix unit, not an NVIDIA one");
   default: break;
   }
   return table("LLVM NVPTX expresses it on every sm_XX");
@@ -97,8 +125,16 @@ Rule amdgcnRule(C c) {
   case C::sharedMemory: return device("LDS per workgroup");
   case C::workgroupInvocations: return device("work-items per workgroup");
   case C::contractionControl: return measured();
+  case C::fmaF32:
+  case C::fmaF64: return fmaMeasured();
   case C::mathLibrary: return toolchain("ocml/ockl from the AMD device libraries");
-  case C::matrixTiles: return cannot("xpujit lowers no matrix tiles for AMDGPU yet");
+  case C::f64Math: return table("ocml has f64 forms (__ocml_exp_f64, ...)");
+  case C::matrixTiles: return table(kSoftwareTile);
+  case C::tileMfma: return device("MFMA needs gfx908, gfx90a or gfx94x");
+  case C::tileWmma: return device("WMMA needs gfx11");
+  case C::tileDotInt8: return device("v_dot4_i32_i8 needs gfx906 or later");
+  case C::tileMmaSync: case C::tileWgmma: case C::tileCoopMatrix:
+    return cannot("an NVIDIA or Vulkan matrix unit, not an AMD one");
   default: break;
   }
   return table("LLVM AMDGPU expresses it on gfx9 and later");
@@ -135,8 +171,18 @@ Rule spirvRule(C c) {
   case C::sharedMemory: return device("maxComputeSharedMemorySize");
   case C::workgroupInvocations: return device("maxComputeWorkGroupInvocations");
   case C::contractionControl: return measured();
+  case C::fmaF32:
+  case C::fmaF64: return fmaMeasured();
   case C::mathLibrary: return table("GLSL.std.450 extended instructions");
-  case C::matrixTiles: return cannot("xpujit lowers no matrix tiles for SPIR-V yet");
+  case C::f64Math:
+    return cannot("GLSL.std.450's exponential, logarithmic, trigonometric, "
+                  "hyperbolic and power functions take 16- and 32-bit floats only");
+  case C::matrixTiles: return table(kSoftwareTile);
+  case C::tileCoopMatrix: return device("VK_KHR_cooperative_matrix");
+  case C::tileDotInt8: return device("shaderIntegerDotProduct");
+  case C::tileMmaSync: case C::tileWgmma: case C::tileMfma: case C::tileWmma:
+    return cannot("a vendor instruction SPIR-V does not name; Vulkan reaches "
+                  "matrix units through cooperative matrices");
   default: break;
   }
   return cannot("no rule");
@@ -282,8 +328,7 @@ FactTable resolveFacts(const rt::TargetDesc &target,
     Rule rule = targetRule(target.kind, c);
     Fact fact{c, Kind::backendStructural, rule.verdict, rule.evidence, std::nullopt};
     if (rule.by == By::device) {
-      Kind kind = c == C::contractionControl ? Kind::toolchainSemantic
-                                             : Kind::deviceOptional;
+      Kind kind = isMeasured(c) ? Kind::toolchainSemantic : Kind::deviceOptional;
       fact = Fact{c, kind,
                   Unknown{"the device reported no " + rule.evidence},
                   "no query recorded (" + rule.evidence + ")", std::nullopt};

@@ -16,6 +16,9 @@
 namespace mlir {
 class ModuleOp;
 }
+namespace xpu::cal {
+class DeviceCalibration;
+}
 
 namespace xpu::rt {
 
@@ -28,6 +31,10 @@ struct DeviceIdentity {
   uint32_t waveWidth = 1;
   uint32_t maxWorkgroupSize = 1024;
   uint32_t maxGrid[3] = {0x7FFFFFFF, 65535, 65535};
+  /// The native CPU backend, or a software renderer (lavapipe:
+  /// VK_PHYSICAL_DEVICE_TYPE_CPU): ordered after the CPU backend by default,
+  /// and given small calibration probes.
+  bool runsOnHostCpu = false;
 };
 
 /// What code is generated for. Every field changes the generated code, so
@@ -118,6 +125,8 @@ struct LaunchRequest {
   /// The buffer behind each parameter (null for scalars).
   std::vector<BackendBuffer *> buffers;
   uint64_t status = 0; ///< StatusWord::device
+  /// Dynamic shared memory per workgroup, after the static (interop).
+  uint32_t dynamicSharedBytes = 0;
 };
 
 /// A chain of launches the device replays as one unit: a CUDA or HIP graph,
@@ -132,6 +141,8 @@ public:
   virtual Status update(size_t index, const LaunchRequest &request) = 0;
 };
 
+class Device;
+
 /// An in-order queue of work: a stream.
 class Queue {
 public:
@@ -140,6 +151,19 @@ public:
                         size_t bytes) = 0;
   virtual Status copyOut(BackendBuffer &src, size_t offset, void *dst,
                          size_t bytes) = 0;
+  /// Device-to-device copy between two buffers of this queue's device.
+  virtual Status copyBuffer(BackendBuffer &dst, size_t dstOffset, BackendBuffer &src,
+                            size_t srcOffset, size_t bytes) = 0;
+  /// A copy from a buffer of another device of the same backend, in this
+  /// queue's order (CUDA peer copies). Null where the backend has none: the
+  /// dispatch layer then stages the copy through host memory.
+  virtual Status copyFromPeer(BackendBuffer &dst, size_t dstOffset, Device &srcDevice,
+                              BackendBuffer &src, size_t srcOffset, size_t bytes) {
+    return {XPU_ERROR_UNSUPPORTED, "no peer copies"};
+  }
+  /// Whether wait() takes an event of another device of the same backend
+  /// (CUDA's cuStreamWaitEvent does); if not, the host waits for it.
+  virtual bool waitsForPeerEvents() const { return false; }
   virtual Status launch(const LaunchRequest &request) = 0;
   virtual Status record(BackendEvent &event) = 0;
   virtual Status wait(BackendEvent &event) = 0;
@@ -167,7 +191,8 @@ struct PartitionRequest {
 
 class Device {
 public:
-  virtual ~Device() = default;
+  Device();
+  virtual ~Device();
   virtual const DeviceIdentity &identity() const = 0;
   virtual const TargetDesc &target() const = 0;
   /// What turns the target's code into what the device runs, with
@@ -230,14 +255,19 @@ public:
   /// capability/target_facts.cpp), each naming the query that produced it.
   virtual std::vector<cap::Fact> probeCapabilities() = 0;
 
-  /// The device's whole capability table, resolved once.
+  /// The device's whole capability table, resolved once (its measured
+  /// facts from the calibration).
   const cap::FactTable &capabilities();
+  /// What was measured on this device (src/calibration), loaded or measured
+  /// on first use.
+  cal::DeviceCalibration &calibration() { return *calibration_; }
   /// "cuda device 'NVIDIA H200'", for messages.
   std::string label() const;
 
 private:
   std::once_flag capabilitiesOnce_;
   cap::FactTable capabilities_;
+  std::unique_ptr<cal::DeviceCalibration> calibration_;
 };
 
 /// A backend finds its devices. A backend whose driver library is missing
@@ -252,5 +282,11 @@ public:
 
 /// The backends built into this library, in the default device order.
 std::vector<std::unique_ptr<Backend>> createBackends();
+
+/// Where a device goes in the default order (lower first): CUDA, HIP,
+/// Vulkan, the CPU backend, then Vulkan devices that run on the host CPU
+/// (lavapipe). Devices of equal rank keep their backend's order.
+int defaultOrderRank(const DeviceIdentity &id);
+constexpr int kLastDefaultOrderRank = 4;
 
 } // namespace xpu::rt

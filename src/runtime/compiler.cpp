@@ -1,10 +1,15 @@
 // The path of a kernel; see compiler.h.
 #include "runtime/compiler.h"
+#include "calibration/device_calibration.h"
 #include "capability/gate.h"
+#include "observe/observe.h"
 #include "runtime/dump.h"
 #include "runtime/env.h"
 #include "runtime/kernel_cache.h"
+#include "runtime/lowering_check.h"
 #include "runtime/targets.h"
+#include "runtime/tile_tiering.h"
+#include "capability/tile_facts.h"
 #include "xpu/Pipeline.h"
 
 #include "xpu/Transforms/Passes.h"
@@ -55,6 +60,15 @@ static Status stageFailure(xpu_status code, const DiagnosticList &diags,
   return {code, fallback};
 }
 
+/// A source that parsed but holds a construct the gpu dialect import does
+/// not take is unsupported, not malformed (XPU-UNSUPPORTED, FrontEnd/GPU).
+static xpu_status importFailure(const DiagnosticList &diags) {
+  for (const Diagnostic &d : diags)
+    if (d.severity == Diagnostic::Severity::error)
+      return d.code == "XPU-UNSUPPORTED" ? XPU_ERROR_UNSUPPORTED : XPU_ERROR_PARSE;
+  return XPU_ERROR_PARSE;
+}
+
 namespace {
 /// One compilation's MLIR context, diagnostics and dump scope.
 struct Session {
@@ -63,8 +77,15 @@ struct Session {
   DumpScope dump;
   std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
   double frontEndMs = 0; ///< set when the front end finishes
+  /// Reading (or, the first time on a device, measuring) its calibration.
+  double calibrationMs = 0;
+  bool loopSites = false; ///< number loops as check sites (see frontEnd)
   Session(const CompileRequest &request, DiagnosticList &diags)
-      : collector(ctx, diags), dump(dumpId(request.text)) {}
+      : collector(ctx, diags), dump(dumpId(request.text)) {
+    // A diagnostic names its source location; MLIR's generic dump of the op
+    // ("see current operation") only repeats it in IR the author never wrote.
+    ctx.printOpOnDiagnostic(false);
+  }
   double msSinceStart() const {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
                                                      start)
@@ -80,36 +101,63 @@ struct Session {
 } // namespace
 
 /// Parse, verify, admit and describe: everything before code generation.
+/// `loopSites` numbers the loops as run-time check sites, for a device that
+/// stops loops after a budget of passes (GuardLoopLimit reports them).
 static Status frontEnd(Session &s, const CompileRequest &request,
                        DiagnosticList &diags,
                        mlir::OwningOpRef<mlir::ModuleOp> &module,
-                       std::vector<abi::KernelInfo> &kernels) {
+                       std::vector<abi::KernelInfo> &kernels, bool loopSites = false) {
   dumpStage("input.mlir", std::string(request.text));
+  observe::Stage stage("parse");
   s.collector.setDefaultCode("XPU-PARSE");
   module = parseKernelSource(s.ctx, request.text, request.sourceName);
   if (!module)
-    return stageFailure(XPU_ERROR_PARSE, diags, "the kernel source did not parse");
+    return stageFailure(importFailure(diags), diags, "the kernel source did not parse");
 
-  // Admission against each kernel's profile.
+  stage.next("admit");
+  // Admission against each kernel's profile (ub.poison is zero before
+  // anything folds it).
   s.collector.setDefaultCode("XPU-ADMIT");
   {
     mlir::PassManager pm(&s.ctx, mlir::ModuleOp::getOperationName());
+    pm.addPass(createPoisonToZero());
     AdmitOptions options;
     options.explicitDevice = request.explicitDevice;
+    options.device = request.device;
     options.runtimeChecks = request.runtimeChecks;
+    // Calls through function values become the direct calls they stand
+    // for first, so that admission (uniform control included) judges each
+    // callee where it is called.
+    pm.addPass(createLowerFunctionValues());
     pm.addPass(createAdmit(options));
+    // Tile operands that differ between invocations are refused like any
+    // other admission rule (XPU-TILE001).
+    PrepareTilesOptions tileOptions;
+    tileOptions.runtimeChecks = request.runtimeChecks;
+    pm.addPass(createPrepareTiles(tileOptions));
+    observe::instrumentPasses(pm);
     if (mlir::failed(pm.run(*module)))
       return stageFailure(XPU_ERROR_REFUSED, diags, "a kernel was refused");
   }
 
-  // Target-independent preparation: reductions become shared memory and
-  // barriers, the same for every backend.
+  // Target-independent preparation: struct parameters become their fields,
+  // async copies and printf become loads, stores and atomics, scratch starts
+  // as zeros. Reductions stay whole: each target's lowering expands them
+  // (GPUs into shared memory and barriers, the CPU into a fold per
+  // workgroup).
+  stage.next("prepare");
   s.collector.setDefaultCode("XPU-COMPILE");
   mlir::PassManager pm(&s.ctx, mlir::ModuleOp::getOperationName());
-  pm.addPass(createExpandReductions());
+  pm.addPass(createFlattenStructs());
+  pm.addPass(createExpandAsyncCopies());
+  pm.addPass(createLowerPrintf());
+  pm.addPass(createZeroScratch());
+  observe::instrumentPasses(pm);
   if (mlir::failed(pm.run(*module)))
-    return stageFailure(XPU_ERROR_COMPILE, diags, "reduction expansion failed");
+    return stageFailure(XPU_ERROR_COMPILE, diags, "scratch initialization failed");
   assignCheckSites(*module);
+  if (loopSites)
+    assignLoopSites(*module);
   kernels = describeKernels(*module);
   dumpStage("admitted.mlir", *module);
   s.frontEndMs = s.msSinceStart();
@@ -127,8 +175,10 @@ Status checkModule(const CompileRequest &request, DiagnosticList &diags) {
   XPU_RETURN_IF_ERROR(frontEnd(s, request, diags, module, kernels));
   if (!target)
     return {};
-  return cap::staticGate(*target, analyzeRequirements(*module), diags,
-                         /*remarks=*/true);
+  XPU_RETURN_IF_ERROR(cap::staticGate(*target, analyzeRequirements(*module), diags,
+                                      /*remarks=*/true));
+  // What the target cannot lower is refused here too, located at the op.
+  return checkLowering(*module, *target, diags);
 }
 
 Status formatModule(const CompileRequest &request, std::string &out,
@@ -137,7 +187,7 @@ Status formatModule(const CompileRequest &request, std::string &out,
   s.collector.setDefaultCode("XPU-PARSE");
   auto module = parseKernelSource(s.ctx, request.text, request.sourceName);
   if (!module)
-    return stageFailure(XPU_ERROR_PARSE, diags, "the kernel source did not parse");
+    return stageFailure(importFailure(diags), diags, "the kernel source did not parse");
   out = printKernelSource(*module);
   return {};
 }
@@ -148,7 +198,12 @@ Status compileForTarget(const CompileRequest &request, const TargetDesc &target,
   Session s(request, diags);
   mlir::OwningOpRef<mlir::ModuleOp> module;
   XPU_RETURN_IF_ERROR(frontEnd(s, request, diags, module, kernels));
+  observe::Stage stage("gates");
   XPU_RETURN_IF_ERROR(cap::offlineGate(target, analyzeRequirements(*module), diags));
+  std::string tiering;
+  selectTileTiers(*module, target, cap::resolveFacts(target, cap::tileFactsOfChip(target)),
+                  diags, tiering);
+  stage.next("codegen");
   Status st = generateCode(*module, target, kernels, out);
   if (!st.isOk() && s.collector.hadError())
     return stageFailure(st.code(), diags, st.message().c_str());
@@ -170,11 +225,40 @@ static std::string canonicalIR(mlir::ModuleOp module) {
   return text;
 }
 
-const cache::Key &DeviceCache::environment(const Device &device) {
+Status describeModule(const CompileRequest &request,
+                      std::vector<abi::KernelInfo> &kernels,
+                      std::vector<KernelRequirements> &needs, std::string &canonical,
+                      DiagnosticList &diags) {
+  Session s(request, diags);
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  XPU_RETURN_IF_ERROR(frontEnd(s, request, diags, module, kernels));
+  needs = analyzeRequirements(*module);
+  canonical = canonicalIR(*module);
+  return {};
+}
+
+const cache::Key &DeviceCache::environment(Device &device) {
   std::call_once(once_, [&] {
-    environment_ = cache::environmentDigest(keyEnvironment(device));
+    cache::Environment env = keyEnvironment(device);
+    // What the device's measured facts change in its code (a loop guard,
+    // a software fma): the calibration's first reader is the first compile.
+    env.toolchain += "; " + device.calibration().codegenKey();
+    environment_ = cache::environmentDigest(env);
   });
   return environment_;
+}
+
+/// Reads the device's correctness facts before anything is timed as a
+/// stage (the first compile on a device that was never calibrated runs the
+/// probes here), and whether its kernels number their loops (see frontEnd).
+static void readCalibration(Device &device, Session &s) {
+  observe::Stage stage("calibration");
+  auto start = std::chrono::steady_clock::now();
+  s.loopSites = device.calibration().loopPassLimit().has_value();
+  s.calibrationMs =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+          .count();
+  s.start = std::chrono::steady_clock::now();
 }
 
 /// Loads a compiled payload for the kernels the front end described.
@@ -189,6 +273,7 @@ static Status loadProgram(Device &device, const cache::KernelPayload &payload,
   for (const abi::KernelInfo &k : kernels)
     program->kernels.push_back(std::make_shared<const abi::KernelInfo>(k));
   program->diagnostics = std::move(diagnostics);
+  observe::Stage stage("load");
   XPU_RETURN_IF_ERROR(device.load(program->blob, kernels, program->code));
   out = std::move(program);
   return {};
@@ -200,14 +285,22 @@ static Status compile(Device &device, Session &s, const CompileRequest &request,
                       DiagnosticList &diags, cache::KernelPayload &out) {
   // What the target language cannot express, then what this device, its
   // toolchain and our policies do not provide.
+  observe::Stage stage("gates");
   if (!request.skipGates) {
     std::vector<KernelRequirements> needs = analyzeRequirements(module);
     XPU_RETURN_IF_ERROR(cap::staticGate(device.target().kind, needs, diags));
     XPU_RETURN_IF_ERROR(
         cap::deviceGate(device.capabilities(), device.label(), needs, diags));
   }
+  // The tiers read the device's facts; a compile without gates (the probes
+  // that measure those facts) has no tiles, and asking for the facts there
+  // would wait on itself.
+  std::string tiering;
+  if (!request.skipGates)
+    selectTileTiers(module, device.target(), device.capabilities(), diags, tiering);
   double gatesMs = s.msSinceFrontEnd();
   Blob blob;
+  stage.next("codegen");
   Status st = device.compile(module, kernels, blob);
   if (!st.isOk() && s.collector.hadError())
     return stageFailure(st.code(), diags, st.message().c_str());
@@ -217,10 +310,10 @@ static Status compile(Device &device, Session &s, const CompileRequest &request,
   out.toolchain = std::move(blob.toolchain);
   out.kernels = kernels;
   out.footprints = std::move(blob.footprints);
-  char times[96];
-  std::snprintf(times, sizeof times, "front end %.1f ms; gates %.1f ms; ",
-                s.frontEndMs, gatesMs);
-  out.log = times + blob.log;
+  char times[128];
+  std::snprintf(times, sizeof times, "calibration %.1f ms; front end %.1f ms; gates %.1f ms; ",
+                s.calibrationMs, s.frontEndMs, gatesMs);
+  out.log = times + blob.log + (tiering.empty() ? "" : "\n" + tiering);
   return {};
 }
 
@@ -229,7 +322,9 @@ static Status compile(Device &device, Session &s, const CompileRequest &request,
 static std::shared_ptr<const Program>
 fromSourceEntry(Device &device, cache::Cache &kc, const cache::Key &sourceKey) {
   cache::SourcePayload source;
-  if (!kc.loadSource(sourceKey, source))
+  bool found = kc.loadSource(sourceKey, source);
+  observe::cacheLookup("source-entry", found, sourceKey.hex());
+  if (!found)
     return nullptr;
   bool memoryHit = false;
   auto payload = kc.compiled().get(
@@ -247,6 +342,7 @@ fromSourceEntry(Device &device, cache::Cache &kc, const cache::Key &sourceKey) {
   if (!loadProgram(device, *payload, source.kernels, source.diagnostics, program).isOk())
     return nullptr;
   (memoryHit ? kc.counters().memoryHits : kc.counters().diskHits)++;
+  observe::origin(memoryHit ? "memory" : "disk");
   return program;
 }
 
@@ -256,9 +352,10 @@ static Status fromContent(Device &device, cache::Cache &kc, const cache::Key &en
                           const cache::Key &sourceKey, const CompileRequest &request,
                           std::shared_ptr<const Program> &out, DiagnosticList &diags) {
   Session s(request, diags);
+  readCalibration(device, s);
   mlir::OwningOpRef<mlir::ModuleOp> module;
   std::vector<abi::KernelInfo> kernels;
-  XPU_RETURN_IF_ERROR(frontEnd(s, request, diags, module, kernels));
+  XPU_RETURN_IF_ERROR(frontEnd(s, request, diags, module, kernels, s.loopSites));
   cache::Key key = cache::contentKey(env, request.options, canonicalIR(*module));
 
   Status st;
@@ -284,9 +381,19 @@ static Status fromContent(Device &device, cache::Cache &kc, const cache::Key &en
     payload = p;
     memoryHit = diskHit = false;
   }
+  // A payload compiled earlier (another source with the same content, or
+  // another process) brings no notes: the tiers are chosen again, as they
+  // were for it, so the [mma-tiering] notes are never missing.
+  if ((memoryHit || diskHit) && !request.skipGates) {
+    std::string tiering;
+    selectTileTiers(*module, device.target(), device.capabilities(), diags, tiering);
+  }
   XPU_RETURN_IF_ERROR(loadProgram(device, *payload, kernels, diags, out));
+  diags = out->diagnostics;
   (memoryHit ? kc.counters().memoryHits
              : diskHit ? kc.counters().diskHits : kc.counters().compiles)++;
+  observe::cacheLookup("content", memoryHit || diskHit, key.hex());
+  observe::origin(memoryHit ? "memory" : diskHit ? "disk" : "compiled");
   kc.saveSource(sourceKey, {key, kernels, diags});
   return {};
 }
@@ -294,9 +401,10 @@ static Status fromContent(Device &device, cache::Cache &kc, const cache::Key &en
 Status compileProgram(Device &device, const CompileRequest &request,
                       std::shared_ptr<const Program> &out, DiagnosticList &diags) {
   Session s(request, diags);
+  readCalibration(device, s);
   mlir::OwningOpRef<mlir::ModuleOp> module;
   std::vector<abi::KernelInfo> kernels;
-  XPU_RETURN_IF_ERROR(frontEnd(s, request, diags, module, kernels));
+  XPU_RETURN_IF_ERROR(frontEnd(s, request, diags, module, kernels, s.loopSites));
   cache::KernelPayload payload;
   XPU_RETURN_IF_ERROR(compile(device, s, request, *module, kernels, diags, payload));
   return loadProgram(device, payload, kernels, diags, out);
@@ -316,8 +424,10 @@ Status buildProgram(Device &device, DeviceCache &dc, const CompileRequest &reque
 
   // In-process level by exact source: a hit costs a hash and a lookup.
   const cache::Key &env = dc.environment(device);
+  std::string deviceChoice =
+      (request.explicitDevice ? "explicit " : "default ") + request.device;
   cache::Key sourceKey = cache::sourceKey(env, request.options, request.sourceName,
-                                          request.explicitDevice, request.text);
+                                          deviceChoice, request.text);
   Status st;
   bool hit = false;
   out = dc.programs.get(
@@ -332,7 +442,9 @@ Status buildProgram(Device &device, DeviceCache &dc, const CompileRequest &reque
         return p;
       },
       hit);
+  observe::cacheLookup("memory", hit, sourceKey.hex());
   if (hit) {
+    observe::origin("memory");
     kc.counters().memoryHits++;
     diags = out->diagnostics;
   }

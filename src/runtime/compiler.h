@@ -19,6 +19,9 @@ struct CompileRequest {
   std::string sourceName = "<input>";
   /// The caller named the device (deterministic kernels require it).
   bool explicitDevice = true;
+  /// The device the module is created for, as a kernel's `device`
+  /// attribute names it ("vulkan:0"); empty when there is none (checks).
+  std::string device;
   /// For checks without a device: report the static capability verdicts
   /// for this target ("cpu", "nvptx", "amdgcn", "spirv").
   std::string target;
@@ -46,7 +49,7 @@ struct Program {
 /// programs by source key (the in-process hit: no MLIR, no loading).
 class DeviceCache {
 public:
-  const cache::Key &environment(const Device &device);
+  const cache::Key &environment(Device &device);
   cache::MemoryCache<Program> programs{256};
 
 private:
@@ -75,6 +78,13 @@ Status checkModule(const CompileRequest &request, DiagnosticList &diags);
 Status compileForTarget(const CompileRequest &request, const TargetDesc &target,
                         Blob &out, std::vector<abi::KernelInfo> &kernels,
                         DiagnosticList &diags);
+
+/// The front end again, for module reports (src/observe): the kernels it
+/// describes, what each needs, and the canonical IR that content keys hash.
+Status describeModule(const CompileRequest &request,
+                      std::vector<abi::KernelInfo> &kernels,
+                      std::vector<KernelRequirements> &needs, std::string &canonical,
+                      DiagnosticList &diags);
 
 /// Parse and verify only, then print in the library's form
 /// (xpu::printKernelSource): the normal form of xpu_module_format.

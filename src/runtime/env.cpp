@@ -19,11 +19,27 @@ std::optional<xpu_backend> parseBackend(const std::string &name) {
   return std::nullopt;
 }
 
+std::optional<uint64_t> parseDecimal(std::string_view text, uint64_t max) {
+  if (text.empty())
+    return std::nullopt;
+  uint64_t v = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9')
+      return std::nullopt;
+    unsigned digit = unsigned(c - '0');
+    if (v > (max - digit) / 10)
+      return std::nullopt;
+    v = v * 10 + digit;
+  }
+  return v;
+}
+
 std::optional<uint64_t> parseBytes(const std::string &text) {
   size_t n = text.find_first_not_of("0123456789");
-  std::string digits = text.substr(0, n);
-  std::string suffix = n == std::string::npos ? "" : text.substr(n);
-  if (digits.empty() || digits.size() > 19 || suffix.size() > 1)
+  std::string_view digits = std::string_view(text).substr(0, n);
+  std::string_view suffix =
+      n == std::string::npos ? std::string_view() : std::string_view(text).substr(n);
+  if (suffix.size() > 1)
     return std::nullopt;
   static const std::string units = "KMGT";
   unsigned shift = 0;
@@ -33,10 +49,10 @@ std::optional<uint64_t> parseBytes(const std::string &text) {
       return std::nullopt;
     shift = 10 * unsigned(u + 1);
   }
-  uint64_t v = std::stoull(digits);
-  if (v > (UINT64_MAX >> shift))
+  auto v = parseDecimal(digits, UINT64_MAX >> shift);
+  if (!v)
     return std::nullopt;
-  return v << shift;
+  return *v << shift;
 }
 
 static Status readCacheSettings(Settings &s) {
@@ -77,6 +93,18 @@ static Status readCacheSettings(Settings &s) {
   return {};
 }
 
+static Status readCalibrationSettings(Settings &s) {
+  if (const char *v = std::getenv("XPU_CALIBRATION"); v && *v)
+    s.calibrationSnapshot = v;
+  if (const char *v = std::getenv("XPU_CALIBRATION_STATS"); v && *v) {
+    std::string b = v;
+    if (b != "0" && b != "1")
+      return invalidArgument("XPU_CALIBRATION_STATS='" + b + "' is not one of: 0, 1");
+    s.calibrationStats = b == "1";
+  }
+  return {};
+}
+
 static Status readSettings(Settings &s) {
   if (const char *v = std::getenv("XPU_BACKEND"); v && *v) {
     s.backend = parseBackend(v);
@@ -91,10 +119,14 @@ static Status readSettings(Settings &s) {
       return invalidArgument("XPU_DEVICE='" + d +
                              "' must be BACKEND or BACKEND:INDEX with BACKEND "
                              "one of: cpu, cuda, hip, vulkan");
+    s.deviceBackend = *parseBackend(backend);
     if (d.find(':') != std::string::npos) {
-      std::string index = d.substr(d.find(':') + 1);
-      if (index.empty() || index.find_first_not_of("0123456789") != std::string::npos)
-        return invalidArgument("XPU_DEVICE='" + d + "': the index after ':' must be a number");
+      auto index = parseDecimal(std::string_view(d).substr(d.find(':') + 1), UINT32_MAX);
+      if (!index)
+        return invalidArgument("XPU_DEVICE='" + d +
+                               "': the index after ':' must be a number from 0 to " +
+                               std::to_string(UINT32_MAX));
+      s.deviceIndex = uint32_t(*index);
     }
     s.device = d;
   }
@@ -129,6 +161,7 @@ static Status readSettings(Settings &s) {
       return invalidArgument("XPU_SCHEDULER='" + mode + "' is not one of: on, bypass");
     s.schedulerBypass = mode == "bypass";
   }
+  XPU_RETURN_IF_ERROR(readCalibrationSettings(s));
   return readCacheSettings(s);
 }
 

@@ -7,6 +7,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace xpu::rt {
 
@@ -15,6 +16,8 @@ enum class LogLevel { error = 0, warn = 1, info = 2, debug = 3 };
 struct Settings {
   std::optional<xpu_backend> backend; ///< XPU_BACKEND
   std::string device;                 ///< XPU_DEVICE ("cuda:0", "cpu")
+  xpu_backend deviceBackend = XPU_BACKEND_CPU; ///< XPU_DEVICE's backend
+  uint32_t deviceIndex = 0;                    ///< and index (0 when none)
   LogLevel log = LogLevel::warn;      ///< XPU_LOG
   std::string dumpDir;                ///< XPU_DUMP_DIR
 
@@ -31,14 +34,23 @@ struct Settings {
   /// XPU_SCHEDULER=bypass: the raw launch path (no ordering across
   /// streams, no automatic capture), for A/B measurement.
   bool schedulerBypass = false;
+
+  /// Calibration: a snapshot file to serve records from, and whether to
+  /// print this process's calibration counters at exit.
+  std::string calibrationSnapshot; ///< XPU_CALIBRATION
+  bool calibrationStats = false;   ///< XPU_CALIBRATION_STATS=1
 };
 
 /// Reads the environment. The result is computed once per process.
 Status settings(const Settings *&out);
 
 /// Parses a byte count: digits with an optional K, M, G or T suffix
-/// (powers of 1024).
+/// (powers of 1024); nullopt for anything else or a count above 2^64 - 1.
 std::optional<uint64_t> parseBytes(const std::string &text);
+
+/// Parses decimal digits only, at most `max`; nullopt otherwise (no sign,
+/// no spaces, no exceptions).
+std::optional<uint64_t> parseDecimal(std::string_view text, uint64_t max);
 
 /// Parses "cpu", "cuda", "hip" or "vulkan".
 std::optional<xpu_backend> parseBackend(const std::string &name);

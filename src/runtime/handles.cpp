@@ -1,6 +1,8 @@
 // The handle table; see handles.h.
 #include "runtime/handles.h"
 
+#include <algorithm>
+
 namespace xpu::rt {
 
 namespace {
@@ -13,12 +15,15 @@ struct SpinGuard {
   ~SpinGuard() { flag.clear(std::memory_order_release); }
 };
 
-constexpr uint64_t kIndexMask = 0xFFFFFFFFull;
-constexpr uint64_t kGenMask = 0xFFFFFFull;
+constexpr uint64_t kIndexMask = (uint64_t(1) << HandleTable::kIndexBits) - 1;
+constexpr uint64_t kGenMask = (uint64_t(1) << HandleTable::kGenerationBits) - 1;
 
 uint64_t encode(uint32_t index, uint32_t gen, Kind kind) {
-  return (uint64_t(kind) << 56) | ((uint64_t(gen) & kGenMask) << 32) |
+  return (uint64_t(kind) << 56) | ((uint64_t(gen) & kGenMask) << HandleTable::kIndexBits) |
          (uint64_t(index) + 1);
+}
+uint32_t generationOf(uint64_t h) {
+  return uint32_t((h >> HandleTable::kIndexBits) & kGenMask);
 }
 } // namespace
 
@@ -39,6 +44,22 @@ const char *kindName(Kind kind) {
   return "object";
 }
 
+Status handleTableFull(Kind kind) {
+  return {XPU_ERROR_OUT_OF_MEMORY,
+          std::string("cannot make a ") + kindName(kind) +
+              " handle: the process holds the most live handles it can (" +
+              std::to_string(HandleTable::kMaxSlots) + ")"};
+}
+
+HandleTable::HandleTable(uint32_t maxGeneration, uint32_t maxSlots)
+    : maxGeneration_(std::max(maxGeneration, 1u)),
+      maxSlots_(std::min(maxSlots, kMaxSlots)) {}
+
+HandleTable::~HandleTable() {
+  for (auto &chunk : chunks_)
+    delete[] chunk.load(std::memory_order_relaxed);
+}
+
 HandleTable &HandleTable::get() {
   static HandleTable *table = new HandleTable(); // never destroyed: handles
                                                  // may be used at exit
@@ -46,10 +67,9 @@ HandleTable &HandleTable::get() {
 }
 
 HandleTable::Slot *HandleTable::slot(uint32_t index) {
-  uint32_t chunk = index / kChunkSlots;
-  if (chunk >= kMaxChunks)
+  if (index >= maxSlots_)
     return nullptr;
-  Slot *base = chunks_[chunk].load(std::memory_order_acquire);
+  Slot *base = chunks_[index / kChunkSlots].load(std::memory_order_acquire);
   return base ? base + index % kChunkSlots : nullptr;
 }
 
@@ -61,10 +81,10 @@ uint64_t HandleTable::add(Kind kind, std::shared_ptr<Object> obj) {
       index = freeList_.back();
       freeList_.pop_back();
     } else {
+      if (nextIndex_ >= maxSlots_)
+        return 0;
       index = nextIndex_++;
       uint32_t chunk = index / kChunkSlots;
-      if (chunk >= kMaxChunks)
-        return 0;
       if (!chunks_[chunk].load(std::memory_order_relaxed))
         chunks_[chunk].store(new Slot[kChunkSlots], std::memory_order_release);
     }
@@ -86,8 +106,7 @@ HandleTable::Slot *HandleTable::slotFor(uint64_t h, Kind kind) {
 
 /// Whether `s` (locked) holds the live object `h` names.
 static bool holds(const HandleTable::Slot &s, uint64_t h, Kind kind) {
-  return s.object && s.kind == kind &&
-         (s.generation & kGenMask) == ((h >> 32) & kGenMask);
+  return s.object && s.kind == kind && s.generation == generationOf(h);
 }
 
 std::shared_ptr<Object> HandleTable::lookup(uint64_t h, Kind kind) {
@@ -103,17 +122,30 @@ std::shared_ptr<Object> HandleTable::remove(uint64_t h, Kind kind) {
   if (!s)
     return nullptr;
   std::shared_ptr<Object> obj;
+  bool retire;
   {
     SpinGuard g(s->lock);
     if (!holds(*s, h, kind))
       return nullptr;
     obj = std::move(s->object);
     s->object.reset();
-    ++s->generation;
+    // A slot at its last generation stays empty for good: reusing it would
+    // issue a handle value a second time.
+    retire = s->generation >= maxGeneration_;
+    if (!retire)
+      ++s->generation;
   }
   std::lock_guard<std::mutex> g(growMutex_);
-  freeList_.push_back(uint32_t((h & kIndexMask) - 1));
+  if (retire)
+    ++retired_;
+  else
+    freeList_.push_back(uint32_t((h & kIndexMask) - 1));
   return obj;
+}
+
+uint64_t HandleTable::retiredSlots() {
+  std::lock_guard<std::mutex> g(growMutex_);
+  return retired_;
 }
 
 } // namespace xpu::rt

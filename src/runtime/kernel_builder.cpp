@@ -120,11 +120,12 @@ bool isScalar(Type t) {
   return t.isIndex() || t.isF16() || t.isBF16() || t.isF32() || t.isF64();
 }
 
-/// The types a builder value may have: scalars, 1-D vectors of them, buffers.
+/// The types a builder value may have: scalars, 1-D vectors of them,
+/// buffers, structs (kernel parameters).
 bool isValueType(Type t) {
   if (auto v = dyn_cast<VectorType>(t))
     return v.getRank() == 1 && !v.isScalable() && isScalar(v.getElementType());
-  return isScalar(t) || isa<BufferType>(t);
+  return isScalar(t) || isa<BufferType, StructType>(t);
 }
 
 Type elementOf(Type t) {
@@ -269,7 +270,7 @@ struct KernelBuilder::Impl {
       return fail(call, std::string("type '") + textIn +
                             "' is not one a kernel value can have (i1, i8, i16, "
                             "i32, i64, f16, bf16, f32, f64, index, vector<NxT> "
-                            "of them, !xpu.buffer<...>)");
+                            "of them, !xpu.buffer<...>, !xpu.struct<...>)");
     parsedTypes.emplace(textIn, t);
     out = t;
     return {};
@@ -809,9 +810,12 @@ Status KernelBuilder::atomic(xpu_atomic_op op, ValueId value, ValueId buffer,
   Impl &m = *impl_;
   const char *call = "xpu_builder_atomic";
   XPU_RETURN_IF_ERROR(m.ready(call));
-  if (uint32_t(op) > XPU_ATOMIC_FADD || uint32_t(order) > XPU_ORDER_SEQ_CST ||
+  if (uint32_t(op) > XPU_ATOMIC_FMAX || uint32_t(order) > XPU_ORDER_SEQ_CST ||
       uint32_t(scope) > XPU_SCOPE_DEVICE)
     return m.fail(call, "unknown operation, order or scope");
+  if (op == XPU_ATOMIC_CMPXCHG)
+    return m.fail(call, "a compare-exchange needs the value it expects: use "
+                        "xpu_builder_atomic_cmpxchg");
   Value v, buf, idx;
   XPU_RETURN_IF_ERROR(m.get(value, call, "value", v));
   XPU_RETURN_IF_ERROR(access(m, call, buffer, &index, buf, idx));
@@ -821,6 +825,27 @@ Status KernelBuilder::atomic(xpu_atomic_op op, ValueId value, ValueId buffer,
                             " but the buffer holds " + text(elem));
   return m.emitted(AtomicRMWOp::create(m.here(), m.loc, elem, AtomicKind(op), v,
                                        buf, idx, MemoryOrder(order), Scope(scope)),
+                   call, out);
+}
+
+Status KernelBuilder::atomicCmpxchg(ValueId expected, ValueId desired, ValueId buffer,
+                                    ValueId index, xpu_memory_order order, xpu_scope scope,
+                                    ValueId &out) {
+  Impl &m = *impl_;
+  const char *call = "xpu_builder_atomic_cmpxchg";
+  XPU_RETURN_IF_ERROR(m.ready(call));
+  if (uint32_t(order) > XPU_ORDER_SEQ_CST || uint32_t(scope) > XPU_SCOPE_DEVICE)
+    return m.fail(call, "unknown order or scope");
+  Value e, d, buf, idx;
+  XPU_RETURN_IF_ERROR(m.get(expected, call, "expected", e));
+  XPU_RETURN_IF_ERROR(m.get(desired, call, "desired", d));
+  XPU_RETURN_IF_ERROR(access(m, call, buffer, &index, buf, idx));
+  Type elem = cast<BufferType>(buf.getType()).getElementType();
+  if (e.getType() != elem || d.getType() != elem)
+    return m.fail(call, "expected and desired are " + text(e.getType()) + " and " +
+                            text(d.getType()) + " but the buffer holds " + text(elem));
+  return m.emitted(AtomicRMWOp::create(m.here(), m.loc, elem, AtomicKind::cmpxchg, d, buf, idx,
+                                       e, MemoryOrder(order), Scope(scope)),
                    call, out);
 }
 
@@ -1046,6 +1071,135 @@ Status KernelBuilder::whileEnd(const ValueIds &yields, size_t resultCount,
   m.yield(vals);
   Operation *op = f.types.empty() ? f.op : m.withResults(f.op, f.types);
   return m.close(op, call, results);
+}
+
+//===----------------------------------------------------------------------===//
+// Struct parameters
+//===----------------------------------------------------------------------===//
+
+Status KernelBuilder::structGet(ValueId value, const char *field, ValueId &out) {
+  Impl &m = *impl_;
+  const char *call = "xpu_builder_struct_get";
+  XPU_RETURN_IF_ERROR(m.ready(call));
+  Value v;
+  XPU_RETURN_IF_ERROR(m.get(value, call, "value", v));
+  auto type = dyn_cast<StructType>(v.getType());
+  if (!type)
+    return m.fail(call, "`value` is " + text(v.getType()) + ", not a struct");
+  if (!field)
+    return m.fail(call, "the field name is NULL");
+  std::optional<unsigned> index = type.fieldIndex(field);
+  if (!index)
+    return m.fail(call, "struct '" + type.getName().str() + "' has no field '" + field + "'");
+  return m.emitted(StructGetOp::create(m.here(), m.loc, type.getFieldTypes()[*index], v,
+                                       m.b.getStringAttr(field)),
+                   call, out);
+}
+
+Status KernelBuilder::printf(const char *format, const ValueIds &ids) {
+  Impl &m = *impl_;
+  const char *call = "xpu_builder_printf";
+  XPU_RETURN_IF_ERROR(m.ready(call));
+  if (!format)
+    return m.fail(call, "the format is NULL");
+  SmallVector<Value> vals;
+  XPU_RETURN_IF_ERROR(m.getAll(ids, call, "values", vals));
+  return m.check(PrintfOp::create(m.here(), m.loc, m.b.getStringAttr(format), vals), call);
+}
+
+/// The symbols of a function set: each an xpu.func of this builder.
+static Status functionSet(KernelBuilder::Impl &m, const char *call,
+                          const std::vector<std::string> &names, ArrayAttr &out) {
+  if (names.empty())
+    return m.fail(call, "the set of functions is empty");
+  SmallVector<Attribute> refs;
+  for (const std::string &name : names) {
+    Operation *sym = SymbolTable::lookupSymbolIn(*m.module, name);
+    if (!isa_and_nonnull<FuncOp>(sym) || sym == m.frames.front().op)
+      return m.fail(call, "'@" + name + "' is not an ended device function of this builder");
+    refs.push_back(FlatSymbolRefAttr::get(&m.ctx, name));
+  }
+  out = ArrayAttr::get(&m.ctx, refs);
+  return {};
+}
+
+/// Verifies an op with symbol uses (the set's functions) as the text would.
+static Status checkUses(KernelBuilder::Impl &m, Operation *op, const char *call) {
+  XPU_RETURN_IF_ERROR(m.check(op, call));
+  SymbolTableCollection symbols;
+  m.diagnostic.clear();
+  if (succeeded(cast<SymbolUserOpInterface>(op).verifySymbolUses(symbols)))
+    return {};
+  op->erase();
+  return m.fail(call, m.diagnostic.empty() ? "the set does not verify" : m.diagnostic);
+}
+
+Status KernelBuilder::fnValue(const char *callee, const std::vector<std::string> &set,
+                              ValueId &out) {
+  Impl &m = *impl_;
+  const char *call = "xpu_builder_fn_value";
+  XPU_RETURN_IF_ERROR(m.ready(call));
+  if (!callee)
+    return m.fail(call, "the callee is NULL");
+  ArrayAttr refs;
+  XPU_RETURN_IF_ERROR(functionSet(m, call, set, refs));
+  auto op = FnValueOp::create(m.here(), m.loc, m.b.getI32Type(),
+                              FlatSymbolRefAttr::get(&m.ctx, callee), refs);
+  XPU_RETURN_IF_ERROR(checkUses(m, op, call));
+  out = m.add(op.getResult());
+  return {};
+}
+
+Status KernelBuilder::fnCall(ValueId function, const std::vector<std::string> &set,
+                             const ValueIds &args, size_t resultCount, ValueIds &results) {
+  Impl &m = *impl_;
+  const char *call = "xpu_builder_fn_call";
+  XPU_RETURN_IF_ERROR(m.ready(call));
+  Value f;
+  XPU_RETURN_IF_ERROR(m.get(function, call, "function", f));
+  if (!f.getType().isInteger(32))
+    return m.fail(call, "`function` must be an i32 function value, got " + text(f.getType()));
+  ArrayAttr refs;
+  XPU_RETURN_IF_ERROR(functionSet(m, call, set, refs));
+  SmallVector<Value> vals;
+  XPU_RETURN_IF_ERROR(m.getAll(args, call, "args", vals));
+  FunctionType type = SymbolTable::lookupSymbolIn(*m.module, set.front())
+                          ? cast<FuncOp>(SymbolTable::lookupSymbolIn(*m.module, set.front()))
+                                .getFunctionType()
+                          : FunctionType();
+  if (resultCount != type.getNumResults())
+    return m.fail(call, "the set's functions return " + std::to_string(type.getNumResults()) +
+                            " values, " + std::to_string(resultCount) + " asked for");
+  auto op = FnCallOp::create(m.here(), m.loc, type.getResults(), f, refs, vals);
+  XPU_RETURN_IF_ERROR(checkUses(m, op, call));
+  results.clear();
+  for (Value r : op.getResults())
+    results.push_back(m.add(r));
+  return {};
+}
+
+Status KernelBuilder::gridStrideBegin(ValueId n, ValueId &index) {
+  Impl &m = *impl_;
+  const char *call = "xpu_builder_grid_stride_begin";
+  XPU_RETURN_IF_ERROR(m.ready(call));
+  Value bound;
+  XPU_RETURN_IF_ERROR(m.get(n, call, "n", bound));
+  if (!bound.getType().isIndex())
+    return m.fail(call, "`n` must be an index value, got " + text(bound.getType()) +
+                            " (convert it with XPU_CAST_INDEX_UNSIGNED)");
+  // for (i = global id; i < n; i += global size): spec 17.2's stride.
+  ValueId start = m.add(GlobalIdOp::create(m.here(), m.loc, Dim::x));
+  ValueId step = m.add(GlobalSizeOp::create(m.here(), m.loc, Dim::x));
+  ValueIds iterArgs;
+  return forBegin(start, n, step, {}, index, iterArgs);
+}
+
+Status KernelBuilder::gridStrideEnd() {
+  Impl &m = *impl_;
+  const char *call = "xpu_builder_grid_stride_end";
+  XPU_RETURN_IF_ERROR(m.expect(call, {FrameKind::forBody}, "the body of a grid-stride loop"));
+  ValueIds results;
+  return forEnd({}, results);
 }
 
 //===----------------------------------------------------------------------===//

@@ -57,10 +57,20 @@ public:
   Status barrier();
   Status atomic(xpu_atomic_op op, ValueId value, ValueId buffer, ValueId index,
                 xpu_memory_order order, xpu_scope scope, ValueId &out);
+  Status atomicCmpxchg(ValueId expected, ValueId desired, ValueId buffer, ValueId index,
+                       xpu_memory_order order, xpu_scope scope, ValueId &out);
   Status reduce(xpu_reduce_op op, ValueId value, xpu_reduce_order order,
                 ValueId &out);
   Status call(const char *callee, const ValueIds &args, size_t resultCount,
               ValueIds &results);
+
+  Status structGet(ValueId value, const char *field, ValueId &out);
+  Status printf(const char *format, const ValueIds &values);
+  Status fnValue(const char *callee, const std::vector<std::string> &set, ValueId &out);
+  Status fnCall(ValueId function, const std::vector<std::string> &set, const ValueIds &args,
+                size_t resultCount, ValueIds &results);
+  Status gridStrideBegin(ValueId n, ValueId &index);
+  Status gridStrideEnd();
 
   // Wave operations (xpu_builder_wave_*).
   Status waveShuffle(xpu_wave_shuffle mode, ValueId value, ValueId offset,

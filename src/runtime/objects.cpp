@@ -1,7 +1,13 @@
 // Borrows, stream synchronization and object registration; see objects.h.
 #include "runtime/objects.h"
+#include "calibration/device_calibration.h"
+#include "runtime/log.h"
 #include "scheduler/stream_queue.h"
+#include "xpu/PrintFormat.h"
 
+#include <cstdio>
+
+#include <cstring>
 #include <sstream>
 
 namespace xpu::rt {
@@ -61,28 +67,89 @@ static Status outOfBounds(const abi::KernelInfo &kernel, uint32_t count,
       << (count == 1 ? " was" : "es were") << " suppressed";
   if (firstSite > 0 && firstSite <= kernel.checkSites.size()) {
     const abi::CheckSite &site = kernel.checkSites[firstSite - 1];
-    msg << "; the first was a " << site.what << " at " << site.location;
+    // `what` names the access ("load from 'x'", "atomic on 'x'"), so the
+    // article follows its first letter.
+    bool vowel = !site.what.empty() && std::strchr("aeiou", site.what[0]);
+    msg << "; the first was " << (vowel ? "an " : "a ") << site.what << " at "
+        << site.location;
   }
   return {XPU_ERROR_OUT_OF_BOUNDS, msg.str()};
 }
 
-Status StreamObj::synchronize() {
-  std::lock_guard<std::mutex> g(mu);
-  uint64_t upTo = enqueued;
-  Status st = queue->synchronize();
-  for (PendingCheck &check : checks) {
-    // A graph's word may be counted into by a later replay on another
-    // stream meanwhile: taken atomically, so no count is lost.
-    uint32_t count = __atomic_exchange_n(&check.word.host[0], 0u, __ATOMIC_ACQ_REL);
-    uint32_t site = __atomic_exchange_n(&check.word.host[1], 0u, __ATOMIC_ACQ_REL);
-    if (count && st.isOk())
-      st = outOfBounds(*check.kernel, count, site);
-    if (!check.owner)
-      device->device->freeStatusWord(check.word);
+/// Formats a finished launch's printf records to standard output, and says
+/// there how many did not fit.
+static Status printRecords(Device &device, const PendingPrint &p) {
+  std::vector<uint32_t> words(p.buffer->bytes / 4);
+  XPU_RETURN_IF_ERROR(device.download(*p.buffer->memory, 0, words.data(), p.buffer->bytes));
+  std::string out;
+  uint32_t dropped = abi::formatPrintRecords(p.kernel->prints, words.data(), words.size(), out);
+  if (dropped) {
+    std::string note = "xpujit: kernel '" + p.kernel->name + "': " + std::to_string(dropped) +
+                       " printf record" + (dropped == 1 ? " was" : "s were") +
+                       " dropped: the launch's print buffer of " +
+                       std::to_string(p.buffer->bytes) + " bytes was full";
+    out += "[" + note + "]\n";
+    log(LogLevel::warn, note);
   }
-  checks.clear();
-  synchronized.store(upTo, std::memory_order_release);
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  std::fflush(stdout);
+  return {};
+}
+
+Status StreamObj::synchronize() {
+  std::vector<std::shared_ptr<Object>> finished;
+  Status st;
+  {
+    std::lock_guard<std::mutex> g(mu);
+    observe::SyncScope timing(*this);
+    uint64_t upTo = enqueued;
+    st = queue->synchronize();
+    for (PendingCheck &check : checks) {
+      // A graph's word may be counted into by a later replay on another
+      // stream meanwhile: taken atomically, so no count is lost.
+      uint32_t count = __atomic_exchange_n(&check.word.host[0], 0u, __ATOMIC_ACQ_REL);
+      uint32_t first = __atomic_exchange_n(&check.word.host[1], 0u, __ATOMIC_ACQ_REL);
+      const auto &sites = check.kernel->checkSites;
+      bool loop = first > 0 && first <= sites.size() && sites[first - 1].what == "loop";
+      if (count && st.isOk())
+        st = loop ? device->device->calibration().loopStopped(*check.kernel, sites[first - 1])
+                  : outOfBounds(*check.kernel, count, first);
+      if (!check.owner)
+        device->device->freeStatusWord(check.word);
+    }
+    checks.clear();
+    for (PendingPrint &p : prints)
+      if (Status printed = printRecords(*device->device, p); st.isOk() && !printed.isOk())
+        st = printed;
+    prints.clear();
+    finished.swap(inUse);
+    synchronized.store(upTo, std::memory_order_release);
+    st = timing.done(std::move(st));
+  }
+  // Outside the lock: the last reference to a module or buffer may go here,
+  // and its destruction must not wait for this stream.
+  finished.clear();
   return st;
+}
+
+Status DeviceObj::stream0(std::shared_ptr<StreamObj> &out) {
+  std::lock_guard<std::mutex> g(mu);
+  if (!defaultStream)
+    return {XPU_ERROR_INVALID_HANDLE, "the device's context has been released"};
+  out = defaultStream;
+  return {};
+}
+
+void DeviceObj::shutDown() {
+  std::shared_ptr<StreamObj> own;
+  std::vector<std::weak_ptr<StreamObj>> others;
+  {
+    std::lock_guard<std::mutex> g(mu);
+    own = std::move(defaultStream);
+    others.swap(streams);
+  }
+  if (own)
+    (void)own->synchronize();
 }
 
 Status BufferObj::checkConflicts(const char *what, bool isWrite,

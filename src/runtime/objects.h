@@ -3,12 +3,14 @@
 // that run when a stream is synchronized.
 #pragma once
 
+#include "observe/observe.h"
 #include "runtime/backend.h"
 #include "runtime/compiler.h"
 #include "runtime/handles.h"
 #include "runtime/kernel_builder.h"
 #include "xpu/Diagnostic.h"
 
+#include <algorithm>
 #include <atomic>
 #include <map>
 #include <mutex>
@@ -29,14 +31,22 @@ struct DeviceObj : Object {
   std::unique_ptr<Device> device;
   uint32_t index = 0;
   std::weak_ptr<ContextObj> context;
-  std::shared_ptr<StreamObj> defaultStream;
   DeviceCache cache; ///< programs loaded on this device, by source
 
   std::mutex mu;
+  std::shared_ptr<StreamObj> defaultStream;      ///< null once shut down
   std::vector<std::weak_ptr<StreamObj>> streams; ///< every live stream
+
+  /// The default stream (for a NULL stream argument), or INVALID_HANDLE
+  /// once the device's context has been released.
+  Status stream0(std::shared_ptr<StreamObj> &out);
 
   /// Synchronizes every stream of the device; returns the first error.
   Status synchronizeAll();
+  /// At context release: lets go of the default stream (which refers back
+  /// to the device), so that the device, its queues and their worker
+  /// threads are destroyed once nothing else refers to them.
+  void shutDown();
 };
 
 struct ContextObj : Object {
@@ -61,6 +71,14 @@ struct PendingCheck {
   std::shared_ptr<const void> owner;
 };
 
+struct BufferObj;
+
+/// A launch that prints: its print buffer, formatted at synchronization.
+struct PendingPrint {
+  std::shared_ptr<BufferObj> buffer;
+  std::shared_ptr<const abi::KernelInfo> kernel;
+};
+
 struct StreamObj : Object {
   std::shared_ptr<DeviceObj> device;
   std::unique_ptr<Queue> queue;
@@ -69,9 +87,29 @@ struct StreamObj : Object {
   uint64_t enqueued = 0;               ///< sequence number of the last work
   std::atomic<uint64_t> synchronized{0}; ///< last sequence known finished
   std::vector<PendingCheck> checks;
+  /// What enqueued work uses (events recorded or waited on, kernels with
+  /// their modules, buffers), held until the stream synchronizes: releasing
+  /// a handle while its object is still queued is safe (xpu_c.h, "Queued
+  /// work keeps what it uses alive").
+  std::vector<std::shared_ptr<Object>> inUse;
+  std::vector<PendingPrint> prints;
 
-  /// Waits for the queue, then checks the status words of finished
-  /// launches; ends the borrows of everything enqueued so far.
+  /// Keeps `obj` alive until the next synchronization. Call with `mu` held,
+  /// with each enqueue. A loop that launches one kernel on the same
+  /// buffers keeps each of them once: the last few entries are checked.
+  void keep(std::shared_ptr<Object> obj) {
+    size_t window = std::min<size_t>(inUse.size(), 8);
+    for (size_t i = inUse.size() - window; i < inUse.size(); ++i)
+      if (inUse[i] == obj)
+        return;
+    inUse.push_back(std::move(obj));
+  }
+
+  observe::StreamLog observed; ///< launches awaiting device times (last: see it)
+
+  /// Waits for the queue, then prints what finished launches printed and
+  /// checks their status words; ends the borrows of everything enqueued so far and lets go
+  /// of what the finished work used.
   Status synchronize();
 };
 
@@ -129,6 +167,7 @@ struct ModuleObj : Object {
   std::shared_ptr<const Program> program;
   std::vector<uint64_t> kernelHandles;
   std::string buildInfo; ///< for xpu_module_build_info
+  std::shared_ptr<observe::ModuleRecord> observed; ///< for xpu_module_report
 };
 
 struct KernelObj : Object {
@@ -137,6 +176,12 @@ struct KernelObj : Object {
   BackendKernel *code = nullptr;
   std::vector<abi::Slot> slots; ///< flattened argument layout
   uint32_t argBytes = 0;
+  /// The flattened parameters that are launch arguments (the others are
+  /// filled by the launch: abi::Role), and where each parameter's slots
+  /// begin.
+  std::vector<uint32_t> arguments, firstSlot;
+  /// Dynamic shared memory a launch may ask for (interop).
+  uint64_t dynamicSharedCapacity = 0;
   std::vector<std::string> paramNames; ///< stable storage for the C API
   /// The kernel's manifest (scheduler/manifest.h), made on first use.
   std::once_flag manifestOnce;
@@ -169,12 +214,15 @@ template <> constexpr Kind kindOf<BuilderObj>() { return Kind::builder; }
 
 /// Registers `obj` under a new handle owned by `device`'s context.
 template <typename T>
-uint64_t registerObject(const std::shared_ptr<DeviceObj> &device,
-                        std::shared_ptr<T> obj) {
+Status registerObject(const std::shared_ptr<DeviceObj> &device,
+                      std::shared_ptr<T> obj, uint64_t &handle) {
   uint64_t h = HandleTable::get().add(kindOf<T>(), obj);
+  if (!h)
+    return handleTableFull(kindOf<T>());
   if (auto ctx = device->context.lock())
     ctx->adopt(h);
-  return h;
+  handle = h;
+  return {};
 }
 
 /// Unregisters a handle made by registerObject.

@@ -1,13 +1,17 @@
 // Targets by name and their code generators; see targets.h.
 #include "runtime/targets.h"
+#include "runtime/lowering_check.h"
+#include "xpu/Pipeline.h"
 
 #include "../../backends/cpu/cpu_codegen.h"
 #include "../../backends/cuda/cuda_codegen.h"
 #include "../../backends/hip/hip_codegen.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/Config/llvm-config.h"
 
 #include <cstdlib>
+#include <cstring>
 
 namespace xpu::rt {
 
@@ -20,6 +24,7 @@ Status nvptxTarget(const std::string &chip, unsigned waveWidth, TargetDesc &out)
   if (cc < 50 || !end || *end)
     return invalidArgument("unknown NVIDIA architecture '" + chip +
                            "' (sm_XY, sm_50 or later, e.g. sm_90)");
+  XPU_RETURN_IF_ERROR(cuda::checkNvptxChip(chip));
   if (waveWidth != 0 && waveWidth != 32)
     return invalidArgument("NVIDIA GPUs run warps of 32, not " + std::to_string(waveWidth));
   out = cuda::nvptxTarget(int(cc / 10), int(cc % 10));
@@ -37,6 +42,24 @@ Status hostTarget(const std::string &chip, unsigned waveWidth, TargetDesc &out) 
   return {};
 }
 
+/// SPIR-V words for the device-less Vulkan target (setDefaultVulkanTarget);
+/// a device compiles for its own features instead (backends/vulkan).
+Status compileSPIRVOffline(mlir::ModuleOp module, Blob &out) {
+  setDefaultVulkanTarget(module);
+  SPIRVOptions options;
+  options.indexBits = 64;
+  std::vector<uint32_t> words;
+  if (mlir::failed(lowerToSPIRV(module, options)))
+    return {XPU_ERROR_COMPILE, "lowering to SPIR-V failed"};
+  if (mlir::failed(serializeSPIRV(module, words)))
+    return {XPU_ERROR_COMPILE, "SPIR-V serialization failed"};
+  out.code.resize(words.size() * sizeof(uint32_t));
+  std::memcpy(out.code.data(), words.data(), out.code.size());
+  out.format = "spirv";
+  out.toolchain = "MLIR SPIR-V serializer";
+  return {};
+}
+
 } // namespace
 
 Status describeTarget(const std::string &target, const std::string &chip,
@@ -50,8 +73,14 @@ Status describeTarget(const std::string &target, const std::string &chip,
     return nvptxTarget(chip, waveWidth, out);
   if (target == "cpu")
     return hostTarget(chip, waveWidth, out);
-  if (target == "spirv")
-    return {XPU_ERROR_UNSUPPORTED, "this build has no SPIR-V code generator"};
+  if (target == "spirv") {
+    if (!chip.empty())
+      return invalidArgument("target spirv takes no chip: it is a capable Vulkan 1.3 "
+                             "device (SPIR-V 1.6, 64-bit index)");
+    out = {TargetDesc::Kind::spirv, "spirv1.6-unknown-vulkan1.3", "", "index64",
+           waveWidth ? waveWidth : 32};
+    return {};
+  }
   return invalidArgument("unknown target '" + target +
                          "' (accepted: cpu, nvptx, amdgcn, spirv)");
 }
@@ -66,9 +95,9 @@ Status generateCode(mlir::ModuleOp module, const TargetDesc &target,
   case TargetDesc::Kind::amdgcn:
     return hip::compileForAMDGPU(module, target, kernels, out);
   case TargetDesc::Kind::spirv:
-    break;
+    return compileSPIRVOffline(module, out);
   }
-  return {XPU_ERROR_UNSUPPORTED, "this build has no SPIR-V code generator"};
+  return {XPU_ERROR_UNSUPPORTED, "unknown target kind"};
 }
 
 } // namespace xpu::rt

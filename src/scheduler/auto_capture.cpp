@@ -79,7 +79,7 @@ Status AutoCapture::releaseHeld(rt::StreamObj &stream, rt::Queue &device, size_t
     if (Status st = device.launch(request); !st.isOk() && first.isOk())
       first = st;
   }
-  keepBuffers(heldFrom_, end);
+  keepAlive(heldFrom_, end);
   heldFrom_ = end;
   return first;
 }
@@ -91,7 +91,7 @@ Status AutoCapture::replay(Segment &segment, rt::StreamObj &stream,
     if (!exec.matches(i - segment.begin, chain_[i]))
       XPU_RETURN_IF_ERROR(exec.setNode(i - segment.begin, chain_[i]));
   Status st = exec.enqueue(device);
-  keepBuffers(segment.begin, segment.end);
+  keepAlive(segment.begin, segment.end);
   heldFrom_ = segment.end;
   if (!st.isOk())
     return st;
@@ -99,11 +99,15 @@ Status AutoCapture::replay(Segment &segment, rt::StreamObj &stream,
   return {};
 }
 
-void AutoCapture::keepBuffers(size_t begin, size_t end) {
-  for (size_t i = begin; i < end; ++i)
+void AutoCapture::keepAlive(size_t begin, size_t end) {
+  for (size_t i = begin; i < end; ++i) {
+    // The kernel too: its code runs until the stream synchronizes.
+    if (kept_.empty() || kept_.back() != chain_[i].kernel)
+      kept_.push_back(chain_[i].kernel);
     for (const std::shared_ptr<rt::BufferObj> &b : chain_[i].buffers)
       if (kept_.empty() || kept_.back() != b)
         kept_.push_back(b);
+  }
 }
 
 void AutoCapture::instantiate(Template &t, rt::StreamObj &stream) {
@@ -161,6 +165,7 @@ Status AutoCapture::endChain(rt::StreamObj &stream, rt::Queue &device) {
         shape.kernel = chain_[i].kernel;
         std::copy(chain_[i].grid, chain_[i].grid + 3, shape.grid);
         std::copy(chain_[i].block, chain_[i].block + 3, shape.block);
+        shape.dynamicShared = chain_[i].dynamicShared;
         t.shapes.push_back(std::move(shape));
       }
       t.repeats = 1;

@@ -57,7 +57,7 @@ private:
   rt::Status replay(Segment &segment, rt::StreamObj &stream,
                     const std::shared_ptr<rt::StreamObj> &self, rt::Queue &device);
   void instantiate(Template &t, rt::StreamObj &stream);
-  void keepBuffers(size_t begin, size_t end);
+  void keepAlive(size_t begin, size_t end);
 
   std::map<uint64_t, Template> templates_;
   bool active_ = false;

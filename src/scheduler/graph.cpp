@@ -16,13 +16,14 @@ void Node::assign(const std::shared_ptr<rt::KernelObj> &k, const PreparedLaunch 
   kernel = k;
   std::memcpy(grid, launch.request.grid, sizeof grid);
   std::memcpy(block, launch.request.block, sizeof block);
+  dynamicShared = launch.request.dynamicSharedBytes;
   args.assign(launch.args.begin(), launch.args.end());
   buffers.assign(launch.buffers.begin(), launch.buffers.end());
 }
 
 bool Node::sameShape(const Node &o) const {
   return kernel == o.kernel && !std::memcmp(grid, o.grid, sizeof grid) &&
-         !std::memcmp(block, o.block, sizeof block);
+         !std::memcmp(block, o.block, sizeof block) && dynamicShared == o.dynamicShared;
 }
 
 bool Node::sameLaunch(const Node &o) const {
@@ -90,6 +91,7 @@ void Node::toRequest(uint64_t status, rt::LaunchRequest &r) const {
   r.args = args.data();
   r.argBytes = args.size();
   r.slots = &k.slots;
+  r.dynamicSharedBytes = dynamicShared;
   r.buffers.assign(k.info->params.size(), nullptr);
   for (size_t p = 0, b = 0; p < k.info->params.size(); ++p)
     if (k.info->params[p].isBuffer)
@@ -171,7 +173,8 @@ bool ExecState::matches(size_t i, const Node &node) const {
   const rt::LaunchRequest &r = requests_[i];
   if (kernels_[i] != node.kernel || args_[i] != node.args ||
       std::memcmp(r.grid, node.grid, sizeof r.grid) ||
-      std::memcmp(r.block, node.block, sizeof r.block))
+      std::memcmp(r.block, node.block, sizeof r.block) ||
+      r.dynamicSharedBytes != node.dynamicShared)
     return false;
   for (size_t p = 0, b = 0; p < r.buffers.size(); ++p)
     if (r.buffers[p] && r.buffers[p] != node.buffers[b++]->memory.get())

@@ -18,13 +18,14 @@ namespace xpu::sched {
 struct Node {
   std::shared_ptr<rt::KernelObj> kernel;
   uint32_t grid[3] = {1, 1, 1}, block[3] = {1, 1, 1};
+  uint32_t dynamicShared = 0; ///< bytes of dynamic shared memory
   std::vector<uint8_t> args;
   /// The buffer of each buffer parameter, in parameter order.
   std::vector<std::shared_ptr<rt::BufferObj>> buffers;
 
   /// Copies `launch` of `kernel` (reusing this node's storage).
   void assign(const std::shared_ptr<rt::KernelObj> &kernel, const PreparedLaunch &launch);
-  /// The same kernel and launch shape.
+  /// The same kernel and launch shape (dynamic shared memory included).
   bool sameShape(const Node &other) const;
   /// The same arguments and buffers as well.
   bool sameLaunch(const Node &other) const;

@@ -45,6 +45,39 @@ void absent(abi::CodeFact &f, const std::string &why) {
 
 } // namespace
 
+std::vector<ArgumentFacts> argumentFacts(const abi::KernelInfo &kernel) {
+  std::vector<ArgumentFacts> out;
+  for (const abi::Param &p : kernel.params) {
+    switch (p.role) {
+    case abi::Role::argument: {
+      ArgumentFacts a{&p, p.name, p.view ? "view" : p.isBuffer ? "buffer" : "scalar",
+                      p.isBuffer ? p.uses : uint8_t(0), p.cost};
+      if (p.structArg >= 0) {
+        a.name = kernel.structs[p.structArg].name;
+        a.kind = "struct";
+      }
+      out.push_back(std::move(a));
+      break;
+    }
+    case abi::Role::structField:
+      if (!out.empty())
+        out.back().cost |= p.cost; // a field of the struct before it
+      break;
+    case abi::Role::viewOffset:
+    case abi::Role::viewSize:
+    case abi::Role::viewStride:
+      // The layout of the view before it: what it bounds, its length does.
+      if (!out.empty() && p.cost)
+        out.back().cost |= abi::costLength;
+      break;
+    case abi::Role::dynamicSharedBytes:
+    case abi::Role::printBuffer:
+      break; // the launch's, not an argument's
+    }
+  }
+  return out;
+}
+
 void completeFootprint(rt::TargetDesc::Kind target, const abi::KernelInfo &kernel,
                        const rt::DeviceIdentity *device, abi::Footprint &f) {
   using K = rt::TargetDesc::Kind;
@@ -92,24 +125,27 @@ Manifest makeManifest(const abi::KernelInfo &kernel, std::string targetName,
   m.kernel = kernel.name;
   m.target = std::move(targetName);
   m.footprint = std::move(f);
+  for (const abi::Param &p : kernel.params)
+    if (p.isBuffer && (p.uses & abi::useUnknown))
+      m.classified = false;
   llvm::json::Array params, costParams;
-  for (const abi::Param &p : kernel.params) {
-    llvm::json::Object o{{"name", p.name}, {"kind", p.isBuffer ? "buffer" : "scalar"},
-                         {"type", abi::scalarName(p.elem)}};
+  for (const ArgumentFacts &a : argumentFacts(kernel)) {
+    const abi::Param &p = *a.param;
+    llvm::json::Object o{{"name", a.name}, {"kind", a.kind}};
+    if (p.structArg < 0)
+      o["type"] = abi::scalarName(p.elem);
     if (p.isBuffer) {
-      o["access"] = names(p.uses, {{abi::useRead, "read"},
+      o["access"] = names(a.uses, {{abi::useRead, "read"},
                                    {abi::useWrite, "write"},
                                    {abi::useAccumulate, "accumulate"},
                                    {abi::useUnknown, "unknown"}});
       o["declared"] = p.access == abi::Access::ro ? "ro" : "rw";
-      if (p.uses & abi::useUnknown)
-        m.classified = false;
     }
-    o["cost"] = names(p.cost, {{abi::costValue, "value"},
+    o["cost"] = names(a.cost, {{abi::costValue, "value"},
                                {abi::costLength, "length"},
                                {abi::costContents, "contents"}});
-    if (p.cost)
-      costParams.push_back(p.name);
+    if (a.cost)
+      costParams.push_back(a.name);
     params.push_back(std::move(o));
   }
   const abi::Footprint &fp = m.footprint;
@@ -130,6 +166,21 @@ Manifest makeManifest(const abi::KernelInfo &kernel, std::string targetName,
   llvm::raw_string_ostream os(m.json);
   os << llvm::formatv("{0:2}", llvm::json::Value(std::move(root)));
   return m;
+}
+
+std::string offlineManifests(const rt::TargetDesc &desc, const char *target,
+                             const rt::Blob &blob,
+                             const std::vector<abi::KernelInfo> &kernels) {
+  std::string out = "[";
+  std::string name = std::string(target) + (desc.chip.empty() ? "" : " " + desc.chip);
+  for (size_t i = 0; i < kernels.size(); ++i) {
+    abi::Footprint f;
+    if (i < blob.footprints.size())
+      f = blob.footprints[i];
+    completeFootprint(desc.kind, kernels[i], nullptr, f);
+    out += (i ? ",\n" : "\n") + makeManifest(kernels[i], name, f).json;
+  }
+  return out + "\n]\n";
 }
 
 const Manifest &manifestOf(rt::KernelObj &k) {

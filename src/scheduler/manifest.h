@@ -9,6 +9,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace xpu::rt {
 struct KernelObj;
@@ -26,6 +27,17 @@ struct Manifest {
   std::string json; ///< the whole manifest (schema "xpujit.manifest/1")
 };
 
+/// What a kernel does with each launch argument (xpu_kernel_param's order):
+/// a buffer's uses, and the cost bits of the argument and of the parameters
+/// lowering derived from it (a struct's fields, a view's layout: its length).
+struct ArgumentFacts {
+  const abi::Param *param; ///< the argument's (first) parameter
+  std::string name;
+  const char *kind; ///< "buffer", "view", "scalar", "struct"
+  uint8_t uses = 0, cost = 0;
+};
+std::vector<ArgumentFacts> argumentFacts(const abi::KernelInfo &kernel);
+
 /// Completes `f` with what a target's code cannot say differently from
 /// the device: on targets whose code sets no workgroup limit of its own
 /// (host code, SPIR-V) the device's limit, and the compiler's own shared
@@ -36,6 +48,12 @@ void completeFootprint(rt::TargetDesc::Kind target, const abi::KernelInfo &kerne
 /// The manifest of `kernel` compiled for `targetName`, from `f`.
 Manifest makeManifest(const abi::KernelInfo &kernel, std::string targetName,
                       abi::Footprint f);
+
+/// The manifests of `kernels` compiled offline for `target` (`blob` holds
+/// what the code generator said): a JSON array, xpu_compile_manifest's text.
+std::string offlineManifests(const rt::TargetDesc &desc, const char *target,
+                             const rt::Blob &blob,
+                             const std::vector<abi::KernelInfo> &kernels);
 
 /// The manifest of a loaded kernel, made on first use and kept by it.
 const Manifest &manifestOf(rt::KernelObj &kernel);

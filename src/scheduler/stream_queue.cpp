@@ -52,6 +52,19 @@ Status StreamQueue::copyOut(rt::BackendBuffer &src, size_t offset, void *dst,
   return inner_->copyOut(src, offset, dst, bytes);
 }
 
+Status StreamQueue::copyBuffer(rt::BackendBuffer &dst, size_t dstOffset,
+                               rt::BackendBuffer &src, size_t srcOffset, size_t bytes) {
+  XPU_RETURN_IF_ERROR(prepareOther("a copy"));
+  return inner_->copyBuffer(dst, dstOffset, src, srcOffset, bytes);
+}
+
+Status StreamQueue::copyFromPeer(rt::BackendBuffer &dst, size_t dstOffset,
+                                 rt::Device &srcDevice, rt::BackendBuffer &src,
+                                 size_t srcOffset, size_t bytes) {
+  XPU_RETURN_IF_ERROR(prepareOther("a copy"));
+  return inner_->copyFromPeer(dst, dstOffset, srcDevice, src, srcOffset, bytes);
+}
+
 Status StreamQueue::launch(const rt::LaunchRequest &request) {
   XPU_RETURN_IF_ERROR(prepareOther("an unscheduled launch"));
   return inner_->launch(request);

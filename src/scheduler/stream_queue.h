@@ -28,6 +28,11 @@ public:
                     size_t bytes) override;
   rt::Status copyOut(rt::BackendBuffer &src, size_t offset, void *dst,
                      size_t bytes) override;
+  rt::Status copyBuffer(rt::BackendBuffer &dst, size_t dstOffset, rt::BackendBuffer &src,
+                        size_t srcOffset, size_t bytes) override;
+  rt::Status copyFromPeer(rt::BackendBuffer &dst, size_t dstOffset, rt::Device &srcDevice,
+                          rt::BackendBuffer &src, size_t srcOffset, size_t bytes) override;
+  bool waitsForPeerEvents() const override { return inner_->waitsForPeerEvents(); }
   rt::Status launch(const rt::LaunchRequest &request) override;
   rt::Status record(rt::BackendEvent &event) override;
   rt::Status wait(rt::BackendEvent &event) override;

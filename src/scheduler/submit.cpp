@@ -1,6 +1,7 @@
 // Submissions; see submit.h.
 #include "scheduler/submit.h"
 
+#include "observe/observe.h"
 #include "runtime/env.h"
 #include "runtime/log.h"
 #include "scheduler/deadline.h"
@@ -33,7 +34,11 @@ Status enqueueRaw(rt::StreamObj &stream, rt::Queue &queue,
     XPU_RETURN_IF_ERROR(device.allocateStatusWord(word));
     launch.request.status = word.device;
   }
-  if (Status st = queue.launch(launch.request); !st.isOk()) {
+  bool observed = observe::launchObserved() && &queue == &front(stream).device();
+  Status st = observed ? observe::observedLaunch(stream, *kernel, launch.request,
+                                                 launch.callArgs, launch.callArgCount)
+                       : queue.launch(launch.request);
+  if (!st.isOk()) {
     if (word.host)
       device.freeStatusWord(word);
     return st;
@@ -41,6 +46,11 @@ Status enqueueRaw(rt::StreamObj &stream, rt::Queue &queue,
   uint64_t seq = ++stream.enqueued;
   if (word.host)
     stream.checks.push_back({word, kernel->info, nullptr});
+  if (launch.printBuffer)
+    stream.prints.push_back({launch.printBuffer, kernel->info});
+  stream.keep(kernel); // and with it the module and its loaded code
+  for (const std::shared_ptr<rt::BufferObj> &buffer : launch.buffers)
+    stream.keep(buffer);
   lendBuffers(self, seq, *kernel, launch.buffers);
   return {};
 }
@@ -149,6 +159,11 @@ Status submit(const std::shared_ptr<rt::KernelObj> &k,
     if (window)
       return rt::invalidArgument("a submission with a window cannot be recorded into a "
                                  "graph: its window would not apply to the replays");
+    if (k->info->printParam >= 0)
+      return {XPU_ERROR_UNSUPPORTED,
+              "kernel '" + k->info->name + "' prints (xpu.printf): each launch needs a "
+              "print buffer of its own, which a graph's replays would share; launch it "
+              "outside the capture"};
     q.record(k, launch);
     out.tell(XPU_SUBMIT_RECORDED, "");
     return {};
@@ -189,8 +204,10 @@ Status submit(const std::shared_ptr<rt::KernelObj> &k,
              "energy: xpujit has no power controls; run as throughput");
 
   bool now = o.policy == XPU_POLICY_LATENCY || o.policy == XPU_POLICY_FRAME_BUDGET;
+  // Observed launches (hooks, trace) and printing ones run one by one.
   bool capturable = q.autoCaptureEnabled() && !now && !window && !partition &&
-                    o.capture_id != XPU_CAPTURE_NEVER;
+                    o.capture_id != XPU_CAPTURE_NEVER && k->info->printParam < 0 &&
+                    !observe::launchObserved();
   if (capturable) {
     bool held = false;
     XPU_RETURN_IF_ERROR(q.chains().offer(k, launch, o.capture_id, *s, s, q.device(), held));

@@ -15,16 +15,25 @@ namespace xpu::sched {
 struct PreparedLaunch {
   rt::LaunchRequest request; ///< request.args points into `args`
   std::vector<uint8_t> args;
-  /// The buffer of each buffer parameter, in parameter order.
+  /// The buffer of each buffer parameter, in parameter order (a print
+  /// buffer among them).
   std::vector<std::shared_ptr<rt::BufferObj>> buffers;
+  /// The launch's own print buffer (xpu.printf), or null.
+  std::shared_ptr<rt::BufferObj> printBuffer;
+  /// The caller's arguments, for launch observers; valid during the call
+  /// only (never used for held or recorded launches).
+  const xpu_arg *callArgs = nullptr;
+  size_t callArgCount = 0;
 };
 
 /// Checks `args` against `kernel`'s parameters and the launch shape against
 /// its device, and packs them into `out` (defined in api_launch.cpp, the
-/// arguments' one checker).
+/// arguments' one checker). `dynamicShared`: bytes of dynamic shared memory
+/// (xpu_launch_options).
 rt::Status prepareLaunch(const std::shared_ptr<rt::KernelObj> &kernel,
                          const uint32_t grid[3], const uint32_t block[3],
-                         const xpu_arg *args, size_t argCount, PreparedLaunch &out);
+                         const xpu_arg *args, size_t argCount, uint32_t dynamicShared,
+                         PreparedLaunch &out);
 
 /// Hands a prepared launch of `kernel` to `stream` as `submission` (NULL:
 /// the default); fills `result` (may be NULL).
@@ -32,8 +41,10 @@ rt::Status submit(const std::shared_ptr<rt::KernelObj> &kernel,
                   const std::shared_ptr<rt::StreamObj> &stream, PreparedLaunch &launch,
                   const xpu_submission *submission, xpu_submission_result *result);
 
-/// The raw enqueue every path ends in: status word, the device's queue,
-/// the stream's sequence, checks and borrows. `stream.mu` must be held.
+/// The raw enqueue every path ends in: status word, the device's queue
+/// (through the launch observers when they are on and `queue` is the
+/// stream's own), the stream's sequence, checks, prints, what the stream
+/// keeps alive, and borrows. `stream.mu` must be held.
 rt::Status enqueueRaw(rt::StreamObj &stream, rt::Queue &queue,
                       const std::shared_ptr<rt::StreamObj> &self,
                       const std::shared_ptr<rt::KernelObj> &kernel, PreparedLaunch &launch);

@@ -61,7 +61,20 @@ abi::KernelInfo sampleKernel(const std::string &name) {
   abi::Param n;
   n.name = "n";
   n.elem = abi::Scalar::i32;
-  k.params = {y, n};
+  // A memref parameter (gpu dialect import): its layout and the size the
+  // launch fills in after it.
+  abi::Param m;
+  m.name = "m";
+  m.isBuffer = true;
+  m.elem = abi::Scalar::i32;
+  m.view = abi::ViewLayout{2, false, {abi::kDynamicExtent, 4}, {abi::kDynamicExtent, 1},
+                           abi::kDynamicExtent};
+  abi::Param rows;
+  rows.name = "m.size0";
+  rows.elem = abi::Scalar::i64;
+  rows.role = abi::Role::viewSize;
+  k.params = {y, n, m, rows};
+  k.minDynamicSharedBytes = 1024;
   k.sharedBytes = 256;
   k.workgroupSize = std::array<uint32_t, 3>{64, 1, 1};
   k.checkSites = {{"a.mlir:4:5", "store to 'y'"}};
@@ -121,12 +134,13 @@ TEST_CASE("changing any one input changes the key") {
   CHECK(contentKey(env, "flags=0", "module { }") != content);
   CHECK(contentKey(environmentDigest(shifted), "flags=0", "module {}") != content);
 
-  Key source = sourceKey(env, "flags=0", "a.mlir", true, "text");
-  CHECK(sourceKey(env, "flags=0", "a.mlir", true, "text") == source);
-  CHECK(sourceKey(env, "flags=0", "b.mlir", true, "text") != source);
-  CHECK(sourceKey(env, "flags=0", "a.mlir", false, "text") != source);
-  CHECK(sourceKey(env, "flags=0", "a.mlir", true, "text ") != source);
-  CHECK(sourceKey(env, "flags=1", "a.mlir", true, "text") != source);
+  Key source = sourceKey(env, "flags=0", "a.mlir", "explicit cpu:0", "text");
+  CHECK(sourceKey(env, "flags=0", "a.mlir", "explicit cpu:0", "text") == source);
+  CHECK(sourceKey(env, "flags=0", "b.mlir", "explicit cpu:0", "text") != source);
+  CHECK(sourceKey(env, "flags=0", "a.mlir", "default cpu:0", "text") != source);
+  CHECK(sourceKey(env, "flags=0", "a.mlir", "explicit cpu:1", "text") != source);
+  CHECK(sourceKey(env, "flags=0", "a.mlir", "explicit cpu:0", "text ") != source);
+  CHECK(sourceKey(env, "flags=1", "a.mlir", "explicit cpu:0", "text") != source);
   CHECK(source != content);
 }
 
@@ -189,6 +203,9 @@ TEST_CASE("payloads round-trip and garbage never decodes") {
   CHECK(k2.kernels[0].checkSites[0].location == "a.mlir:4:5");
   CHECK(k2.kernels[0].workgroupSize == k.kernels[0].workgroupSize);
   CHECK_FALSE(k2.kernels[0].gridSize);
+  CHECK(k2.kernels[0].params[2].view == k.kernels[0].params[2].view);
+  CHECK(k2.kernels[0].params[3].role == abi::Role::viewSize);
+  CHECK(k2.kernels[0].minDynamicSharedBytes == 1024);
 
   SourcePayload s, s2;
   s.content = keyOf(9);
@@ -239,6 +256,12 @@ TEST_CASE("interfaces match by kernels and parameter types, not names or locatio
   CHECK_FALSE(sameInterface(a, b));
   b = a;
   b[0].sharedBytes = 0;
+  CHECK_FALSE(sameInterface(a, b));
+  b = a;
+  b[0].params[2].view->sizes[1] = 8;
+  CHECK_FALSE(sameInterface(a, b));
+  b = a;
+  b[0].params[3].role = abi::Role::viewStride;
   CHECK_FALSE(sameInterface(a, b));
   CHECK_FALSE(sameInterface(a, {}));
 }

@@ -117,8 +117,17 @@ with tempfile.TemporaryDirectory() as tmp:
     p = run("compile", saxpy, "--target=amdgcn", "--chip=gfx9000", "-o", refused,
             expect=1)
     check("unknown AMD GPU architecture 'gfx9000'" in p.stderr, p.stderr)
-    p = run("compile", saxpy, "--target=spirv", "-o", refused, expect=1)
-    check("XPU_ERROR_UNSUPPORTED" in p.stderr, p.stderr)
+    # A well-formed sm_XY that LLVM does not know: refused before code
+    # generation, without LLVM's "not a recognized processor" warnings.
+    p = run("compile", saxpy, "--target=nvptx", "--chip=sm_999", "-o", refused,
+            expect=1)
+    check("unknown NVIDIA architecture 'sm_999'" in p.stderr and "sm_90" in p.stderr and
+          "recognized processor" not in p.stderr and "ptxas" not in p.stderr, p.stderr)
+    # SPIR-V for a capable Vulkan 1.3 device, no device needed.
+    spv = os.path.join(tmp, "saxpy.spv")
+    run("compile", saxpy, "--target=spirv", "-o", spv)
+    with open(spv, "rb") as f:
+        check(f.read(4) == bytes.fromhex("03022307"), "compile --target=spirv: not SPIR-V")
     p = run("compile", saxpy, "--target=amdgcn", expect=2)
     check("usage: xpujit compile" in p.stderr, p.stderr)
 

@@ -25,6 +25,20 @@ inline bool capabilityAvailable(const char *name) {
   return false;
 }
 
+/// Checks `text` with xpu_module_check: it must end with `want` and its
+/// diagnostics say `says` (unless NULL). Returns the diagnostics' text.
+inline std::string checkSays(const std::string &text, xpu_status want, const char *says) {
+  xpu_diagnostics diags = nullptr;
+  xpu_status st = xpu_module_check(target().ctx, text.data(), text.size(), nullptr, &diags);
+  std::string said = xpu_diagnostics_text(diags);
+  xpu_diagnostics_release(diags);
+  INFO(text << "\n" << said);
+  CHECK(st == want);
+  if (says)
+    CHECK(said.find(says) != std::string::npos);
+  return said;
+}
+
 /// Where an invocation sits in its wave, as the model of xpu_c.h has it:
 /// waves are consecutive linear indices of a workgroup of `block`
 /// invocations, `width` wide, the last one partial.

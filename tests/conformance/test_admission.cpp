@@ -9,13 +9,14 @@ using namespace conf;
 
 namespace {
 
-// The deterministic baseline of tests/lit/admission/baseline.mlir.
-const char *kBaseline = R"(
+// The deterministic baseline of tests/lit/admission/baseline.mlir, for
+// the device named DEVICE (withDevice puts the one under test there).
+const char *kBaselineText = R"(
 xpu.kernel @baseline(%out: !xpu.buffer<1024xi32>, %in: !xpu.buffer<1024xi32, ro>,
                      %hist: !xpu.buffer<16xi32>, %scale: i32, %v: vector<4xi16>)
     attributes {profile = "deterministic-v1",
                 effects = ["DeviceCopyIn", "DeviceDispatch", "DeviceCopyOut"],
-                device = "explicit",
+                device = "DEVICE",
                 workgroup_size = array<i64: 256, 1, 1>, grid_size = array<i64: 4, 1, 1>} {
   %g = xpu.global_id x
   %x = xpu.load %in[%g] : !xpu.buffer<1024xi32, ro>
@@ -51,10 +52,35 @@ xpu.kernel @copy(%out: !xpu.buffer<i8>, %in: !xpu.buffer<i8, ro>)
 
 std::string lastMessage() { return xpu_last_error_message(); }
 
+/// The device under test as a kernel's `device` attribute names it:
+/// BACKEND:INDEX, INDEX counting that backend's devices in the context.
+std::string deviceSpec() {
+  uint32_t n = 0, index = 0;
+  XPU_OK(xpu_device_count(target().ctx, &n));
+  for (uint32_t i = 0; i < n; ++i) {
+    xpu_device d;
+    xpu_device_info info = {sizeof info};
+    XPU_OK(xpu_device_get(target().ctx, i, &d));
+    if (d == target().dev)
+      break;
+    XPU_OK(xpu_device_info_get(d, &info));
+    index += info.backend == target().backend;
+  }
+  return std::string(xpu_backend_name(target().backend)) + ":" + std::to_string(index);
+}
+
+std::string withDevice(std::string text, const std::string &device) {
+  text.replace(text.find("DEVICE"), 6, device);
+  return text;
+}
+
+/// The baseline for the device under test.
+std::string baseline() { return withDevice(kBaselineText, deviceSpec()); }
+
 } // namespace
 
 TEST_CASE("the deterministic baseline runs and matches the host exactly") {
-  Module m(kBaseline);
+  Module m(baseline());
   auto in = randomInts<int32_t>(1024, INT32_MIN, INT32_MAX);
   int32_t scale = randomInts<int32_t>(1, -1000, 1000)[0];
   std::vector<int32_t> zeros(16, 0);
@@ -82,7 +108,7 @@ TEST_CASE("the deterministic baseline runs and matches the host exactly") {
 }
 
 TEST_CASE("a deterministic kernel needs an explicitly chosen device (XPU-GC002)") {
-  std::string text = kBaseline;
+  std::string text = baseline();
   xpu_module_options opts = XPU_MODULE_OPTIONS_INIT;
   opts.source_name = "baseline.mlir";
   xpu_module mod = nullptr;
@@ -107,8 +133,38 @@ TEST_CASE("a deterministic kernel needs an explicitly chosen device (XPU-GC002)"
   xpu_module_release(mod);
 }
 
+TEST_CASE("XPU-GC002: a kernel's device names the device its module is made for") {
+  // Names are matched as XPU_DEVICE's: BACKEND (any of its devices) or
+  // BACKEND:INDEX (that backend's INDEX-th device in the context).
+  std::string backend = xpu_backend_name(target().backend);
+  for (const std::string &ok : {deviceSpec(), backend}) {
+    CAPTURE(ok);
+    Module m(withDevice(kBaselineText, ok));
+  }
+  std::string other = target().backend == XPU_BACKEND_CPU ? "vulkan" : "cpu";
+  for (const std::string &bad : {std::string(), std::string("no-such-device:99"), other,
+                                 backend + ":99", backend + ":", backend + ":-1",
+                                 backend + ":99999999999999999999", std::string("CPU"),
+                                 std::string("explicit")}) {
+    CAPTURE(bad);
+    std::string text = withDevice(kBaselineText, bad);
+    xpu_module mod = nullptr;
+    CHECK(xpu_module_create(target().ctx, target().dev, text.data(), text.size(),
+                            nullptr, &mod, nullptr) == XPU_ERROR_REFUSED);
+    CHECK(mod == nullptr);
+    CHECK(lastMessage().rfind("<input>:2:1: error: XPU-GC002: kernel 'baseline': ", 0) == 0);
+  }
+  // The device named differs from the module's: the message says both.
+  std::string text = withDevice(kBaselineText, backend + ":7");
+  xpu_module mod = nullptr;
+  CHECK(xpu_module_create(target().ctx, target().dev, text.data(), text.size(), nullptr,
+                          &mod, nullptr) == XPU_ERROR_REFUSED);
+  CHECK(lastMessage().find("names '" + backend + ":7', but the module is created for " +
+                           deviceSpec()) != std::string::npos);
+}
+
 TEST_CASE("a refusal is one located diagnostic, in the list and as JSON") {
-  std::string text = kBaseline;
+  std::string text = baseline();
   text.replace(text.find("%y sequential"), 13, "%y tree");
   xpu_module_options opts = XPU_MODULE_OPTIONS_INIT;
   opts.source_name = "tree.mlir";
@@ -164,6 +220,29 @@ TEST_CASE("deterministic launches keep the RFC's shape, capacity and aliasing ru
   xpu_arg same[2] = {xpu_arg_buffer(in.handle), xpu_arg_buffer(in.handle)};
   CHECK(xpu_launch(k, nullptr, grid, block, same, 2) == XPU_ERROR_REFUSED);
   CHECK(lastMessage().rfind("XPU-GC011:", 0) == 0);
+
+  // A zero extent is a shape outside the bounds (XPU-GC006), on any axis.
+  for (int axis = 0; axis < 3; ++axis) {
+    uint32_t zero[3] = {1, 1, 1};
+    zero[axis] = 0;
+    CHECK(xpu_launch(k, nullptr, zero, block, args, 2) == XPU_ERROR_REFUSED);
+    CHECK(lastMessage().rfind("XPU-GC006: kernel 'copy': grid extent 0 on axis " +
+                                  std::to_string(axis), 0) == 0);
+    CHECK(xpu_launch(k, nullptr, grid, zero, args, 2) == XPU_ERROR_REFUSED);
+    CHECK(lastMessage().rfind("XPU-GC006: kernel 'copy': workgroup extent 0 on axis " +
+                                  std::to_string(axis), 0) == 0);
+  }
+
+  // Several at once: the RFC's precedence, capacity (GC013) before shape
+  // (GC006) before aliasing (GC011).
+  xpu_arg hugeTwice[2] = {xpu_arg_buffer(huge.handle), xpu_arg_buffer(huge.handle)};
+  CHECK(xpu_launch(k, nullptr, bigGrid, block, hugeTwice, 2) == XPU_ERROR_REFUSED);
+  CHECK(lastMessage().rfind("XPU-GC013:", 0) == 0);
+  CHECK(xpu_launch(k, nullptr, bigGrid, block, same, 2) == XPU_ERROR_REFUSED);
+  CHECK(lastMessage().rfind("XPU-GC006:", 0) == 0);
+  uint32_t zeroBlock[3] = {0, 1, 1};
+  CHECK(xpu_launch(k, nullptr, grid, zeroBlock, hugeArgs, 2) == XPU_ERROR_REFUSED);
+  CHECK(lastMessage().rfind("XPU-GC013:", 0) == 0);
 }
 
 TEST_CASE("portable: out-of-bounds accesses are suppressed and reported at sync") {

@@ -370,7 +370,11 @@ const char *const kWaveBlockSum = R"(
       }
       xpu.barrier
       %waves = arith.ceildivui %size, %width : index
-      %wave0 = arith.cmpi eq, %wave, %c0 : index
+      // Wave 0 decides by lane 0's wave index, the same in every lane of a
+      // wave: the wave operations below need wave-uniform control (UC001).
+      %wave32 = arith.index_castui %wave : index to i32
+      %wave_u = xpu.wave_broadcast %wave32, %zero : i32
+      %wave0 = arith.cmpi eq, %wave_u, %zero : i32
       scf.if %wave0 {
         %total = scf.for %c = %c0 to %waves step %width iter_args(%acc = %zero) -> (i32) {
           %j = arith.addi %c, %lane : index
@@ -427,7 +431,11 @@ const char *const kWaveBlockScan = R"(
       }
       xpu.barrier
       %waves = arith.ceildivui %size, %width : index
-      %wave0 = arith.cmpi eq, %wave, %c0 : index
+      // Wave 0 decides by lane 0's wave index, the same in every lane of a
+      // wave: the wave operations below need wave-uniform control (UC001).
+      %wave32 = arith.index_castui %wave : index to i32
+      %wave_u = xpu.wave_broadcast %wave32, %zero : i32
+      %wave0 = arith.cmpi eq, %wave_u, %zero : i32
       scf.if %wave0 {
         %done = scf.for %c = %c0 to %waves step %width iter_args(%carry = %zero) -> (i32) {
           %j = arith.addi %c, %lane : index

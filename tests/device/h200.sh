@@ -16,6 +16,7 @@ res="$run/results"
 mkdir -p "$res"
 export LD_LIBRARY_PATH="$root/$run/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export XPU_CACHE_DIR="$root/$run/cache"
+export XPU_LIBRARY="$root/$run/lib/libxpujit.so"
 bin="$run/bin"
 status=0
 step() { echo; echo "=== $*"; }
@@ -24,6 +25,21 @@ check() { "$@"; rc=$?; [ $rc -eq 0 ] || { echo "FAILED ($rc): $*"; status=1; }; 
 # status in the pipeline's subshell).
 check_to() { local file=$1; shift; check "$@" > "$file"; cat "$file"; }
 
+# The machine may lack the Vulkan loader: carry Debian's Vulkan loader packages in .gl/
+# (see the device README) and unpack it; point the loader at NVIDIA's ICD.
+if ! ldconfig -p | grep -q libvulkan.so.1 && ls .gl/libvulkan1*.deb >/dev/null 2>&1; then
+  for f in .gl/*.deb; do dpkg -x "$f" /; done
+  ldconfig
+fi
+nv_icd=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+[ -z "${VK_DRIVER_FILES:-}" ] && [ -f "$nv_icd" ] && export VK_DRIVER_FILES="$nv_icd"
+
+# XPU_DEVICE_STAGES picks what runs, so the whole script can be split over
+# two device calls of 10 minutes: "base" (everything before the parts) and
+# "parts"; XPU_DEVICE_PARTS is a glob of the part names to run (default all).
+stages="${XPU_DEVICE_STAGES:-base parts}"
+parts_glob="${XPU_DEVICE_PARTS:-*}"
+if [[ " $stages " == *" base "* ]]; then
 step "machine"
 date -u; uname -a; nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --format=csv
 ldd "$run/lib/libxpujit.so" | grep -v "^\s*/" || true
@@ -40,14 +56,6 @@ step "conformance on cpu (same library, same machine)"
 check env XPU_TEST_BACKEND=cpu "$bin/conformance"
 
 step "vulkan on the NVIDIA driver"
-# The machine may lack the Vulkan loader: carry Debian's libvulkan1 in .gl/
-# (see the device README) and unpack it; point the loader at NVIDIA's ICD.
-if ! ldconfig -p | grep -q libvulkan.so.1 && ls .gl/libvulkan1*.deb >/dev/null 2>&1; then
-  for f in .gl/*.deb; do dpkg -x "$f" /; done
-  ldconfig
-fi
-nv_icd=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
-[ -z "${VK_DRIVER_FILES:-}" ] && [ -f "$nv_icd" ] && export VK_DRIVER_FILES="$nv_icd"
 devices=$("$bin/xpujit" devices)
 echo "$devices"
 if grep -q "  vulkan  " <<<"$devices"; then
@@ -69,7 +77,6 @@ check "$bin/xpujit" run examples/saxpy.mlir --kernel saxpy --grid 4096 --block 2
   --arg 'buf:f32[1048576]=rand' --arg 'buf:f32[1048576]=iota' --arg f32:2 --arg u32:1048576
 
 step "Python package (ctypes over the bundled library)"
-export XPU_LIBRARY="$root/$run/lib/libxpujit.so"
 if python3 -c "import numpy, pytest" 2>/dev/null; then
   check python3 -m pytest -q -p no:cacheprovider tests/python
 else
@@ -87,9 +94,12 @@ if command -v nvcc >/dev/null; then
   check_to "$res/stream-nvcc.jsonl" "$run/stream_nvcc" --log2n 27 --iterations 100
 fi
 
+fi
+
 # Each topic's checks and benchmarks live in tests/device/parts/NAME.sh, run in
 # name order with step, check, $bin, $res and $run available.
-for part in tests/device/parts/*.sh; do
+[[ " $stages " == *" parts "* ]] || parts_glob="-none-"
+for part in tests/device/parts/$parts_glob.sh; do
   [ -f "$part" ] || continue
   step "part $(basename "$part" .sh)"
   # shellcheck source=/dev/null
@@ -100,7 +110,8 @@ step "summary"
 {
   echo "# xpujit on the H200 ($(date -u +%Y-%m-%d))"
   echo
-  echo "Command: \`bash tests/device/h200.sh\` (bundle from scripts/device-bundle.sh)."
+  echo "Command: \`XPU_DEVICE_STAGES='$stages' XPU_DEVICE_PARTS='$parts_glob' bash tests/device/h200.sh\`"
+  echo "(bundle from scripts/device-bundle.sh)."
   echo "Checks: conformance on cuda (cold and cached), vulkan (cold and cached, when"
   echo "the NVIDIA Vulkan driver is found) and cpu, the device-fault case,"
   echo "C programs, the tool and the Python package; overall status $status."

@@ -155,6 +155,10 @@ int hipMemcpyDtoH(void *d, void *s, size_t n) {
   return sticky;
 }
 int hipMemcpyHtoDAsync(void *d, const void *s, size_t n, void *) { return hipMemcpyHtoD(d, s, n); }
+int hipMemcpyDtoDAsync(void *d, void *s, size_t n, void *) {
+  std::memmove(d, s, n);
+  return 0;
+}
 int hipMemcpyDtoHAsync(void *d, void *s, size_t n, void *) { return hipMemcpyDtoH(d, s, n); }
 
 int hipStreamCreateWithFlags(void **s, unsigned) { *s = new int(0); return sticky; }

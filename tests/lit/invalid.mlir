@@ -1,7 +1,12 @@
 // RUN: xpu-opt %s -split-input-file -verify-diagnostics
 // The verifier's refusals, each with its location.
 
-// expected-error @+1 {{shared buffers need a static element count}}
+// expected-error @+1 {{private buffers need a static element count}}
+xpu.kernel @k(%a: !xpu.buffer<f32, private>) { xpu.return }
+
+// -----
+
+// expected-error @+1 {{takes a shared buffer parameter}}
 xpu.kernel @k(%a: !xpu.buffer<f32, shared>) { xpu.return }
 
 // -----

@@ -290,13 +290,13 @@ def test_operators_pick_the_operation_by_type():
 def test_kernel_attributes_print_as_in_the_text():
     text = """
     xpu.kernel @det(%o: !xpu.buffer<1024xi32>) attributes {profile = "deterministic-v1",
-        effects = ["DeviceCopyIn", "DeviceDispatch"], device = "explicit",
+        effects = ["DeviceCopyIn", "DeviceDispatch"], device = "cpu",
         workgroup_size = array<i64: 256>, grid_size = array<i64: 4, 1, 1>} {
       xpu.return
     }"""
     b = xpujit.Builder()
     with b.kernel("det", profile="deterministic-v1", effects=["DeviceCopyIn", "DeviceDispatch"],
-                  device="explicit", workgroup_size=256, grid_size=(4, 1, 1)) as k:
+                  device="cpu", workgroup_size=256, grid_size=(4, 1, 1)) as k:
         k.param("o", buffer("i32", size=1024))
     assert b.text == xpujit.format_module(text)
 

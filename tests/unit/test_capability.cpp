@@ -1,7 +1,6 @@
 // Unit tests of the capability model: the verdict algebra, fact resolution
 // with fake device probes, both gates, policies, quantities, and the
 // requirement analysis that feeds them.
-#include "capability/contraction_probe.h"
 #include "capability/gate.h"
 #include "unit.h"
 
@@ -192,29 +191,4 @@ TEST_CASE("host-toolchain facts come from probes, with what was looked for") {
   CHECK(f->kind == Kind::hostToolchain);
   CHECK(f->evidence.find("libdevice.10.bc") != std::string::npos);
   CHECK_FALSE(hostToolchainFact(TargetKind::nvptx, Capability::i8Arith));
-}
-
-TEST_CASE("the contraction probe tells a contracting toolchain from one that is not") {
-  auto backends = xpu::rt::createBackends();
-  std::unique_ptr<xpu::rt::Device> cpu;
-  for (auto &b : backends) {
-    if (b->kind() != XPU_BACKEND_CPU)
-      continue;
-    std::vector<std::unique_ptr<xpu::rt::Device>> found;
-    std::string note;
-    REQUIRE(b->enumerate(found, note).isOk());
-    cpu = std::move(found.front());
-  }
-  REQUIRE(cpu);
-  Fact plain = measureContraction(*cpu);
-  CHECK(plain.kind == Kind::toolchainSemantic);
-  CHECK(permits(plain.verdict));
-  CHECK(plain.evidence.find("1024 of 1024") != std::string::npos);
-  // With contraction permitted, a host with FMA fuses, and the probe sees it.
-  if (cpu->target().features.find("+fma") != std::string::npos) {
-    Fact fused = measureContraction(*cpu, /*permitContraction=*/true);
-    auto *u = std::get_if<Unavailable>(&fused.verdict);
-    REQUIRE(u);
-    CHECK(u->reason.find("contracts a*b+c") != std::string::npos);
-  }
 }

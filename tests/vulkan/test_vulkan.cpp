@@ -4,6 +4,7 @@
 // narrow scalar parameters, subgroup coordinates, resource lifetimes, and
 // refusals of kernels the device cannot run.
 #include "../conformance/harness.h"
+#include "../conformance/kernels.h"
 
 #include <cmath>
 #include <cstdlib>
@@ -606,4 +607,52 @@ TEST_CASE("math functions GLSL.std.450 lacks are expanded or approximated") {
       REQUIRE(std::fabs(out[i * 4 + k] - want[k]) <= 1e-5 * std::max(1.0, std::fabs(want[k])));
     }
   }
+}
+
+TEST_CASE("without shaderInt8, bools are admitted and 8-bit arithmetic is refused") {
+  // Bool comparisons, selects and bool parameters are not 8-bit integers:
+  // saxpy's `arith.cmpi` must run without shaderInt8.
+  Module saxpy(kSaxpy);
+  const uint32_t n = 1000;
+  auto x = randomFloats(n), y = randomFloats(n);
+  float a = randomFloats(1)[0];
+  Buffer by = Buffer::from(y), bx = Buffer::from(x);
+  run(saxpy.kernel("saxpy"), {(n + 63) / 64}, {64},
+      {xpu_arg_buffer(by.handle), xpu_arg_buffer(bx.handle), xpu_arg_f32(a),
+       xpu_arg_u32(n)});
+  auto out = by.read<float>();
+  for (uint32_t i = 0; i < n; ++i)
+    REQUIRE(out[i] == a * x[i] + y[i]);
+
+  Module pick(R"(
+    xpu.kernel @pick(%out: !xpu.buffer<i32>, %flip: i1, %a: i32, %b: i32) {
+      %c0 = arith.constant 0 : index
+      %lt = arith.cmpi slt, %a, %b : i32
+      %c = arith.xori %lt, %flip : i1
+      %v = arith.select %c, %a, %b : i32
+      xpu.store %v, %out[%c0] : !xpu.buffer<i32>
+      xpu.return
+    })");
+  auto ab = randomInts<int32_t>(2, INT32_MIN, INT32_MAX);
+  bool flip = randomInts<int>(1, 0, 1)[0] != 0;
+  Buffer picked(4);
+  run(pick.kernel("pick"), {1}, {1},
+      {xpu_arg_buffer(picked.handle), scalar(XPU_TYPE_BOOL, &flip, 1),
+       xpu_arg_i32(ab[0]), xpu_arg_i32(ab[1])});
+  CHECK(picked.read<int32_t>()[0] == (((ab[0] < ab[1]) != flip) ? ab[0] : ab[1]));
+
+  const char *disabled = std::getenv("XPU_VULKAN_DISABLE_FEATURES");
+  if (!disabled || std::string(disabled).find("shaderInt8") == std::string::npos)
+    return;
+  // What does compute on 8-bit integers is refused, naming the feature.
+  CHECK(tryCompile(R"(
+    xpu.kernel @k(%out: !xpu.buffer<i32>, %v: i8) {
+      %c0 = arith.constant 0 : index
+      %w = arith.muli %v, %v : i8
+      %e = arith.extsi %w : i8 to i32
+      xpu.store %e, %out[%c0] : !xpu.buffer<i32>
+      xpu.return
+    })") == XPU_ERROR_REFUSED);
+  CHECK(lastMessage().find("needs 8-bit integer") != std::string::npos);
+  CHECK(lastMessage().find("shaderInt8") != std::string::npos);
 }

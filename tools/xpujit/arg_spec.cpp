@@ -2,6 +2,7 @@
 // elements.
 #include "cli.h"
 
+#include <cerrno>
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -98,7 +99,9 @@ void store(xpu_type type, uint8_t *bytes, uint64_t i, double v) {
   case XPU_TYPE_I8: reinterpret_cast<int8_t *>(bytes)[i] = int8_t(int64_t(v)); break;
   case XPU_TYPE_I16: reinterpret_cast<int16_t *>(bytes)[i] = int16_t(int64_t(v)); break;
   case XPU_TYPE_I32: reinterpret_cast<int32_t *>(bytes)[i] = int32_t(int64_t(v)); break;
-  case XPU_TYPE_I64: reinterpret_cast<int64_t *>(bytes)[i] = int64_t(v); break;
+  case XPU_TYPE_I64: // values from 2^63 on are read as unsigned
+    reinterpret_cast<uint64_t *>(bytes)[i] = v >= 0x1p63 ? uint64_t(v) : uint64_t(int64_t(v));
+    break;
   case XPU_TYPE_F16: reinterpret_cast<uint16_t *>(bytes)[i] = toHalf(float(v)); break;
   case XPU_TYPE_BF16: reinterpret_cast<uint16_t *>(bytes)[i] = toBF16(float(v)); break;
   case XPU_TYPE_F32: reinterpret_cast<float *>(bytes)[i] = float(v); break;
@@ -109,25 +112,72 @@ void store(xpu_type type, uint8_t *bytes, uint64_t i, double v) {
 
 } // namespace
 
+std::optional<uint64_t> parseCount(const std::string &text, uint64_t max) {
+  if (text.empty() || text.size() > 20)
+    return std::nullopt;
+  uint64_t v = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9' || v > (max - unsigned(c - '0')) / 10)
+      return std::nullopt;
+    v = v * 10 + unsigned(c - '0');
+  }
+  return v;
+}
+
+namespace {
+
+/// Why `text` is not a value of `type`, or "": integers must be whole and
+/// fit the width read as signed or unsigned; floats must be numbers.
+std::string checkValue(xpu_type type, const std::string &text) {
+  char *end = nullptr;
+  double v = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end)
+    return "'" + text + "' is not a number";
+  if (type == XPU_TYPE_F16 || type == XPU_TYPE_BF16 || type == XPU_TYPE_F32 ||
+      type == XPU_TYPE_F64)
+    return "";
+  unsigned bits = type == XPU_TYPE_BOOL ? 1 : unsigned(xpu_type_size(type)) * 8;
+  double lo = type == XPU_TYPE_BOOL ? 0 : -std::ldexp(1.0, int(bits) - 1);
+  double hi = std::ldexp(1.0, int(bits)) - 1;
+  bool fits = v == std::trunc(v) && v >= lo && v < std::ldexp(1.0, int(bits));
+  if (fits && text.find_first_of(".eEpP") == std::string::npos) {
+    // Whole numbers exactly: as a double, 2^64 would round into range.
+    errno = 0;
+    if (text[0] == '-') {
+      long long n = std::strtoll(text.c_str(), nullptr, 0);
+      fits = errno == 0 && n >= int64_t(lo);
+    } else {
+      unsigned long long n = std::strtoull(text.c_str(), nullptr, 0);
+      fits = errno == 0 && (bits == 64 || n <= uint64_t(hi));
+    }
+  }
+  if (!fits)
+    return "'" + text + "' is not a " + std::string(xpu_type_name(type)) +
+           " value (a whole number from " + std::to_string(int64_t(lo)) + " to " +
+           (bits == 64 ? std::string("2^64 - 1") : std::to_string(uint64_t(hi))) + ")";
+  return "";
+}
+
+} // namespace
+
 std::string parseArgSpec(const std::string &text, ArgSpec &out) {
   out = ArgSpec();
   out.text = text;
   size_t colon = text.find(':');
   if (colon == std::string::npos)
-    return "expected TYPE:VALUE or buf:TYPE[COUNT][=FILL], got '" + text + "'";
+    return "expected TYPE:VALUE, buf:TYPE[COUNT][=FILL] or view:TYPE[AxB..][=FILL], "
+           "got '" + text + "'";
   std::string head = text.substr(0, colon), rest = text.substr(colon + 1);
-  if (head != "buf") {
+  out.isView = head == "view";
+  if (head != "buf" && head != "view") {
     auto t = typeNamed(head);
     if (!t)
       return "unknown scalar type '" + head +
              "' (bool, i8, i16, i32, u32, i64, u64, f16, bf16, f32, f64)";
     out.type = *t;
     out.scalar = rest;
-    char *end = nullptr;
-    std::strtod(rest.c_str(), &end);
-    if (rest.empty() || *end)
-      return "scalar value '" + rest + "' is not a number";
-    return "";
+    std::string bad = checkValue(out.type, rest);
+    return bad.empty() ? "" : "scalar value " + bad;
   }
   out.isBuffer = true;
   size_t lb = rest.find('['), rb = rest.find(']');
@@ -138,9 +188,36 @@ std::string parseArgSpec(const std::string &text, ArgSpec &out) {
     return "unknown element type '" + rest.substr(0, lb) + "'";
   out.type = *t;
   std::string count = rest.substr(lb + 1, rb - lb - 1);
-  if (count.empty() || count.find_first_not_of("0123456789") != std::string::npos)
-    return "element count '" + count + "' is not a positive number";
-  out.count = std::strtoull(count.c_str(), nullptr, 10);
+  // The buffer's bytes must fit a size_t.
+  uint64_t maxCount = SIZE_MAX / xpu_type_size(out.type);
+  if (out.isView) {
+    // AxBxC: the view's sizes, at most XPU_VIEW_MAX_RANK of them.
+    out.count = 1;
+    size_t start = 0;
+    while (true) {
+      size_t x = count.find('x', start);
+      std::string size = count.substr(start, x == std::string::npos ? x : x - start);
+      auto n = parseCount(size, INT64_MAX);
+      if (!n)
+        return "view size '" + size + "' is not a positive number";
+      out.shape.push_back(int64_t(*n));
+      if (*n && out.count > maxCount / *n)
+        return "view sizes '" + count + "' make more elements than a buffer can hold (" +
+               std::to_string(maxCount) + ")";
+      out.count *= *n;
+      if (x == std::string::npos)
+        break;
+      start = x + 1;
+    }
+    if (out.shape.size() > XPU_VIEW_MAX_RANK)
+      return "a view has at most " + std::to_string(XPU_VIEW_MAX_RANK) + " sizes";
+  } else {
+    auto n = parseCount(count, maxCount);
+    if (!n)
+      return "element count '" + count + "' is not a number of elements (at most " +
+             std::to_string(maxCount) + ")";
+    out.count = *n;
+  }
   if (out.count == 0)
     return "element count must be at least 1";
   std::string tail = rest.substr(rb + 1);
@@ -152,11 +229,9 @@ std::string parseArgSpec(const std::string &text, ArgSpec &out) {
         out.fill.rfind("value:", 0) != 0)
       return "unknown fill '" + out.fill + "' (zero, iota, rand, value:V)";
     if (out.fill.rfind("value:", 0) == 0) {
-      std::string v = out.fill.substr(6);
-      char *end = nullptr;
-      std::strtod(v.c_str(), &end);
-      if (v.empty() || *end)
-        return "fill value '" + v + "' is not a number";
+      std::string bad = checkValue(out.type, out.fill.substr(6));
+      if (!bad.empty())
+        return "fill value " + bad;
     }
   }
   return "";
@@ -165,7 +240,11 @@ std::string parseArgSpec(const std::string &text, ArgSpec &out) {
 std::string fillBuffer(const ArgSpec &spec, uint64_t seed,
                        std::vector<uint8_t> &bytes) {
   size_t elem = xpu_type_size(spec.type);
-  bytes.assign(spec.count * elem, 0);
+  try {
+    bytes.assign(spec.count * elem, 0);
+  } catch (const std::bad_alloc &) {
+    return "cannot allocate " + std::to_string(spec.count * elem) + " bytes of host memory";
+  }
   if (spec.fill == "zero")
     return "";
   std::mt19937_64 rng(seed);
@@ -219,7 +298,9 @@ xpu_arg scalarArg(const ArgSpec &spec) {
   a.lanes = 1;
   double v = std::strtod(spec.scalar.c_str(), nullptr);
   if (spec.type == XPU_TYPE_I64 && spec.scalar.find_first_of(".eE") == std::string::npos)
-    a.v.i64 = std::strtoll(spec.scalar.c_str(), nullptr, 0);
+    a.v.i64 = spec.scalar[0] == '-'
+                  ? std::strtoll(spec.scalar.c_str(), nullptr, 0)
+                  : int64_t(std::strtoull(spec.scalar.c_str(), nullptr, 0));
   else
     store(spec.type, a.v.bytes, 0, v);
   return a;

@@ -20,6 +20,10 @@ int reportFailure(const char *what, xpu_status status);
 
 bool readFile(const std::string &path, std::string &out);
 
+/// Decimal digits only, at most `max`; nullopt for anything else (a sign,
+/// spaces, a suffix, a value that does not fit).
+std::optional<uint64_t> parseCount(const std::string &text, uint64_t max);
+
 /// A context that releases itself.
 struct Context {
   xpu_context handle = nullptr;
@@ -33,15 +37,19 @@ xpu_status findDevice(xpu_context ctx, const std::string &spec, xpu_device *out)
 /// One `--arg` of `xpujit run`.
 struct ArgSpec {
   bool isBuffer = false;
+  bool isView = false;               ///< view:TYPE[AxB...]: a row-major view
   xpu_type type = XPU_TYPE_I32;
   uint64_t count = 0;                ///< buffer elements
+  std::vector<int64_t> shape;        ///< a view's sizes
   std::string fill = "zero";         ///< zero | iota | rand | value:V
   std::string scalar;                ///< scalar value text
   std::string text;                  ///< as written
 };
 
 /// Parses "f32:2.5", "i32:1024", "buf:f32[1024]=rand", "buf:i32[64]=iota",
-/// "buf:f64[8]=value:1.5". Returns an error message, or "" on success.
+/// "buf:f64[8]=value:1.5", "view:f32[512x512]=rand" (a buffer of 512*512
+/// elements passed as a row-major 512x512 view). Returns an error message,
+/// or "" on success.
 std::string parseArgSpec(const std::string &text, ArgSpec &out);
 
 /// Fills `bytes` (count elements of `type`) as `fill` asks, drawing random
@@ -60,5 +68,9 @@ int runCheck(int argc, char **argv);
 int runRun(int argc, char **argv);
 int runCompile(int argc, char **argv);
 int runCache(int argc, char **argv);
+int runCalibrate(int argc, char **argv);
+/// Prints the device's calibration facts (measuring what is missing), each
+/// line starting with `indent`.
+int printCalibration(xpu_device device, const char *indent);
 
 } // namespace cli

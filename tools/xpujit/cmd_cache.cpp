@@ -181,7 +181,9 @@ int runCache(int argc, char **argv) {
     return kUsage;
   }
   std::string cmd = argv[1];
-  if (cmd == "--help" || cmd == "-h" || cmd == "help") {
+  auto isHelp = [](const std::string &a) { return a == "--help" || a == "-h" || a == "help"; };
+  // `xpujit cache help`, `xpujit cache --help` and `xpujit cache verify --help`.
+  if (isHelp(cmd) || (argc > 2 && isHelp(argv[2]))) {
     std::fputs(kCacheHelp, stdout);
     return kOk;
   }

@@ -14,6 +14,7 @@ namespace {
 
 const char *kHelp =
     "usage: xpujit compile FILE --target T [--chip C] [--wave N] -o OUT [--json]\n"
+    "                      [--report FILE]\n"
     "       xpujit compile FILE --target T [--chip C] [--wave N] --manifest [-o OUT]\n"
     "\n"
     "Compiles every kernel of FILE for target T without a device and writes\n"
@@ -21,12 +22,15 @@ const char *kHelp =
     "  --target amdgcn --chip gfx942   AMDGPU code object v5 (.hsaco)\n"
     "  --target nvptx --chip sm_90     cubin, or PTX when no ptxas is found\n"
     "  --target cpu                    ELF object for this host\n"
+    "  --target spirv                  SPIR-V 1.6 for a capable Vulkan 1.3 device\n"
     "--wave 64 asks for wave64 on AMD gfx10 and later (wave32 by default).\n"
+    "--report FILE writes the module report of what was compiled (JSON,\n"
+    "docs/observe.md; offline: no device, limits or cache).\n"
     "--manifest prints each kernel's manifest on stdout, a JSON array: what\n"
     "its code occupies (registers, spills, shared and private memory, the\n"
-    "largest workgroup; absent where no query gives it), the access mode of\n"
-    "each buffer and the parameters its cost depends on (-o still writes the\n"
-    "code when given; diagnostics then go to stderr).\n"
+    "largest workgroup; absent, with why, where no query gives it), the\n"
+    "access mode of each buffer and the parameters its cost depends on\n"
+    "(-o still writes the code when given; diagnostics then go to stderr).\n"
     "Diagnostics print as FILE:LINE:COL: error: CODE: message (or as a JSON\n"
     "array with --json). Exits 0 when OUT was written, 1 otherwise.\n";
 
@@ -47,7 +51,7 @@ bool option(int argc, char **argv, int &i, const char *name, std::string &out) {
 } // namespace
 
 int runCompile(int argc, char **argv) {
-  std::string file, target, chip, wave, output;
+  std::string file, target, chip, wave, output, reportPath;
   bool json = false, manifest = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -62,7 +66,8 @@ int runCompile(int argc, char **argv) {
     else if (option(argc, argv, i, "--target", target) ||
              option(argc, argv, i, "--chip", chip) ||
              option(argc, argv, i, "--wave", wave) || option(argc, argv, i, "-o", output) ||
-             option(argc, argv, i, "--output", output))
+             option(argc, argv, i, "--output", output) ||
+             option(argc, argv, i, "--report", reportPath))
       continue;
     else if (!a.empty() && a[0] == '-') {
       std::fprintf(stderr, "xpujit compile: unknown option '%s'\n", a.c_str());
@@ -83,9 +88,13 @@ int runCompile(int argc, char **argv) {
                          "choose one\n");
     return kUsage;
   }
-  char *end = nullptr;
-  unsigned long waveWidth = wave.empty() ? 0 : std::strtoul(wave.c_str(), &end, 10);
-  if (!wave.empty() && (*end || waveWidth == 0 || waveWidth > 1024)) {
+  if (manifest && output.empty() && !reportPath.empty()) {
+    std::fprintf(stderr, "xpujit compile: --report needs -o OUT\n");
+    return kUsage;
+  }
+  auto parsedWave = wave.empty() ? std::optional<uint64_t>(0) : parseCount(wave, 1024);
+  uint64_t waveWidth = parsedWave.value_or(0);
+  if (!wave.empty() && waveWidth == 0) {
     std::fprintf(stderr, "xpujit compile: --wave takes a width (32 or 64), not '%s'\n",
                  wave.c_str());
     return kUsage;
@@ -103,9 +112,10 @@ int runCompile(int argc, char **argv) {
   options.wave_width = uint32_t(waveWidth);
   void *code = nullptr;
   size_t size = 0;
+  char *report = nullptr;
   xpu_diagnostics diags = nullptr;
   const char *chipName = chip.empty() ? nullptr : chip.c_str();
-  xpu_status st;
+  xpu_status st = XPU_SUCCESS;
   if (manifest) {
     char *manifests = nullptr;
     st = xpu_compile_manifest(ctx.handle, text.data(), text.size(), &options,
@@ -113,17 +123,24 @@ int runCompile(int argc, char **argv) {
     if (st == XPU_SUCCESS) {
       std::fputs(manifests, stdout);
       xpu_compiled_code_free(manifests);
-      if (output.empty()) {
-        xpu_diagnostics_release(diags);
-        return kOk;
-      }
+    }
+    if (st == XPU_SUCCESS && output.empty()) {
+      std::fputs(xpu_diagnostics_text(diags), stderr);
+      xpu_diagnostics_release(diags);
+      return kOk;
+    }
+    if (st == XPU_SUCCESS) {
       xpu_diagnostics_release(diags);
       diags = nullptr;
     }
   }
-  if (!manifest || st == XPU_SUCCESS)
-    st = xpu_compile_for_target(ctx.handle, text.data(), text.size(), &options,
-                                target.c_str(), chipName, &code, &size, &diags);
+  if (st == XPU_SUCCESS)
+    st = reportPath.empty()
+             ? xpu_compile_for_target(ctx.handle, text.data(), text.size(), &options,
+                                      target.c_str(), chipName, &code, &size, &diags)
+             : xpu_compile_for_target_report(ctx.handle, text.data(), text.size(), &options,
+                                             target.c_str(), chipName, &code, &size,
+                                             &report, &diags);
   bool located = false; // the failure is among the diagnostics
   for (size_t i = 0, n = xpu_diagnostics_count(diags); i < n; ++i) {
     xpu_diagnostic d;
@@ -141,11 +158,21 @@ int runCompile(int argc, char **argv) {
   out.write(static_cast<const char *>(code), std::streamsize(size));
   out.close();
   xpu_compiled_code_free(code);
-  if (!out) {
+  bool wrote = bool(out);
+  if (!wrote)
     std::fprintf(stderr, "xpujit compile: cannot write '%s'\n", output.c_str());
-    return kFailed;
+  if (report) {
+    std::ofstream reportOut(reportPath);
+    reportOut << report << "\n";
+    reportOut.close();
+    xpu_compiled_code_free(report);
+    if (!reportOut) {
+      std::fprintf(stderr, "xpujit compile: cannot write the report '%s'\n",
+                   reportPath.c_str());
+      wrote = false;
+    }
   }
-  return kOk;
+  return wrote ? kOk : kFailed;
 }
 
 } // namespace cli

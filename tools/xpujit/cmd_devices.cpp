@@ -44,20 +44,26 @@ int printCapabilities(xpu_device d) {
 } // namespace
 
 int runDevices(int argc, char **argv) {
-  bool caps = false;
+  bool caps = false, calibration = false;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h")) {
-      std::printf("usage: xpujit devices [--caps]\n\n"
+      std::printf("usage: xpujit devices [--caps] [--calibration]\n\n"
                   "Lists each device with its index, backend, name, architecture,\n"
                   "memory and compute units, then each backend that found none and\n"
                   "why. The default device (XPU_BACKEND, XPU_DEVICE) is marked *.\n"
                   "--caps adds each device's capability table: every capability a\n"
                   "kernel can need, its verdict (available, unavailable, unknown),\n"
-                  "who decided it, and the query or measurement behind it.\n");
+                  "who decided it, and the query or measurement behind it.\n"
+                  "--calibration adds what was measured on each device (measured\n"
+                  "now and stored when the calibration store has no record).\n");
       return kOk;
     }
     if (!std::strcmp(argv[i], "--caps")) {
       caps = true;
+      continue;
+    }
+    if (!std::strcmp(argv[i], "--calibration")) {
+      calibration = true;
       continue;
     }
     std::fprintf(stderr, "xpujit devices: unknown option '%s'\n", argv[i]);
@@ -87,6 +93,8 @@ int runDevices(int argc, char **argv) {
     if (info.driver[0])
       std::printf("        driver %s\n", info.driver);
     if (caps && printCapabilities(d) != kOk)
+      return kFailed;
+    if (calibration && printCalibration(d, "        ") != kOk)
       return kFailed;
   }
   for (xpu_backend b : {XPU_BACKEND_CUDA, XPU_BACKEND_HIP, XPU_BACKEND_VULKAN,

@@ -24,6 +24,8 @@ const char *kRunHelp =
     "  buf:TYPE[N]             a buffer of N elements, zero-filled\n"
     "  buf:TYPE[N]=FILL        filled with zero, iota (0,1,2..), rand (seeded;\n"
     "                          floats in [-1,1), integers in [-100,100]) or value:V\n"
+    "  view:TYPE[AxB..]=FILL   a buffer of A*B.. elements passed as a row-major\n"
+    "                          view of sizes A, B, .. (memref parameters)\n"
     "  TYPE is bool, i8, i16, i32, u32, i64, u64, f16, bf16, f32 or f64.\n"
     "\n"
     "options:\n"
@@ -33,7 +35,11 @@ const char *kRunHelp =
     "  --print N|all     elements printed per buffer (default 8)\n"
     "  --save DIR        write each buffer to DIR/<param>.in.bin before the\n"
     "                    launch and DIR/<param>.out.bin after it (raw bytes)\n"
-    "  --repeat N        launch N times and report the mean time per launch\n";
+    "  --repeat N        launch N times and report the mean time per launch\n"
+    "  --dynamic-shared BYTES  dynamic shared memory per workgroup\n"
+    "  --report FILE     write the module's report (JSON, docs/observe.md)\n"
+    "  --trace FILE      write a trace of the run (Chrome/Perfetto trace-event\n"
+    "                    JSON: open it in ui.perfetto.dev or chrome://tracing)\n";
 
 bool parseExtents(const std::string &text, uint32_t out[3]) {
   out[0] = out[1] = out[2] = 1;
@@ -42,9 +48,10 @@ bool parseExtents(const std::string &text, uint32_t out[3]) {
     size_t comma = text.find(',', start);
     std::string part = text.substr(start, comma == std::string::npos ? std::string::npos
                                                                      : comma - start);
-    if (part.empty() || part.find_first_not_of("0123456789") != std::string::npos)
+    auto extent = parseCount(part, UINT32_MAX);
+    if (!extent)
       return false;
-    out[d] = uint32_t(std::strtoul(part.c_str(), nullptr, 10));
+    out[d] = uint32_t(*extent);
     if (comma == std::string::npos)
       return true;
     start = comma + 1;
@@ -75,11 +82,36 @@ struct Buffers {
 
 } // namespace
 
+/// Records a trace for as long as it lives (xpujit run --trace).
+struct Trace {
+  bool on = false;
+  ~Trace() {
+    if (on && xpu_trace_stop())
+      std::fprintf(stderr, "xpujit run: %s\n", xpu_last_error_message());
+  }
+};
+
+bool writeReport(xpu_module module, const std::string &path) {
+  const char *json = nullptr;
+  if (xpu_status st = xpu_module_report(module, &json)) {
+    reportFailure("no module report", st);
+    return false;
+  }
+  std::ofstream out(path);
+  out << json << "\n";
+  if (!out) {
+    std::fprintf(stderr, "xpujit run: cannot write '%s'\n", path.c_str());
+    return false;
+  }
+  return true;
+}
+
 int runRun(int argc, char **argv) {
-  std::string file, kernelName, deviceSpec, saveDir;
+  std::string file, kernelName, deviceSpec, saveDir, reportPath, tracePath;
   uint32_t grid[3] = {0, 0, 0}, block[3] = {0, 0, 0};
   std::vector<ArgSpec> specs;
   uint64_t seed = 1, repeat = 1;
+  xpu_launch_options launchOptions = XPU_LAUNCH_OPTIONS_INIT;
   long printCount = 8;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -119,20 +151,42 @@ int runRun(int argc, char **argv) {
         return kUsage;
       }
       specs.push_back(spec);
-    } else if (a == "--seed") {
+    } else if (a == "--seed" || a == "--repeat" || a == "--print") {
       if (!value(v))
         return kUsage;
-      seed = std::strtoull(v.c_str(), nullptr, 10);
-    } else if (a == "--repeat") {
+      auto n = a == "--print" && v == "all" ? std::optional<uint64_t>(0)
+                                            : parseCount(v, INT64_MAX);
+      if (!n || (a == "--repeat" && *n == 0)) {
+        std::fprintf(stderr, "xpujit run: %s takes %s, got '%s'\n", a.c_str(),
+                     a == "--repeat" ? "a count of at least 1"
+                     : a == "--print" ? "a count or 'all'" : "a number",
+                     v.c_str());
+        return kUsage;
+      }
+      if (a == "--seed")
+        seed = *n;
+      else if (a == "--repeat")
+        repeat = *n;
+      else
+        printCount = v == "all" ? -1 : long(*n);
+    } else if (a == "--dynamic-shared") {
       if (!value(v))
         return kUsage;
-      repeat = std::max<uint64_t>(1, std::strtoull(v.c_str(), nullptr, 10));
-    } else if (a == "--print") {
-      if (!value(v))
+      auto n = parseCount(v, UINT32_MAX);
+      if (!n) {
+        std::fprintf(stderr, "xpujit run: --dynamic-shared takes a byte count, got '%s'\n",
+                     v.c_str());
         return kUsage;
-      printCount = v == "all" ? -1 : std::strtol(v.c_str(), nullptr, 10);
+      }
+      launchOptions.dynamic_shared_bytes = uint32_t(*n);
     } else if (a == "--save") {
       if (!value(saveDir))
+        return kUsage;
+    } else if (a == "--report") {
+      if (!value(reportPath))
+        return kUsage;
+    } else if (a == "--trace") {
+      if (!value(tracePath))
         return kUsage;
     } else if (!a.empty() && a[0] == '-') {
       std::fprintf(stderr, "xpujit run: unknown option '%s'\n", a.c_str());
@@ -155,6 +209,12 @@ int runRun(int argc, char **argv) {
     std::fprintf(stderr, "xpujit run: cannot read '%s'\n", file.c_str());
     return kFailed;
   }
+  Trace trace; // declared before the context: written after it is released
+  if (!tracePath.empty()) {
+    if (xpu_status st = xpu_trace_start(tracePath.c_str()))
+      return reportFailure("cannot record a trace", st);
+    trace.on = true;
+  }
   Context ctx;
   if (xpu_status st = xpu_context_create(nullptr, &ctx.handle))
     return reportFailure("cannot create a context", st);
@@ -174,6 +234,8 @@ int runRun(int argc, char **argv) {
   xpu_diagnostics_release(diags);
   if (st)
     return reportFailure("compile failed", st);
+  if (!reportPath.empty() && !writeReport(module, reportPath))
+    return kFailed;
   xpu_kernel kernel;
   if ((st = xpu_module_kernel(module, kernelName.c_str(), &kernel)))
     return reportFailure("no kernel", st);
@@ -188,12 +250,16 @@ int runRun(int argc, char **argv) {
       xpu_param_info p;
       (void)xpu_kernel_param(kernel, i, &p);
       std::fprintf(stderr, "  %u: %s %s%s\n", i, p.name,
-                   p.kind == XPU_PARAM_BUFFER ? "buffer of " : "", xpu_type_name(p.type));
+                   p.kind == XPU_PARAM_BUFFER ? "buffer of "
+                   : p.kind == XPU_PARAM_VIEW ? "view of "
+                                              : "",
+                   xpu_type_name(p.type));
     }
     return kUsage;
   }
   Buffers buffers;
   std::vector<xpu_arg> args;
+  std::vector<xpu_view> views(specs.size()); // each view arg points into it
   std::vector<std::vector<uint8_t>> contents(specs.size());
   std::vector<std::string> names(specs.size());
   for (size_t i = 0; i < specs.size(); ++i) {
@@ -204,7 +270,10 @@ int runRun(int argc, char **argv) {
       args.push_back(scalarArg(specs[i]));
       continue;
     }
-    std::string err = fillBuffer(specs[i], seed + i, contents[i]);
+    if (std::string err = fillBuffer(specs[i], seed + i, contents[i]); !err.empty()) {
+      std::fprintf(stderr, "xpujit run: --arg %s: %s\n", specs[i].text.c_str(), err.c_str());
+      return kFailed;
+    }
     xpu_buffer b;
     if ((st = xpu_buffer_create(dev, contents[i].size(), &b)))
       return reportFailure("cannot allocate a buffer", st);
@@ -216,14 +285,28 @@ int runRun(int argc, char **argv) {
       std::fprintf(stderr, "xpujit run: cannot write to '%s'\n", saveDir.c_str());
       return kFailed;
     }
-    args.push_back(xpu_arg_buffer(b));
+    if (!specs[i].isView) {
+      args.push_back(xpu_arg_buffer(b));
+      continue;
+    }
+    xpu_view &view = views[i];
+    view.buffer = b;
+    view.rank = uint32_t(specs[i].shape.size());
+    int64_t stride = 1;
+    for (size_t d = view.rank; d-- > 0;) {
+      view.sizes[d] = specs[i].shape[d];
+      view.strides[d] = stride;
+      stride *= specs[i].shape[d];
+    }
+    args.push_back(xpu_arg_view(&view));
   }
 
   xpu_stream stream;
   (void)xpu_stream_default(dev, &stream);
   auto start = std::chrono::steady_clock::now();
   for (uint64_t r = 0; r < repeat; ++r)
-    if ((st = xpu_launch(kernel, stream, grid, block, args.data(), args.size())))
+    if ((st = xpu_launch_with_options(kernel, stream, grid, block, args.data(),
+                                      args.size(), &launchOptions)))
       return reportFailure("launch failed", st);
   st = xpu_stream_synchronize(stream);
   double seconds =

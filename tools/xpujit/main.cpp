@@ -32,19 +32,25 @@ xpu_status findDevice(xpu_context ctx, const std::string &spec, xpu_device *out)
   if (st)
     return st;
   std::string backend = spec.substr(0, spec.find(':'));
-  long index = 0;
+  std::optional<uint64_t> index = 0;
   if (spec.find(':') != std::string::npos)
-    index = std::strtol(spec.c_str() + spec.find(':') + 1, nullptr, 10);
-  bool numeric = spec.find_first_not_of("0123456789") == std::string::npos;
-  long seen = 0;
+    index = parseCount(spec.substr(spec.find(':') + 1), UINT32_MAX);
+  auto number = parseCount(spec, UINT32_MAX);
+  bool numeric = number.has_value();
+  if (!index) {
+    std::fprintf(stderr, "xpujit: device '%s': the index after ':' must be a number\n",
+                 spec.c_str());
+    return XPU_ERROR_INVALID_ARGUMENT;
+  }
+  uint64_t seen = 0;
   for (uint32_t i = 0; i < n; ++i) {
     xpu_device d;
     xpu_device_info info = {sizeof info};
     if ((st = xpu_device_get(ctx, i, &d)) || (st = xpu_device_info_get(d, &info)))
       return st;
-    bool match = numeric ? long(i) == std::strtol(spec.c_str(), nullptr, 10)
+    bool match = numeric ? i == *number
                          : backend == xpu_backend_name(info.backend) &&
-                               seen++ == index;
+                               seen++ == *index;
     if (match) {
       *out = d;
       return XPU_SUCCESS;
@@ -67,6 +73,7 @@ static void usage(FILE *to) {
                "  run FILE ...     compile a kernel and run it on a device\n"
                "  compile FILE ... generate a target's code without a device\n"
                "  cache COMMAND    inspect, verify or clear the kernel cache\n"
+               "  calibrate        measure devices; print and snapshot the facts\n"
                "  version          print the library version\n"
                "\n"
                "`xpujit COMMAND --help` describes each command.\n");
@@ -99,6 +106,8 @@ int main(int argc, char **argv) {
     return cli::runCompile(argc - 1, argv + 1);
   if (cmd == "cache")
     return cli::runCache(argc - 1, argv + 1);
+  if (cmd == "calibrate")
+    return cli::runCalibrate(argc - 1, argv + 1);
   std::fprintf(stderr, "xpujit: unknown command '%s'\n\n", cmd.c_str());
   usage(stderr);
   return cli::kUsage;

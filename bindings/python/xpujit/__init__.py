@@ -26,9 +26,11 @@ from .errors import (ArgumentMismatchError, BackendError, BusyError,
                      UnsupportedError, XpuError)
 from .interop import from_cuda_array_interface, from_dlpack
 from .memory import Buffer, Mapping
-from .module import Kernel, Module, Param, compile, format_module
+from .observe import (start_dispatch_report, start_trace, stop_dispatch_report,
+                      stop_trace)
+from .module import Kernel, Layout, Module, Param, View, compile, format_module
 from .stream import Event, Stream
-from .types import buffer, vector
+from .types import buffer, struct_type, vector
 
 __version__ = "0.1.0"
 
@@ -48,9 +50,10 @@ __all__ = [
     "ArgumentMismatchError", "BackendError", "Buffer", "Builder", "BusyError",
     "Capability", "CompileError", "DeadlineError", "Device", "DeviceFaultError", "DeviceInfo",
     "DeviceLostError", "Diagnostic", "Event", "For", "Function", "If",
-    "InternalError", "InvalidArgumentError", "InvalidHandleError", "Kernel", "Mapping",
-    "Module", "NotFoundError", "OutOfBoundsError", "OutOfMemoryError", "Param",
-    "ParseError", "RefusedError", "Stream", "UnsupportedError", "Value", "While",
+    "InternalError", "InvalidArgumentError", "InvalidHandleError", "Kernel", "Layout",
+    "Mapping", "Module", "NotFoundError", "OutOfBoundsError", "OutOfMemoryError", "Param",
+    "ParseError", "RefusedError", "Stream", "UnsupportedError", "Value", "View", "While",
     "XpuError", "backend_note", "buffer", "compile", "default_device", "device",
-    "devices", "format_module", "from_cuda_array_interface", "from_dlpack", "library_path", "synchronize", "vector", "version",
+    "devices", "format_module", "from_cuda_array_interface", "from_dlpack", "library_path",
+    "struct_type", "synchronize", "vector", "version",
 ]

@@ -79,11 +79,40 @@ class ParamInfo(Structure):
                 ("lanes", c_uint32), ("access", c_int)]
 
 
+class StructField(Structure):
+    _fields_ = [("name", c_char_p), ("type", c_int), ("lanes", c_uint32),
+                ("offset", c_uint32)]
+
+
+class StructArg(Structure):
+    _fields_ = [("data", c_void_p), ("size", c_size_t),
+                ("fields", POINTER(StructField)), ("field_count", c_uint32)]
+
+
+VIEW_MAX_RANK = 4
+VIEW_DYNAMIC = -(1 << 63)  # XPU_VIEW_DYNAMIC
+
+
+class View(Structure):
+    _fields_ = [("buffer", c_void_p), ("byte_offset", c_uint64), ("rank", c_uint32),
+                ("sizes", c_int64 * VIEW_MAX_RANK), ("strides", c_int64 * VIEW_MAX_RANK)]
+
+
+class ViewInfo(Structure):
+    _fields_ = [("struct_size", c_uint32), ("rank", c_uint32), ("identity", c_uint32),
+                ("sizes", c_int64 * VIEW_MAX_RANK), ("strides", c_int64 * VIEW_MAX_RANK),
+                ("offset", c_int64)]
+
+
+class LaunchOptions(Structure):
+    _fields_ = [("struct_size", c_uint32), ("dynamic_shared_bytes", c_uint32)]
+
+
 class ArgValue(Union):
     _fields_ = [("buffer", c_void_p), ("i8", c_int8), ("i16", c_int16),
                 ("i32", c_int32), ("i64", c_int64), ("f16_bits", c_uint16),
                 ("f32", c_float), ("f64", c_double), ("b", c_uint8),
-                ("bytes", c_uint8 * 32)]
+                ("bytes", c_uint8 * 32), ("structure", StructArg), ("view", POINTER(View))]
 
 
 class Arg(Structure):
@@ -174,6 +203,10 @@ _SIGNATURES = {
     "xpu_kernel_param": (_status, [_v, c_uint32, POINTER(ParamInfo)]),
     "xpu_launch": (_status, [_v, _v, POINTER(c_uint32), POINTER(c_uint32),
                              POINTER(Arg), c_size_t]),
+    "xpu_launch_with_options": (_status, [_v, _v, POINTER(c_uint32), POINTER(c_uint32),
+                                          POINTER(Arg), c_size_t,
+                                          POINTER(LaunchOptions)]),
+    "xpu_kernel_param_view": (_status, [_v, c_uint32, POINTER(ViewInfo)]),
     "xpu_builder_create": (_status, [_v, _pv]),
     "xpu_builder_release": (None, [_v]),
     "xpu_builder_kernel_begin": (_status, [_v, c_char_p, POINTER(KernelAttributes)]),
@@ -199,6 +232,7 @@ _SIGNATURES = {
     "xpu_builder_barrier": (_status, [_v]),
     "xpu_builder_atomic": (_status, [_v, c_int, _v, _v, _v, c_int, c_int, _pv]),
     "xpu_builder_reduce": (_status, [_v, c_int, _v, c_int, _pv]),
+    "xpu_builder_atomic_cmpxchg": (_status, [_v, _v, _v, _v, _v, c_int, c_int, _pv]),
     "xpu_builder_call": (_status, [_v, c_char_p, _pv, c_size_t, _pv, c_size_t]),
     "xpu_builder_if_begin": (_status, [_v, _v]),
     "xpu_builder_else": (_status, [_v, _pv, c_size_t]),
@@ -211,6 +245,16 @@ _SIGNATURES = {
     "xpu_builder_value_type": (_status, [_v, _v, _out_str]),
     "xpu_builder_print": (_status, [_v, _out_str]),
     "xpu_builder_finish": (_status, [_v, _v, POINTER(ModuleOptions), _pv, _pv]),
+    "xpu_kernel_struct_layout": (_status, [_v, c_uint32, POINTER(c_size_t),
+                                           POINTER(c_uint32)]),
+    "xpu_kernel_struct_field": (_status, [_v, c_uint32, c_uint32, POINTER(StructField)]),
+    "xpu_builder_struct_get": (_status, [_v, _v, c_char_p, _pv]),
+    "xpu_builder_printf": (_status, [_v, c_char_p, _pv, c_size_t]),
+    "xpu_builder_fn_value": (_status, [_v, c_char_p, POINTER(c_char_p), c_size_t, _pv]),
+    "xpu_builder_fn_call": (_status, [_v, _v, POINTER(c_char_p), c_size_t, _pv, c_size_t,
+                                      _pv, c_size_t]),
+    "xpu_builder_grid_stride_begin": (_status, [_v, _v, _pv]),
+    "xpu_builder_grid_stride_end": (_status, [_v]),
     # Wave operations.
     "xpu_builder_wave_shuffle": (_status, [_v, c_int, _v, _v, _pv]),
     "xpu_builder_wave_broadcast": (_status, [_v, _v, _v, _pv]),

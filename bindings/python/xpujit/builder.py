@@ -46,7 +46,9 @@ COORDINATES = {"thread_id": 0, "workgroup_id": 1, "global_id": 2,
                "wave_width": 6, "lane_id": 7}
 AXES = {"x": 0, "y": 1, "z": 2, 0: 0, 1: 1, 2: 2}
 ATOMICS = {"add": 0, "sub": 1, "smin": 2, "smax": 3, "umin": 4, "umax": 5,
-           "and": 6, "or": 7, "xor": 8, "xchg": 9, "fadd": 10}
+           "and": 6, "or": 7, "xor": 8, "xchg": 9, "fadd": 10,
+           # cmpxchg goes through atomic_cmpxchg (it needs the expected value).
+           "cmpxchg": 11, "fmin": 12, "fmax": 13}
 ORDERS = {"relaxed": 0, "acquire": 1, "release": 2, "acq_rel": 3, "seq_cst": 4}
 SCOPES = {"invocation": 0, "subgroup": 1, "workgroup": 2, "queue_family": 3,
           "device": 4}
@@ -311,6 +313,20 @@ class While(_Block):
         return r
 
 
+class _GridStride(_Block):
+    def __init__(self, builder, n):
+        super().__init__(builder)
+        out = _lib.handle()
+        check(lib.xpu_builder_grid_stride_begin(builder.handle, n.handle, ctypes.byref(out)))
+        self.index = Value(builder, out.value)
+
+    def __enter__(self):
+        return self.index
+
+    def _end(self):
+        check(lib.xpu_builder_grid_stride_end(self.builder.handle))
+
+
 class Builder:
     """Builds a module of kernels and device functions by calls; compile it
     with finish(device) or Device.compile(builder). `text` is the IR so far.
@@ -548,12 +564,24 @@ class Builder:
 
     def atomic(self, op, value, buffer, index, order="seq_cst", scope="device"):
         """xpu.atomic_rmw `op` (add sub smin smax umin umax and or xor xchg
-        fadd) of `value` on element `index`; returns the previous value.
+        fadd fmin fmax) of `value` on element `index`; returns the previous value.
         `order`: relaxed acquire release acq_rel seq_cst; `scope`:
         invocation subgroup workgroup queue_family device."""
         buffer = self._value(buffer)
         return self._make(lib.xpu_builder_atomic, _pick(ATOMICS, op, "atomic operation"),
                           self._value(value, buffer.info.element).handle, buffer.handle,
+                          self._value(index, "index").handle,
+                          _pick(ORDERS, order, "memory order"), _pick(SCOPES, scope, "scope"))
+
+    def atomic_cmpxchg(self, expected, desired, buffer, index, order="seq_cst",
+                       scope="device"):
+        """xpu.atomic_rmw cmpxchg: stores `desired` at `index` if the element
+        equals `expected` bit for bit; returns the element it found (the
+        exchange happened when that equals `expected`)."""
+        buffer = self._value(buffer)
+        elem = buffer.info.element
+        return self._make(lib.xpu_builder_atomic_cmpxchg, self._value(expected, elem).handle,
+                          self._value(desired, elem).handle, buffer.handle,
                           self._value(index, "index").handle,
                           _pick(ORDERS, order, "memory order"), _pick(SCOPES, scope, "scope"))
 
@@ -564,6 +592,44 @@ class Builder:
         return self._make(lib.xpu_builder_reduce, _pick(REDUCTIONS, op, "reduction"),
                           self._value(value).handle,
                           _pick(REDUCE_ORDERS, order, "reduction order"))
+
+    def fn_value(self, callee, functions):
+        """xpu.fn_value: a bounded function value (i32) naming `callee`, one of
+        the device function names in `functions`."""
+        names = (ctypes.c_char_p * len(functions))(*(f.encode() for f in functions))
+        return self._make(lib.xpu_builder_fn_value, callee.encode(), names, len(functions))
+
+    def fn_call(self, function, functions, *args, results=1):
+        """xpu.fn_call: calls the function of `functions` that `function`
+        names; outside the set nothing is called and the results are zero.
+        Returns `results` values (one Value, or a tuple)."""
+        names = (ctypes.c_char_p * len(functions))(*(f.encode() for f in functions))
+        handles = self._handles([self._value(a) for a in args])
+        out = (_lib.handle * max(1, results))()
+        check(lib.xpu_builder_fn_call(self.handle, self._value(function, "i32").handle, names,
+                                      len(functions), _lib.values(handles), len(handles), out,
+                                      results))
+        values = self._wrap(out[:results])
+        return values[0] if results == 1 else values
+
+    def grid_stride(self, n):
+        """The grid-stride loop: `with b.grid_stride(n) as i:` runs the body
+        for i = global_id, global_id + global_size, ... below n (an index
+        value or int)."""
+        return _GridStride(self, self._value(n, "index"))
+
+    def printf(self, format, *values):
+        """xpu.printf: prints `values` by the C format `format` when the
+        launch's stream synchronizes (portable profile only)."""
+        handles = self._handles([self._value(v) for v in values])
+        check(lib.xpu_builder_printf(self.handle, format.encode(), _lib.values(handles),
+                                     len(handles)))
+
+    def struct_get(self, value, field):
+        """xpu.struct_get: field `field` of a struct parameter (declare it with
+        xpujit.struct_type)."""
+        return self._make(lib.xpu_builder_struct_get, self._value(value).handle,
+                          field.encode())
 
     # -- wave (subgroup) operations ------------------------------------------
     # Every live lane of a wave must reach them together; values are i32,

@@ -218,7 +218,8 @@ class Device:
 
 
 def devices(backend=None):
-    """The devices in the default order (CUDA, HIP, Vulkan, CPU), or those
+    """The devices in the default order (CUDA, HIP, Vulkan, CPU, then Vulkan
+    devices that run on the host CPU such as lavapipe), or those
     of one backend. The CPU device is always there."""
     found = context().devices
     if backend is not None:

@@ -218,6 +218,13 @@ class Buffer:
         stream._borrow(out, self)
         return out
 
+    def view(self, shape, strides=None, offset=0):
+        """A View of this buffer (the argument of a memref parameter):
+        `shape`, `strides` in elements (default row-major), element
+        `offset`."""
+        from .module import View
+        return View(self, shape, strides, offset)
+
     def free(self):
         """Frees the buffer now (BusyError while work still borrows it or the
         host has it mapped)."""

@@ -111,6 +111,13 @@ class Module:
                            f"{', '.join(self.kernels) or 'none'})")
         return self.kernels[name]
 
+    def report(self):
+        """The module's report as a dict (schema "xpujit.module-report"):
+        source and IR hashes, admission, capability verdicts with evidence,
+        target, device, limits, stage timings and cache outcome."""
+        from .observe import module_report
+        return module_report(self.handle)
+
     def __repr__(self):
         return f"<xpujit.Module [{', '.join(self.kernels)}] on {self.device.spec}>"
 
@@ -120,15 +127,42 @@ class Module:
 
 
 @dataclasses.dataclass(frozen=True)
+class Layout:
+    """What a memref parameter's type fixes about the views it takes: its
+    rank, sizes and strides (in elements; None where the view gives them),
+    its element offset (None: any) and whether it is an identity layout
+    (strides row-major over the sizes)."""
+    rank: int
+    identity: bool
+    sizes: tuple
+    strides: tuple
+    offset: object
+
+    def __str__(self):
+        dims = "".join(f"{'?' if s is None else s}x" for s in self.sizes)
+        if self.identity:
+            return f"memref<{dims}{{}}>"
+        strides = ", ".join("?" if s is None else str(s) for s in self.strides)
+        offset = "?" if self.offset is None else self.offset
+        return f"memref<{dims}{{}}, strided<[{strides}], offset: {offset}>>"
+
+
+@dataclasses.dataclass(frozen=True)
 class Param:
-    """A kernel parameter: name, kind ("scalar" or "buffer"), type (the
-    scalar or element type: "f32", "i32", ...), lanes (vector width of a
-    scalar parameter, else 1) and access ("rw" or "ro", for buffers)."""
+    """A kernel parameter: name, kind ("scalar", "buffer", "struct", or
+    "view" for the memref parameter of a kernel imported from the gpu
+    dialect), type (the scalar or element type: "f32", "i32", ...; "" for a
+    struct), lanes (vector width of a scalar parameter, else 1), access
+    ("rw" or "ro", for buffers), for views the Layout its memref type fixes,
+    and for a struct its C size and fields (name, type, lanes, offset)."""
     name: str
     kind: str
     type: str
     lanes: int
     access: str
+    layout: Layout = None
+    size: int = 0
+    fields: tuple = ()
 
     @property
     def dtype(self):
@@ -136,10 +170,50 @@ class Param:
         return types.dtype_of(self.type)
 
     def __str__(self):
+        if self.kind == "struct":
+            return f"{self.name}: struct of {self.size} bytes ({', '.join(f[0] for f in self.fields)})"
         t = self.type if self.lanes == 1 else f"vector<{self.lanes}x{self.type}>"
         if self.kind == "buffer":
             t = f"buffer of {t}" + (", read-only" if self.access == "ro" else "")
+        if self.kind == "view":
+            t = str(self.layout).format(t)
         return f"{self.name}: {t}"
+
+
+class View:
+    """A strided view of a Buffer: the argument of a memref parameter.
+    Element (i0, i1, ...) is element offset + i0 * strides[0] + ... of the
+    buffer; strides count elements and default to row-major over
+    `shape`."""
+
+    def __init__(self, buffer, shape, strides=None, offset=0):
+        self.buffer = buffer
+        self.shape = (shape,) if np.isscalar(shape) else tuple(int(x) for x in shape)
+        if strides is None:
+            strides, step = [], 1
+            for size in reversed(self.shape):
+                strides.insert(0, step)
+                step *= size
+        self.strides = tuple(int(x) for x in strides)
+        self.offset = int(offset)
+        if len(self.strides) != len(self.shape) or len(self.shape) > _lib.VIEW_MAX_RANK:
+            raise ValueError(f"a view has 0 to {_lib.VIEW_MAX_RANK} sizes and as many "
+                             f"strides, got {self.shape} and {self.strides}")
+
+    def __repr__(self):
+        return (f"<xpujit.View {list(self.shape)} strides {list(self.strides)} "
+                f"offset {self.offset} of {self.buffer!r}>")
+
+
+def _copy_back(array, buf, offset=0):
+    """Writes a buffer's copy of `array` (C order from byte `offset`) back."""
+    data = buf.download()
+    if data.dtype != array.dtype:
+        data = data.view(np.uint8)[offset:offset + array.nbytes].view(array.dtype)
+        offset = 0
+    else:
+        data = data[offset // array.itemsize:]
+    array[...] = data[:array.size].reshape(array.shape)
 
 
 def bf16_bits(v):
@@ -171,9 +245,35 @@ class Kernel:
         raw = _lib.ParamInfo()
         for i in range(n.value):
             check(lib.xpu_kernel_param(handle, i, ctypes.byref(raw)))
+            if raw.kind == 2:
+                self.params.append(self._struct_param(i, _lib.string(raw.name)))
+                continue
+            kind = {0: "scalar", 1: "buffer", 3: "view"}[raw.kind]
             self.params.append(Param(
-                _lib.string(raw.name), "buffer" if raw.kind == 1 else "scalar",
-                types.name_of(raw.type), raw.lanes, "ro" if raw.access == 1 else "rw"))
+                _lib.string(raw.name), kind, types.name_of(raw.type), raw.lanes,
+                "ro" if raw.access == 1 else "rw",
+                self._layout(i) if kind == "view" else None))
+
+    def _layout(self, i):
+        info = _lib.ViewInfo()
+        info.struct_size = ctypes.sizeof(info)
+        check(lib.xpu_kernel_param_view(self.handle, i, ctypes.byref(info)))
+        known = lambda v: None if v == _lib.VIEW_DYNAMIC else int(v)
+        rank = info.rank
+        return Layout(rank, bool(info.identity),
+                      tuple(known(info.sizes[d]) for d in range(rank)),
+                      tuple(known(info.strides[d]) for d in range(rank)),
+                      known(info.offset))
+
+    def _struct_param(self, i, name):
+        size, count = ctypes.c_size_t(), ctypes.c_uint32()
+        check(lib.xpu_kernel_struct_layout(self.handle, i, ctypes.byref(size),
+                                           ctypes.byref(count)))
+        fields, f = [], _lib.StructField()
+        for k in range(count.value):
+            check(lib.xpu_kernel_struct_field(self.handle, i, k, ctypes.byref(f)))
+            fields.append((_lib.string(f.name), types.name_of(f.type), f.lanes, f.offset))
+        return Param(name, "struct", "", 1, "ro", size=size.value, fields=tuple(fields))
 
     def __repr__(self):
         return f"<xpujit.Kernel {self.name}({', '.join(map(str, self.params))})>"
@@ -182,7 +282,7 @@ class Kernel:
         return ArgumentMismatchError(
             f"kernel '{self.name}' argument {i} ({self.params[i]}): {why}", 14)
 
-    def launch(self, grid, block, args=(), stream=None):
+    def launch(self, grid, block, args=(), stream=None, dynamic_shared_bytes=0):
         """Runs the kernel over `grid` workgroups of `block` invocations each
         (ints or tuples of 1 to 3 extents) on `stream` (None: the device's
         default stream).
@@ -200,7 +300,14 @@ class Kernel:
         is read-only. With any array argument, launch() synchronizes the
         stream before returning.
         Otherwise the launch is asynchronous: errors found while it runs
-        are raised by the next synchronize()."""
+        are raised by the next synchronize().
+
+        A view parameter (a memref of a gpu.func kernel) takes a View, a
+        Buffer (viewed row-major over its shape), or a NumPy array, which
+        keeps its shape and, where the memref's layout is strided, its
+        strides; an identity layout gets a row-major copy. Arrays are copied
+        back as above. `dynamic_shared_bytes` is the dynamic shared memory
+        (gpu.dynamic_shared_memory) each workgroup gets."""
         args = tuple(args)
         if len(args) != len(self.params):
             raise ArgumentMismatchError(
@@ -208,26 +315,43 @@ class Kernel:
                 f"({', '.join(map(str, self.params))}), got {len(args)}", 14)
         stream = stream or self.module.device.default_stream
         c_args = (_lib.Arg * max(1, len(args)))()
+        views = (_lib.View * max(1, len(args)))()
         lent, copies = [], []
+        options = _lib.LaunchOptions(ctypes.sizeof(_lib.LaunchOptions),
+                                     int(dynamic_shared_bytes))
         try:
+            keep = []
             for i, (p, a) in enumerate(zip(self.params, args)):
-                if p.kind == "buffer":
+                # A Buffer whose shape is not the memref's goes as a plain
+                # buffer: the library takes one where it fixes the layout.
+                as_buffer = p.kind == "buffer" or (
+                    p.kind == "view" and isinstance(a, Buffer) and
+                    (a.shape is None or len(a.shape) != p.layout.rank))
+                if as_buffer:
                     buf = self._buffer(i, p, a, copies)
                     c_args[i].kind = 1
                     c_args[i].v.buffer = buf.handle
                     lent.append(buf)
+                elif p.kind == "struct":
+                    self._struct(i, p, a, c_args[i], keep)
+                elif p.kind == "view":
+                    buf = self._view(i, p, a, copies, views[i])
+                    c_args[i].kind = 3
+                    c_args[i].v.view = ctypes.pointer(views[i])
+                    lent.append(buf)
                 else:
                     self._scalar(i, p, a, c_args[i])
-            check(lib.xpu_launch(self.handle, stream.handle, _extent(grid, "grid"),
-                                 _extent(block, "block"), c_args, len(args)))
+            check(lib.xpu_launch_with_options(
+                self.handle, stream.handle, _extent(grid, "grid"), _extent(block, "block"),
+                c_args, len(args), ctypes.byref(options)))
             stream._borrow(self, *lent)
             if copies:
                 stream.synchronize()
-                for p, array, buf in copies:
+                for p, array, buf, back in copies:
                     if p is not None and p.access != "ro":
-                        array[...] = buf.download().reshape(array.shape)
+                        back(array, buf)
         finally:
-            for _, _, buf in copies:
+            for _, _, buf, _ in copies:
                 try:
                     buf.free()
                 except XpuError:
@@ -248,20 +372,107 @@ class Kernel:
             if (device.info.backend == "cpu" and a.flags.c_contiguous and a.nbytes
                     and a.ctypes.data % 16 == 0 and (a.flags.writeable or p.access == "ro")):
                 buf = Buffer.from_host(device, a)  # used in place: nothing to copy
-                copies.append((None, a, buf))
+                copies.append((None, a, buf, None))
                 return buf
             buf = Buffer.from_array(device, np.ascontiguousarray(a))
-            copies.append((p, a, buf))
+            copies.append((p, a, buf, _copy_back))
             return buf
         from .interop import as_buffer
         buf = as_buffer(a, device)
         if buf is not None:
             if not types.accepts(p.type, buf.dtype):
                 raise self._mismatch(i, f"an array of {buf.dtype} (pass {p.dtype})")
-            copies.append((None, a, buf))
+            copies.append((None, a, buf, None))
             return buf
         raise self._mismatch(i, f"{type(a).__name__} is neither a Buffer nor an array "
                                 "(NumPy, or with __dlpack__ / __cuda_array_interface__)")
+
+    def _struct(self, i, p, a, arg, keep):
+        """A NumPy structured scalar or a ctypes.Structure, with its layout,
+        which the library checks against the kernel's struct."""
+        if isinstance(a, np.ndarray) and a.dtype.names and a.size == 1:
+            a = a.reshape(())[()]
+        if isinstance(a, np.void) and a.dtype.names:
+            data = a.tobytes()
+            layout = []
+            for name in a.dtype.names:
+                dt, offset = a.dtype.fields[name][:2]
+                base, lanes = (dt.base, int(np.prod(dt.shape))) if dt.subdtype else (dt, 1)
+                layout.append((name, types.host_field_type(base), lanes, offset))
+        elif isinstance(a, ctypes.Structure):
+            data = bytes(a)
+            layout = []
+            for name, ctype, *_ in type(a)._fields_:
+                lanes = 1
+                if issubclass(ctype, ctypes.Array):
+                    ctype, lanes = ctype._type_, ctype._length_
+                layout.append((name, types.host_field_type(ctype), lanes,
+                               getattr(type(a), name).offset))
+        else:
+            raise self._mismatch(i, f"{type(a).__name__} is neither a NumPy structured "
+                                    f"scalar nor a ctypes.Structure")
+        raw = ctypes.create_string_buffer(data, len(data))
+        names = [n.encode() for n, *_ in layout]
+        fields = (_lib.StructField * len(layout))(
+            *(_lib.StructField(nm, t, lanes, off) for nm, (_, t, lanes, off) in zip(names, layout)))
+        keep += [raw, names, fields]
+        arg.kind = 2
+        arg.v.structure.data = ctypes.cast(raw, ctypes.c_void_p)
+        arg.v.structure.size = len(data)
+        arg.v.structure.fields = fields
+        arg.v.structure.field_count = len(layout)
+
+    def _view(self, i, p, a, copies, out):
+        """Fills `out` (an xpu_view) for view parameter `p` from `a`; returns
+        the Buffer it lends."""
+        if isinstance(a, Buffer):
+            a = View(a, a.shape)
+        if isinstance(a, np.ndarray):
+            a = self._array_view(i, p, a, copies)
+        if not isinstance(a, View):
+            raise self._mismatch(i, f"{type(a).__name__} is neither a View, a Buffer "
+                                    f"nor a NumPy array")
+        buf = self._buffer(i, p, a.buffer, copies)
+        out.buffer = buf.handle
+        out.byte_offset = a.offset * p.dtype.itemsize
+        out.rank = len(a.shape)
+        for d, (size, stride) in enumerate(zip(a.shape, a.strides)):
+            out.sizes[d], out.strides[d] = size, stride
+        return buf
+
+    def _array_view(self, i, p, a, copies):
+        """A View of a device copy of array `a`: its own strides where the
+        layout takes strides and they are whole elements, else row-major."""
+        if not types.accepts(p.type, a.dtype):
+            raise self._mismatch(i, f"an array of {a.dtype} (pass {p.dtype})")
+        size = a.itemsize
+        strided = not p.layout.identity and all(s % size == 0 for s in a.strides)
+        first = 0 if not strided else -sum(min(0, (n - 1) * s) for n, s in
+                                           zip(a.shape, a.strides) if n) // size
+        # The type may fix where the first element is.
+        start = max(0, (p.layout.offset or 0) - first)
+        if not strided or a.size == 0:
+            host = np.ascontiguousarray(a)
+            buf = Buffer.empty(self.module.device, start + host.size, a.dtype)
+            buf.upload(host, start * size)
+            copies.append((p, a, buf, lambda arr, b: _copy_back(
+                arr, b, start * size)))
+            return View(buf, a.shape, offset=start)
+        last = sum(max(0, (n - 1) * s) for n, s in zip(a.shape, a.strides)) // size
+        span = first + last + 1
+        raw = np.ctypeslib.as_array((ctypes.c_uint8 * (span * size)).from_address(
+            a.ctypes.data - first * size)).copy()
+        buf = Buffer.empty(self.module.device, start + span, a.dtype)
+        buf.upload(raw, start * size)
+        strides = tuple(s // size for s in a.strides)
+
+        def back(arr, b):
+            data = b.download()
+            arr[...] = np.lib.stride_tricks.as_strided(
+                data[start + first:], shape=arr.shape, strides=arr.strides)
+
+        copies.append((p, a, buf, back))
+        return View(buf, a.shape, strides, start + first)
 
     def _scalar(self, i, p, a, arg):
         arg.kind, arg.type, arg.lanes = 0, types.TYPE_NUMBER[p.type], p.lanes

@@ -74,6 +74,42 @@ def vector(lanes, element):
     return f"vector<{int(lanes)}x{scalar(element)}>"
 
 
+def struct_type(name, **fields):
+    """The IR type of a struct parameter: struct_type("params", scale="f32",
+    n="i32", offset=vector(3, "f32")) -> '!xpu.struct<"params", scale: f32,
+    n: i32, offset: vector<3xf32>>'. Pass a NumPy structured scalar (of a
+    dtype made with align=True, C's layout) or a ctypes.Structure with the
+    same fields in the same order."""
+    parts = [f'"{name}"'] + [f"{f}: {t if t.startswith('vector<') else scalar(t)}"
+                             for f, t in fields.items()]
+    return "!xpu.struct<" + ", ".join(parts) + ">"
+
+
+_HOST_INTS = {1: 2, 2: 3, 4: 4, 8: 5}  # bytes -> xpu_type number
+
+
+def host_field_type(base):
+    """The xpu_type number of a NumPy dtype or ctypes scalar type."""
+    import ctypes
+    if isinstance(base, type) and issubclass(base, ctypes._SimpleCData):
+        if base is ctypes.c_bool:
+            return 1
+        if base in (ctypes.c_float, ctypes.c_double):
+            return 8 if base is ctypes.c_float else 9
+        if base._type_ in "bBhHiIlLqQ":
+            return _HOST_INTS[ctypes.sizeof(base)]
+        raise ValueError(f"no kernel scalar type for {base.__name__}")
+    dt = np.dtype(base)
+    if dt == np.bool_:
+        return 1
+    if dt.kind in "iu":
+        return _HOST_INTS[dt.itemsize]
+    for number, (_, d) in _SCALARS.items():
+        if number != 7 and d == dt:
+            return number
+    raise ValueError(f"no kernel scalar type for {dt}")
+
+
 def buffer(element, access="rw", space="global", size=None):
     """The IR type of a buffer: buffer("f32", access="ro") ->
     "!xpu.buffer<f32, ro>". `access` is "rw" or "ro" (also "owned",

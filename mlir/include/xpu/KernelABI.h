@@ -63,6 +63,35 @@ enum Use : uint8_t {
 /// or a buffer's contents reach a loop bound or a branch condition.
 enum Cost : uint8_t { costValue = 1, costLength = 2, costContents = 4 };
 
+/// Where a flattened parameter's value comes from at launch. Most are the
+/// launch's arguments; the parameters an imported gpu.func kernel gained
+/// for a memref's layout and for its dynamic shared memory are filled in by
+/// the launch from the argument they belong to (interop, issue 21).
+enum class Role : uint8_t {
+  argument = 0,
+  viewOffset = 1,        ///< element offset of the view before it (i64)
+  viewSize = 2,          ///< size of dimension `dim` of that view (i64)
+  viewStride = 3,        ///< stride of dimension `dim` of that view (i64)
+  dynamicSharedBytes = 4, ///< the launch's dynamic shared memory bytes (i64)
+  /// A struct's field after its first: filled from the struct argument the
+  /// first field stands for (spec 17.4, KernelInfo::structs).
+  structField = 5,
+  printBuffer = 6 ///< the print buffer the launch makes (xpu.printf)
+};
+
+/// What a memref parameter's type fixes about the views it takes: the
+/// rank, each size and stride (kDynamicExtent: given at launch) and the
+/// element offset. An identity layout is row-major over the view's sizes.
+constexpr int64_t kDynamicExtent = INT64_MIN;
+constexpr unsigned kMaxViewRank = 4;
+struct ViewLayout {
+  uint8_t rank = 0;
+  bool identity = true;
+  std::array<int64_t, kMaxViewRank> sizes{}, strides{};
+  int64_t offset = 0;
+  bool operator==(const ViewLayout &) const = default;
+};
+
 struct Param {
   std::string name;
   bool isBuffer = false;
@@ -71,8 +100,55 @@ struct Param {
   Space space = Space::global;
   Access access = Access::rw;
   int64_t staticCount = -1; ///< buffer length fixed by the type, or -1
+  /// Launch arguments are Role::argument (a struct argument: its first
+  /// field); the others follow the buffer parameter of their view or the
+  /// first field of their struct (dynamicSharedBytes, printBuffer: after
+  /// every argument).
+  Role role = Role::argument;
+  uint8_t dim = 0;                  ///< viewSize, viewStride
+  std::optional<ViewLayout> view;   ///< a memref parameter's buffer
+  /// A field of struct argument `structArg` (KernelInfo::structs) at C
+  /// offset `fieldOffset` in it; -1 for a parameter of its own.
+  int32_t structArg = -1;
+  uint32_t fieldOffset = 0;
   uint8_t uses = 0;         ///< Use bits (buffers)
   uint8_t cost = 0;         ///< Cost bits
+};
+
+/// A struct parameter (spec 17.4) as a launch passes it: one argument whose
+/// fields are the kernel's parameters firstParam .. firstParam + fieldCount
+/// - 1 (named "name.field"), read from the host's bytes at C offsets.
+struct StructArg {
+  std::string name;     ///< the parameter's name
+  std::string typeName; ///< the struct's name
+  uint32_t bytes = 0;   ///< sizeof the C struct
+  uint32_t firstParam = 0, fieldCount = 0;
+};
+
+/// C's layout of a struct of these scalar or vector fields: a scalar aligned
+/// to its size, a vector as an array of its lanes, the size a multiple of
+/// the largest alignment.
+struct StructLayout {
+  std::vector<uint32_t> offsets;
+  uint32_t bytes = 0, align = 1;
+};
+StructLayout structLayout(const std::vector<Param> &fields);
+
+/// The argument attribute xpu-flatten-structs marks each field parameter
+/// with: {struct = name, type = struct name, offset, bytes}.
+constexpr const char *kStructFieldAttr = "xpu.struct_field";
+
+/// xpu-lower-printf: the attribute of the print-buffer parameter it adds
+/// (the launch supplies the buffer), and the module attribute listing the
+/// printf sites ({format, args = [types], location} each).
+constexpr const char *kPrintBufferAttr = "xpu.print_buffer";
+constexpr const char *kPrintSitesAttr = "xpu.print_sites";
+
+/// One xpu.printf of a module: its format, its values' types, where it is.
+struct PrintSite {
+  std::string format;
+  std::vector<Scalar> args;
+  std::string location;
 };
 
 /// One fact about a kernel's generated code (the manifest's footprint): its
@@ -109,7 +185,20 @@ struct KernelInfo {
   std::optional<std::array<uint32_t, 3>> workgroupSize, gridSize;
   std::vector<CheckSite> checkSites; ///< index = site id
   std::string location;              ///< where the kernel is declared
+  std::vector<StructArg> structs;    ///< struct parameters, in order
+  /// The parameter the launch gives a print buffer (xpu.printf), or -1;
+  /// and the module's printf sites its records name.
+  int32_t printParam = -1;
+  std::vector<PrintSite> prints;
+  /// Dynamic shared memory the kernel reads through views at fixed offsets
+  /// (interop): launches must give at least this many bytes.
+  uint64_t minDynamicSharedBytes = 0;
 };
+
+/// The flattened parameters that are launch arguments, in order: what
+/// xpu_kernel_param lists and xpu_launch takes (a struct's first field
+/// stands for the struct).
+std::vector<uint32_t> argumentParams(const KernelInfo &kernel);
 
 /// Kernel parameters are flattened before they reach the target: a buffer
 /// becomes a pointer and an i64 element count, anything else stays one value.
@@ -158,29 +247,43 @@ constexpr unsigned vulkanLaneBytes(Scalar s) {
 /// site id of the first one (0 when none).
 constexpr unsigned kStatusWords = 2;
 
-/// What the CPU entry points receive about the launch. Generated code reads
+/// What the CPU entry point receives about the launch. Generated code reads
 /// it at the offsets below; keep the two in step.
 struct CpuLaunch {
   uint32_t wg[3];    ///< this workgroup's id
   uint32_t block[3]; ///< invocations per workgroup
   uint32_t grid[3];  ///< workgroups in the grid
-  uint32_t pad;
+  uint32_t flags;    ///< kCpuBuffersDistinct, ...
   char *shared;      ///< this workgroup's shared block
   uint32_t *status;  ///< the launch's status word
-  void *fibers;      ///< barrier scheduler of the running workgroup
 };
 constexpr unsigned kLaunchWgOffset = 0;
 constexpr unsigned kLaunchBlockOffset = 12;
 constexpr unsigned kLaunchGridOffset = 24;
+constexpr unsigned kLaunchFlagsOffset = 36;
 constexpr unsigned kLaunchSharedOffset = 40;
 constexpr unsigned kLaunchStatusOffset = 48;
 static_assert(sizeof(void *) == 8, "xpujit targets 64-bit hosts");
 
-/// Runtime function the CPU barrier lowers to.
-constexpr const char *kCpuBarrierSymbol = "__xpu_cpu_barrier";
-/// Suffixes of the CPU entry points.
+/// CpuLaunch::flags: no buffer the kernel may write overlaps another buffer
+/// argument, so the entry point may run the code compiled with `noalias`.
+constexpr uint32_t kCpuBuffersDistinct = 1;
+
+/// The CPU entry point of kernel `k` is `k` + kCpuGroupSuffix: it runs one
+/// whole workgroup, `void (const uint8_t *args, CpuLaunch *launch)`. Beside
+/// it, `k` + kCpuSharedBytesSuffix is a u64 constant: the bytes of shared
+/// block each workgroup needs.
 constexpr const char *kCpuGroupSuffix = ".xpu_wg";
-constexpr const char *kCpuItemSuffix = ".xpu_item";
+constexpr const char *kCpuSharedBytesSuffix = ".xpu_shared_bytes";
+/// Also a u64 constant: the bytes of stack the entry point's own arrays
+/// take (context arrays, private buffers), so the runtime knows on which
+/// threads it may run.
+constexpr const char *kCpuStackBytesSuffix = ".xpu_stack_bytes";
+
+/// Attributes the CPU lowering leaves on a kernel for its entry point: the
+/// shared block's size, and per parameter -1 (scalar) or its Access.
+constexpr const char *kCpuSharedBytesAttr = "xpu.shared_bytes";
+constexpr const char *kCpuBufferAccessAttr = "xpu.buffer_access";
 
 /// Launch shapes that bounds proofs rely on (CoordinateRanges.cpp). A
 /// launch passes each grid extent as a uint32 (xpu_launch); no backend runs

@@ -63,6 +63,11 @@ std::string printKernelSource(mlir::ModuleOp module);
 /// Numbers the runtime-checked accesses (`xpu.site`), in walk order.
 void assignCheckSites(mlir::ModuleOp module);
 
+/// Numbers every scf.for and scf.while after the accesses (`xpu.site`,
+/// described as "loop"), for devices that stop loops after a budget of
+/// passes: the GuardLoopLimit pass reports a stopped loop at its site.
+void assignLoopSites(mlir::ModuleOp module);
+
 /// How a kernel parameter of `type` is passed (its name left empty).
 abi::Param paramOf(mlir::Type type);
 
@@ -70,8 +75,8 @@ abi::Param paramOf(mlir::Type type);
 /// and assignCheckSites, before lowering.
 std::vector<abi::KernelInfo> describeKernels(mlir::ModuleOp module);
 
-/// What each kernel needs from a target. Call after admission and the
-/// target-independent expansions (reductions), before lowering.
+/// What each kernel needs from a target. Call after admission, before
+/// lowering (a reduction's shared scratch on GPUs is counted).
 std::vector<KernelRequirements> analyzeRequirements(mlir::ModuleOp module);
 
 enum class LLVMTarget { cpu, nvvm, rocdl };
@@ -80,7 +85,7 @@ enum class LLVMTarget { cpu, nvvm, rocdl };
 /// Bump it when lowering or code generation changes what a kernel compiles
 /// to (the library's build id is in the key too, but a build without one
 /// relies on this).
-constexpr unsigned kPipelineVersion = 1;
+constexpr unsigned kPipelineVersion = 2;
 
 /// Lowers an admitted module to the LLVM dialect for `target`. `chip`
 /// (sm_90, gfx942; may be empty) selects instructions only some have.
@@ -93,6 +98,14 @@ struct SPIRVOptions {
   unsigned indexBits = 32;             ///< 64 where the device has shaderInt64
   unsigned maxPushConstantBytes = 128; ///< the device's maxPushConstantsSize
   bool preserveFloats = false; ///< IEEE f32 denormals, zeros, infinities, NaNs
+  /// Measured device facts (src/calibration) the lowering works around:
+  /// loops numbered by assignLoopSites report being stopped by the device's
+  /// loop budget (lavapipe); math.fma of f16 / f32 is computed exactly
+  /// through the wider type where the driver does not fuse it; f32 exp and
+  /// exp2 keep subnormal results where the driver's flush them.
+  bool guardLoops = false;
+  bool softwareFmaF16 = false, softwareFmaF32 = false;
+  bool subnormalExp = false;
 };
 
 /// Lowers an admitted module to a spirv.module for Vulkan: helpers inlined,

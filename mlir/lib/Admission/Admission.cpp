@@ -7,14 +7,18 @@
 // access it cannot prove in bounds `checked`, so the backend guards it.
 #include "xpu/Admission/BoundsProof.h"
 #include "xpu/Admission/LaunchExtents.h"
+#include "xpu/Admission/PrivateScratch.h"
 #include "xpu/Admission/UniformControl.h"
 #include "xpu/Transforms/Passes.h"
 
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "llvm/ADT/StringSet.h"
+
+#include <functional>
 
 namespace xpu {
 #define GEN_PASS_DEF_ADMIT
@@ -110,10 +114,65 @@ std::string paramName(FunctionOpInterface fn, unsigned i) {
   return "#" + std::to_string(i);
 }
 
+/// The dialects of the kernel surface: what every backend lowers.
+bool isKernelSurface(Operation *op) {
+  return isa_and_nonnull<arith::ArithDialect, scf::SCFDialect, cf::ControlFlowDialect,
+                         vector::VectorDialect, math::MathDialect, ub::UBDialect,
+                         XPUDialect>(op->getDialect());
+}
+
+/// Upstream ops that act on the host from a kernel; none is lowered by any
+/// backend. An explicit list: unknown ops are not taken for host effects.
+bool isUnloweredHostEffect(Operation *op) {
+  return isa<vector::PrintOp, cf::AssertOp, gpu::PrintfOp, HostEffectOp>(op);
+}
+
+/// Host effects: the list above, and xpu ops that declare HostEffect (a
+/// printf a backend carries out, say).
+bool isHostEffect(Operation *op) {
+  return isUnloweredHostEffect(op) || op->hasTrait<HostEffect>();
+}
+
+std::string hostEffectText(Operation *op) {
+  if (auto effect = dyn_cast<HostEffectOp>(op))
+    return "the host effect '" + effect.getEffect().str() + "'";
+  if (isa<cf::AssertOp>(op))
+    return opName(op) + " (it reports to the host and aborts)";
+  return opName(op) + " (it prints on the host)";
+}
+
+/// A device named the way XPU_DEVICE names one: BACKEND or BACKEND:INDEX,
+/// INDEX counting that backend's devices in the context from 0.
+struct DeviceSpec {
+  std::string backend;
+  std::optional<unsigned> index;
+};
+
+std::optional<DeviceSpec> parseDeviceSpec(StringRef text) {
+  auto [backend, index] = text.split(':');
+  if (!llvm::is_contained({"cpu", "cuda", "hip", "vulkan"}, backend))
+    return std::nullopt;
+  DeviceSpec spec{backend.str(), std::nullopt};
+  if (text.contains(':')) {
+    unsigned n = 0;
+    if (index.empty() || !llvm::all_of(index, llvm::isDigit) ||
+        index.getAsInteger(10, n))
+      return std::nullopt;
+    spec.index = n;
+  }
+  return spec;
+}
+
+/// Whether `named` (the kernel's `device`) names `actual` ("vulkan:0").
+bool namesDevice(const DeviceSpec &named, const DeviceSpec &actual) {
+  return named.backend == actual.backend &&
+         (!named.index || named.index == actual.index);
+}
+
 class DeterministicChecker {
 public:
-  DeterministicChecker(KernelOp kernel, bool explicitDevice)
-      : kernel(kernel), explicitDevice(explicitDevice) {}
+  DeterministicChecker(KernelOp kernel, bool explicitDevice, StringRef device)
+      : kernel(kernel), explicitDevice(explicitDevice), device(device) {}
 
   std::optional<Refusal> check() {
     // RFC precedence: effects, device capability, parameter count,
@@ -164,11 +223,25 @@ private:
                      "the DeviceDispatch effect names no device capability "
                      "(add a `device` attribute): implicit device selection "
                      "is not admitted"};
+    std::optional<DeviceSpec> named;
+    if (auto attr = kernel.getDevice())
+      if (!(named = parseDeviceSpec(*attr)))
+        return Refusal{kernel.getLoc(), 2,
+                       "the device capability '" + attr->str() +
+                           "' names no device: write BACKEND or BACKEND:INDEX "
+                           "(BACKEND one of cpu, cuda, hip, vulkan; INDEX "
+                           "counts that backend's devices from 0, as in "
+                           "XPU_DEVICE)"};
     if (!explicitDevice)
       return Refusal{kernel.getLoc(), 2,
                      "dispatch without an explicitly chosen device: the "
                      "module was created for the default device; pass the "
                      "device to xpu_module_create"};
+    if (named && !device.empty() && !namesDevice(*named, *parseDeviceSpec(device)))
+      return Refusal{kernel.getLoc(), 2,
+                     "the kernel's device capability names '" +
+                         kernel.getDevice()->str() +
+                         "', but the module is created for " + device.str()};
     return std::nullopt;
   }
 
@@ -292,7 +365,7 @@ private:
                            "' has no fixed total order; use seq_cst"};
       // Only an order-independent combination is deterministic, and only
       // when nobody looks at the value it replaced.
-      if (atomic.getKind() == AtomicKind::xchg)
+      if (atomic.getKind() == AtomicKind::xchg || atomic.getKind() == AtomicKind::cmpxchg)
         return Refusal{op->getLoc(), 9,
                        "an atomic exchange's final value depends on which "
                        "invocation goes last"};
@@ -321,10 +394,15 @@ private:
         return outOfBounds(op, isa<LoadOp>(op) ? "load" : "store", v);
       return std::nullopt;
     }
-    if (auto effect = dyn_cast<HostEffectOp>(op))
+    if (isHostEffect(op))
       return Refusal{op->getLoc(), 12,
-                     "the kernel performs the host effect '" +
-                         effect.getEffect().str() + "'"};
+                     "the kernel performs " + hostEffectText(op)};
+    if (isa<PrintfOp>(op))
+      return Refusal{op->getLoc(), 12, "the kernel performs the host effect 'print'"};
+    if (isa<AsyncCopyOp>(op))
+      return Refusal{op->getLoc(), 12,
+                     "an asynchronous copy's accesses are checked at run time, not "
+                     "proven, and it lies outside the profile's closed operation set"};
     // Integer wave reductions, scans and votes are exact whatever the
     // combination order; what names lanes (ids, shuffles, ballot masks)
     // depends on the device's wave width.
@@ -336,10 +414,13 @@ private:
       auto callee = module.lookupSymbol<FuncOp>(call.getCallee());
       return checkBody(callee, visiting);
     }
-    Dialect *d = op->getDialect();
-    if (isa_and_nonnull<arith::ArithDialect, scf::SCFDialect, cf::ControlFlowDialect,
-                        vector::VectorDialect, math::MathDialect, ub::UBDialect,
-                        XPUDialect>(d))
+    if (auto call = dyn_cast<FnCallOp>(op)) {
+      for (Attribute f : call.getSet())
+        if (auto r = checkBody(module.lookupSymbol<FuncOp>(cast<FlatSymbolRefAttr>(f)), visiting))
+          return r;
+      return std::nullopt;
+    }
+    if (isKernelSurface(op))
       return std::nullopt;
     return Refusal{op->getLoc(), 12,
                    opName(op) + " reaches outside the profile's closed "
@@ -355,6 +436,7 @@ private:
 
   KernelOp kernel;
   bool explicitDevice;
+  StringRef device;
 };
 
 /// Scalars a launch passes by value under portable: a width that is the
@@ -370,7 +452,7 @@ std::optional<Refusal> checkPortableParams(KernelOp kernel) {
     Type elem = type;
     if (auto v = dyn_cast<VectorType>(type))
       elem = v.getRank() == 1 && !v.isScalable() ? v.getElementType() : Type();
-    if (isa<BufferType>(type) || (elem && isLaunchScalar(elem)))
+    if (isa<BufferType, StructType>(type) || (elem && isLaunchScalar(elem)))
       continue;
     std::string typeText;
     llvm::raw_string_ostream(typeText) << type;
@@ -383,6 +465,40 @@ std::optional<Refusal> checkPortableParams(KernelOp kernel) {
     return Refusal{paramLoc(fn, i), 1, reason};
   }
   return std::nullopt;
+}
+
+/// portable: the body, and the device functions it calls, in order: no
+/// host effect that no backend carries out (XPU-PT003), no op outside the
+/// kernel surface (XPU-PT004). Either would fail in code generation.
+std::optional<std::pair<std::string, Refusal>> checkPortableBody(KernelOp kernel) {
+  std::optional<std::pair<std::string, Refusal>> refusal;
+  auto module = kernel->getParentOfType<ModuleOp>();
+  llvm::SmallPtrSet<Operation *, 4> seen;
+  std::function<void(Operation *)> visit = [&](Operation *fn) {
+    if (!seen.insert(fn).second)
+      return;
+    fn->walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (op == fn)
+        return WalkResult::advance();
+      if (isUnloweredHostEffect(op))
+        refusal = {"XPU-PT003",
+                   Refusal{op->getLoc(), 0,
+                           "the kernel performs " + hostEffectText(op) +
+                               ", which no backend carries out"}};
+      else if (!isKernelSurface(op))
+        refusal = {"XPU-PT004",
+                   Refusal{op->getLoc(), 0,
+                           opName(op) + " is outside the kernel surface (the xpu, "
+                                        "arith, math, scf, cf, vector and ub "
+                                        "dialects), which every backend lowers"}};
+      else if (auto call = dyn_cast<CallOp>(op))
+        if (auto callee = module.lookupSymbol<FuncOp>(call.getCallee()))
+          visit(callee);
+      return refusal ? WalkResult::interrupt() : WalkResult::advance();
+    });
+  };
+  visit(kernel);
+  return refusal;
 }
 
 /// portable: every access not proven in bounds is checked at run time.
@@ -404,20 +520,40 @@ struct AdmitPass : xpu::impl::AdmitBase<AdmitPass> {
     std::optional<UniformityAnalysis> uniformity;
     for (KernelOp kernel : module.getOps<KernelOp>()) {
       bool deterministic = kernel.getProfileName() == kProfileDeterministic;
-      auto r = deterministic ? DeterministicChecker(kernel, explicitDevice).check()
-                             : checkPortableParams(kernel);
-      if (r) {
-        emitError(r->loc) << (deterministic ? codeName(r->code) : "XPU-PT001")
-                          << ": kernel '" << kernel.getSymName() << "': " << r->reason;
+      std::optional<Refusal> r;
+      std::string code;
+      if (deterministic) {
+        if ((r = DeterministicChecker(kernel, explicitDevice, device).check()))
+          code = codeName(r->code);
+      } else if ((r = checkPortableParams(kernel))) {
+        code = "XPU-PT001";
+      }
+      auto emitRefusal = [&] {
+        emitError(r->loc) << code << ": kernel '" << kernel.getSymName()
+                          << "': " << r->reason;
         refused = true;
+      };
+      if (r) {
+        emitRefusal();
         continue;
       }
       if (failed(verifyFixedExtents(kernel))) {
         refused = true;
         continue;
       }
+      // portable: the parameters, the kernel's shape, then its body.
+      if (auto body = deterministic ? std::nullopt : checkPortableBody(kernel)) {
+        code = body->first;
+        r = body->second;
+        emitRefusal();
+        continue;
+      }
       // Both profiles, after the profile's own rules (the RFC's precedence
       // covers only its 13 reasons).
+      if (failed(verifyPrivateScratch(kernel))) {
+        refused = true;
+        continue;
+      }
       if (!uniformity)
         uniformity.emplace(module);
       if (failed(checkUniformControl(kernel, *uniformity)))

@@ -131,6 +131,9 @@ private:
         diag << " (it depends on " << opName(source) << " "
              << where(source->getLoc(), op->getLoc()) << ")";
     }
+    if (scope == Uniformity::wave && decision)
+      diag << "; a wave's own index is the same across it once taken from one "
+              "lane (xpu.wave_broadcast from lane 0)";
     if (decision)
       diag.attachNote(decision->getLoc()) << "the decision that is not uniform";
     if (source)

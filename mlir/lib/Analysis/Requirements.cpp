@@ -1,14 +1,17 @@
 // Requirement analysis: what each admitted kernel needs from a target
 // (element types in memory and in arithmetic, atomics, wave operations,
 // shared memory, workgroup size, math library calls, contraction control).
+#include "xpu/Conversion/MathLibrary.h"
 #include "xpu/Analysis/SurfaceRequirements.h"
 #include "xpu/Pipeline.h"
 #include "xpu/Requirements.h"
 
+#include "xpu/Dialect/XPU/IR/Tiles.h"
 #include "xpu/Dialect/XPU/IR/XPUDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/TypeUtilities.h"
 
 using namespace mlir;
 
@@ -44,6 +47,15 @@ const char *capabilityName(Capability c) {
   case Capability::contractionControl: return "fp.contraction-control";
   case Capability::mathLibrary: return "math.library";
   case Capability::matrixTiles: return "matrix.tiles";
+  case Capability::f64Math: return "math.f64";
+  case Capability::fmaF32: return "fp.fma.f32";
+  case Capability::fmaF64: return "fp.fma.f64";
+  case Capability::tileMmaSync: return "tile.mma-sync";
+  case Capability::tileWgmma: return "tile.wgmma";
+  case Capability::tileMfma: return "tile.mfma";
+  case Capability::tileWmma: return "tile.wmma";
+  case Capability::tileCoopMatrix: return "tile.cooperative-matrix";
+  case Capability::tileDotInt8: return "tile.dot-int8";
   case Capability::count_: break;
   }
   return "?";
@@ -79,6 +91,15 @@ const char *capabilityPhrase(Capability c) {
   case Capability::contractionControl: return "floating point without contraction";
   case Capability::mathLibrary: return "math library functions";
   case Capability::matrixTiles: return "matrix tiles";
+  case Capability::f64Math: return "f64 math functions";
+  case Capability::fmaF32: return "a fused multiply-add of f32 (math.fma)";
+  case Capability::fmaF64: return "a fused multiply-add of f64 (math.fma)";
+  case Capability::tileMmaSync: return "warp matrix multiply-accumulate (mma.sync)";
+  case Capability::tileWgmma: return "warpgroup matrix multiply-accumulate (wgmma)";
+  case Capability::tileMfma: return "AMD matrix fused multiply-add (MFMA)";
+  case Capability::tileWmma: return "AMD wave matrix multiply-accumulate (WMMA)";
+  case Capability::tileCoopMatrix: return "cooperative matrices (VK_KHR_cooperative_matrix)";
+  case Capability::tileDotInt8: return "packed 8-bit integer dot products";
   case Capability::count_: break;
   }
   return "?";
@@ -97,9 +118,20 @@ namespace {
 std::optional<std::pair<Capability, Capability>> typeCaps(Type t) {
   if (auto shaped = dyn_cast<ShapedType>(t))
     t = shaped.getElementType();
-  if (auto b = dyn_cast<BufferType>(t))
+  if (auto b = dyn_cast<BufferType>(t)) {
+    // A bool is a byte in global memory, as on the host (XPUToSPIRV's
+    // memoryType); in shared and private memory it stays a bool.
+    if (b.getElementType().isInteger(1))
+      return b.getSpace() == Space::global
+                 ? std::optional(std::make_pair(Capability::i8Storage,
+                                                Capability::i8Storage))
+                 : std::nullopt;
     t = b.getElementType();
-  if (t.isInteger(1) || t.isInteger(8))
+  }
+  // A bool value (a comparison, a select's condition, a bool parameter,
+  // passed in a 32-bit slot) is native on every target: not 8-bit
+  // arithmetic.
+  if (t.isInteger(8))
     return std::make_pair(Capability::i8Storage, Capability::i8Arith);
   if (t.isInteger(16))
     return std::make_pair(Capability::i16Storage, Capability::i16Arith);
@@ -121,14 +153,6 @@ bool movesOnly(Operation *op) {
              arith::TruncFOp, arith::BitcastOp, arith::IndexCastOp,
              arith::IndexCastUIOp, arith::SIToFPOp, arith::UIToFPOp,
              arith::FPToSIOp, arith::FPToUIOp>(op);
-}
-
-/// Math functions no target implements as one instruction.
-bool needsMathLibrary(Operation *op) {
-  return isa<math::ExpOp, math::Exp2Op, math::ExpM1Op, math::LogOp, math::Log2Op,
-             math::Log10Op, math::Log1pOp, math::SinOp, math::CosOp, math::TanOp,
-             math::TanhOp, math::SinhOp, math::CoshOp, math::AsinOp, math::AcosOp,
-             math::AtanOp, math::Atan2Op, math::PowFOp, math::ErfOp, math::CbrtOp>(op);
 }
 
 class Analyzer {
@@ -173,20 +197,32 @@ public:
       else if (e.isInteger(64))
         need(Capability::atomicI64, loc);
       else if (e.isF32())
-        need(atomic.getKind() == AtomicKind::xchg ? Capability::atomicI32
-                                                  : Capability::atomicF32Add, loc);
+        need(atomic.getKind() == AtomicKind::fadd ? Capability::atomicF32Add
+                                                  : Capability::atomicI32, loc);
       else if (e.isF64())
-        need(atomic.getKind() == AtomicKind::xchg ? Capability::atomicI64
-                                                  : Capability::atomicF64Add, loc);
+        need(atomic.getKind() == AtomicKind::fadd ? Capability::atomicF64Add
+                                                  : Capability::atomicI64, loc);
       if (atomic.getScope() == Scope::device || atomic.getScope() == Scope::queue_family)
         need(Capability::atomicDeviceScope, loc);
     }
-    if (isa<WaveWidthOp, LaneIdOp>(op))
+    if (isa<WaveWidthOp, LaneIdOp, WaveIdOp, WaveCountOp>(op))
       need(Capability::waveOps, loc);
     for (Capability c : surfaceNeeds(op))
       need(c, loc);
-    if (needsMathLibrary(op))
+    if (isa<DynamicSharedOp>(op))
+      need(Capability::sharedMemory, loc);
+    if (needsMathLibrary(op)) {
       need(Capability::mathLibrary, loc);
+      if (getElementTypeOrSelf(op->getResult(0).getType()).isF64())
+        need(Capability::f64Math, loc);
+    }
+    if (auto fma = dyn_cast<math::FmaOp>(op)) {
+      Type e = getElementTypeOrSelf(fma.getType());
+      if (e.isF32())
+        need(Capability::fmaF32, loc);
+      else if (e.isF64())
+        need(Capability::fmaF64, loc);
+    }
     if (!req.fastMath && !movesOnly(op) && isa<arith::ArithFastMathInterface>(op))
       need(Capability::contractionControl, loc);
     if (auto call = dyn_cast<CallOp>(op))
@@ -213,7 +249,7 @@ std::vector<KernelRequirements> analyzeRequirements(ModuleOp module) {
     req.location = file + ":" + std::to_string(line) + ":" + std::to_string(col);
     req.fastMath = kernel.getFastmath();
     Analyzer(module, req).walk(kernel);
-    req.sharedBytes = sharedScratchBytes(kernel);
+    req.sharedBytes = sharedBytesWithTiles(kernel);
     if (req.sharedBytes)
       req.needs.insert(Capability::sharedMemory);
     if (auto wg = kernel.getWorkgroupSize()) {

@@ -9,6 +9,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/IR/Dominance.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/MapVector.h"
@@ -370,6 +371,12 @@ struct UniformityAnalysis::State {
           else
             raise(load.getResult(), {Uniformity::none, op});
         })
+        .Case<WaveBroadcastOp>([&](WaveBroadcastOp broadcast) {
+          // Lane 0 is live in every wave, so its value reaches the whole
+          // wave; a lane that is not live leaves each lane its own value.
+          bool laneZero = matchPattern(broadcast.getLane(), m_Zero());
+          raise(broadcast.getResult(), {laneZero ? Uniformity::wave : Uniformity::none, op, 0});
+        })
         .Case<AllocOp>([&](AllocOp alloc) {
           // One shared allocation per workgroup; private is per invocation.
           if (alloc.getResult().getType().getSpace() != Space::shared)
@@ -439,7 +446,11 @@ struct UniformityAnalysis::State {
       raiseAll(op->getResults(), {Uniformity::none, op});
       return;
     }
-    if (!isMemoryEffectFree(op)) {
+    // An xpu op not named above, or an op of no operands that is not a
+    // constant, may be a coordinate or a wave operation: divergent unless
+    // it declares UniformResults.
+    if (!isMemoryEffectFree(op) || isa<XPUDialect>(op->getDialect()) ||
+        (op->getNumOperands() == 0 && !op->hasTrait<OpTrait::ConstantLike>())) {
       raiseAll(op->getResults(), {Uniformity::none, op});
       return;
     }

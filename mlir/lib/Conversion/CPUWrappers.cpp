@@ -1,5 +1,5 @@
 // Adds the CPU entry points that unpack the argument block and run one
-// workgroup (or one invocation, for kernels with barriers). See Passes.td.
+// workgroup. See Passes.td.
 #include "xpu/KernelABI.h"
 #include "xpu/Transforms/Passes.h"
 
@@ -15,8 +15,8 @@ using namespace xpu;
 
 namespace {
 
-/// Hidden trailing parameters of a CPU kernel body: launch, tx, ty, tz, status.
-constexpr unsigned kHiddenParams = 5;
+/// Hidden trailing parameters of a CPU kernel body: launch, shared, status.
+constexpr unsigned kHiddenParams = 3;
 
 /// Bytes a flattened parameter occupies in its argument slot.
 unsigned slotBytes(Type t) {
@@ -59,31 +59,48 @@ Value loadLaunchWord(OpBuilder &b, Location loc, Value launch, unsigned offset,
   return load;
 }
 
-/// Emits `for (iv = 0; iv < bound; ++iv) body(iv)` as LLVM blocks, leaving the
-/// builder at the start of the exit block.
-void emitLoop(OpBuilder &b, Location loc, Value bound,
-              function_ref<void(OpBuilder &, Value)> body) {
-  Region *region = b.getBlock()->getParent();
-  Type i32 = b.getI32Type();
-  Block *header = new Block(), *bodyBlock = new Block(), *exit = new Block();
-  region->push_back(header);
-  region->push_back(bodyBlock);
-  region->push_back(exit);
-  header->addArgument(i32, loc);
-  Value zero = LLVM::ConstantOp::create(b, loc, i32, 0);
-  LLVM::BrOp::create(b, loc, ValueRange{zero}, header);
+/// Marks the kernel's pointer parameters `noalias`: each global buffer the
+/// access list names and the shared block. Only valid when the launch has
+/// checked that no written buffer overlaps another.
+void markNoAlias(LLVM::LLVMFuncOp fn, ArrayRef<int32_t> access) {
+  OpBuilder b(fn.getContext());
+  unsigned arg = 0;
+  for (int32_t mode : access) {
+    if (mode >= 0)
+      fn.setArgAttr(arg, LLVM::LLVMDialect::getNoAliasAttrName(), b.getUnitAttr());
+    arg += mode >= 0 ? 2 : 1; // a buffer is (pointer, count)
+  }
+  unsigned shared = fn.getNumArguments() - 2;
+  fn.setArgAttr(shared, LLVM::LLVMDialect::getNoAliasAttrName(), b.getUnitAttr());
+}
 
-  b.setInsertionPointToStart(header);
-  Value iv = header->getArgument(0);
-  Value more = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ult, iv, bound);
-  LLVM::CondBrOp::create(b, loc, more, bodyBlock, exit);
+/// Bytes of a memory type made of integers, floats and arrays of them.
+uint64_t typeBytes(Type t) {
+  if (auto array = dyn_cast<LLVM::LLVMArrayType>(t))
+    return array.getNumElements() * typeBytes(array.getElementType());
+  if (auto vec = dyn_cast<VectorType>(t))
+    return vec.getNumElements() * typeBytes(vec.getElementType());
+  if (t.isIntOrFloat())
+    return std::max(1u, t.getIntOrFloatBitWidth() / 8);
+  return 8;
+}
 
-  b.setInsertionPointToStart(bodyBlock);
-  body(b, iv);
-  Value one = LLVM::ConstantOp::create(b, loc, i32, 1);
-  Value next = LLVM::AddOp::create(b, loc, iv, one);
-  LLVM::BrOp::create(b, loc, ValueRange{next}, header);
-  b.setInsertionPointToStart(exit);
+/// What the kernel's own arrays take on the stack.
+uint64_t stackBytes(LLVM::LLVMFuncOp kernel) {
+  uint64_t total = 0;
+  kernel.walk([&](LLVM::AllocaOp a) { total += typeBytes(a.getElemType()) + 16; });
+  return total;
+}
+
+/// Whether two buffers of the kernel could overlap with one of them
+/// written: then the entry point needs a body compiled without `noalias`.
+bool mayAlias(ArrayRef<int32_t> access) {
+  unsigned buffers = 0, written = 0;
+  for (int32_t mode : access) {
+    buffers += mode >= 0;
+    written += mode >= 0 && mode != int32_t(abi::Access::ro);
+  }
+  return buffers >= 2 && written >= 1;
 }
 
 struct CPUWrappersPass : xpu::impl::CPUWrappersBase<CPUWrappersPass> {
@@ -93,6 +110,16 @@ struct CPUWrappersPass : xpu::impl::CPUWrappersBase<CPUWrappersPass> {
     auto ptrTy = LLVM::LLVMPointerType::get(ctx);
     auto voidTy = LLVM::LLVMVoidType::get(ctx);
     Type i32 = IntegerType::get(ctx, 32);
+    Type i64 = IntegerType::get(ctx, 64);
+
+    // Loop hints reach the back edges as discardable attributes (from
+    // scf.for through cf); LLVM translation reads the branches' own.
+    module.walk([](LLVM::BrOp br) {
+      if (auto hint = br->getAttrOfType<LLVM::LoopAnnotationAttr>("llvm.loop_annotation")) {
+        br->removeAttr("llvm.loop_annotation");
+        br.setLoopAnnotationAttr(hint);
+      }
+    });
 
     SmallVector<LLVM::LLVMFuncOp> kernels;
     module.walk([&](LLVM::LLVMFuncOp fn) {
@@ -100,8 +127,11 @@ struct CPUWrappersPass : xpu::impl::CPUWrappersBase<CPUWrappersPass> {
         kernels.push_back(fn);
     });
     for (LLVM::LLVMFuncOp kernel : kernels) {
-      if (kernel.getArgumentTypes().size() < kHiddenParams) {
-        kernel.emitError("kernel lacks the CPU launch parameters");
+      auto access = kernel->getAttrOfType<DenseI32ArrayAttr>(abi::kCpuBufferAccessAttr);
+      auto sharedBytes = kernel->getAttrOfType<IntegerAttr>(abi::kCpuSharedBytesAttr);
+      if (kernel.getArgumentTypes().size() < kHiddenParams || !access || !sharedBytes) {
+        kernel.emitError("kernel lacks the CPU launch parameters "
+                         "(xpu-lower-execution-model target=cpu)");
         return signalPassFailure();
       }
       Location loc = kernel.getLoc();
@@ -111,25 +141,27 @@ struct CPUWrappersPass : xpu::impl::CPUWrappersBase<CPUWrappersPass> {
       OpBuilder b(ctx);
       b.setInsertionPointAfter(kernel);
 
-      if (kernel->hasAttr("xpu.barriers")) {
-        // One invocation per call; the runtime runs each as a fiber.
-        auto fn = LLVM::LLVMFuncOp::create(
-            b, loc, name + abi::kCpuItemSuffix,
-            LLVM::LLVMFunctionType::get(voidTy, {ptrTy, ptrTy, i32, i32, i32}));
-        Block *entry = fn.addEntryBlock(b);
-        b.setInsertionPointToStart(entry);
-        Value launch = entry->getArgument(1);
-        SmallVector<Value> args = unpackArgs(b, loc, kernel, entry->getArgument(0));
-        args.push_back(launch);
-        for (unsigned i = 2; i < 5; ++i)
-          args.push_back(entry->getArgument(i));
-        args.push_back(loadLaunchWord(b, loc, launch, abi::kLaunchStatusOffset, ptrTy));
-        LLVM::CallOp::create(b, loc, kernel, args);
-        LLVM::ReturnOp::create(b, loc, ValueRange{});
-        continue;
+      // The same body without `noalias`, for launches whose buffers overlap:
+      // rare, so compiled small (no vectorization) to keep compiles fast.
+      LLVM::LLVMFuncOp aliased;
+      if (mayAlias(access.asArrayRef())) {
+        aliased = cast<LLVM::LLVMFuncOp>(b.clone(*kernel));
+        aliased.setSymName(name + ".may_alias");
+        aliased.setAlwaysInline(false);
+        aliased.setNoInline(true);
+        aliased.setPassthroughAttr(
+            b.getArrayAttr({b.getStringAttr("minsize"), b.getStringAttr("optsize")}));
       }
+      markNoAlias(kernel, access.asArrayRef());
 
-      // The whole workgroup in one call: loops over z, y, x.
+      LLVM::GlobalOp::create(b, loc, i64, /*isConstant=*/true,
+                             LLVM::Linkage::External, name + abi::kCpuSharedBytesSuffix,
+                             b.getI64IntegerAttr(sharedBytes.getInt()));
+      LLVM::GlobalOp::create(b, loc, i64, /*isConstant=*/true,
+                             LLVM::Linkage::External, name + abi::kCpuStackBytesSuffix,
+                             b.getI64IntegerAttr(int64_t(stackBytes(kernel))));
+
+      // The whole workgroup in one call.
       auto fn = LLVM::LLVMFuncOp::create(
           b, loc, name + abi::kCpuGroupSuffix,
           LLVM::LLVMFunctionType::get(voidTy, {ptrTy, ptrTy}));
@@ -137,20 +169,26 @@ struct CPUWrappersPass : xpu::impl::CPUWrappersBase<CPUWrappersPass> {
       b.setInsertionPointToStart(entry);
       Value launch = entry->getArgument(1);
       SmallVector<Value> args = unpackArgs(b, loc, kernel, entry->getArgument(0));
-      Value status = loadLaunchWord(b, loc, launch, abi::kLaunchStatusOffset, ptrTy);
-      Value extent[3];
-      for (unsigned d = 0; d < 3; ++d)
-        extent[d] = loadLaunchWord(b, loc, launch, abi::kLaunchBlockOffset + 4 * d, i32);
-      emitLoop(b, loc, extent[2], [&](OpBuilder &b, Value tz) {
-        emitLoop(b, loc, extent[1], [&](OpBuilder &b, Value ty) {
-          emitLoop(b, loc, extent[0], [&](OpBuilder &b, Value tx) {
-            SmallVector<Value> callArgs(args);
-            callArgs.append({launch, tx, ty, tz, status});
-            LLVM::CallOp::create(b, loc, kernel, callArgs);
-          });
-        });
-      });
-      LLVM::ReturnOp::create(b, loc, ValueRange{});
+      args.push_back(launch);
+      args.push_back(loadLaunchWord(b, loc, launch, abi::kLaunchSharedOffset, ptrTy));
+      args.push_back(loadLaunchWord(b, loc, launch, abi::kLaunchStatusOffset, ptrTy));
+      if (!aliased) {
+        LLVM::CallOp::create(b, loc, kernel, args);
+        LLVM::ReturnOp::create(b, loc, ValueRange{});
+        continue;
+      }
+      Value flags = loadLaunchWord(b, loc, launch, abi::kLaunchFlagsOffset, i32);
+      Value bit = LLVM::ConstantOp::create(b, loc, i32, abi::kCpuBuffersDistinct);
+      Value masked = LLVM::AndOp::create(b, loc, flags, bit);
+      Value zero = LLVM::ConstantOp::create(b, loc, i32, 0);
+      Value distinct = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, masked, zero);
+      Block *fast = fn.addBlock(), *slow = fn.addBlock();
+      LLVM::CondBrOp::create(b, loc, distinct, fast, slow);
+      for (auto [block, callee] : {std::pair{fast, kernel}, std::pair{slow, aliased}}) {
+        b.setInsertionPointToStart(block);
+        LLVM::CallOp::create(b, loc, callee, args);
+        LLVM::ReturnOp::create(b, loc, ValueRange{});
+      }
     }
   }
 };

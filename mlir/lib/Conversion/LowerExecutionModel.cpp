@@ -143,11 +143,13 @@ public:
   }
 };
 
-/// The CPU: thread ids arrive as parameters, the rest is in the launch record.
+/// The CPU: a kernel runs once per workgroup (xpu-cpu-work-item-loops has
+/// replaced thread and global ids by loop variables); the workgroup's own
+/// coordinates are in the launch record.
 class CPUSource : public CoordinateSource {
 public:
-  /// The hidden parameters of the function being rewritten.
-  Value launch, tid[3];
+  /// The hidden launch-record parameter of the function being rewritten.
+  Value launch;
 
   static Value loadField(OpBuilder &b, Location loc, Value launch,
                          unsigned offset) {
@@ -158,8 +160,8 @@ public:
     load.setInvariant(true);
     return toIndex(b, loc, load);
   }
-  Value threadId(OpBuilder &b, Location loc, Dim d) override {
-    return toIndex(b, loc, tid[unsigned(d)]);
+  Value threadId(OpBuilder &, Location, Dim) override {
+    llvm_unreachable("thread ids are loop variables on the CPU");
   }
   Value workgroupId(OpBuilder &b, Location loc, Dim d) override {
     return loadField(b, loc, launch, abi::kLaunchWgOffset + 4 * unsigned(d));
@@ -171,7 +173,7 @@ public:
     return loadField(b, loc, launch, abi::kLaunchGridOffset + 4 * unsigned(d));
   }
   Value laneId(OpBuilder &b, Location loc) override {
-    return arith::ConstantIndexOp::create(b, loc, 0);
+    return arith::ConstantIndexOp::create(b, loc, 0); // wave width 1
   }
 };
 
@@ -240,65 +242,53 @@ struct LowerExecutionModelPass
     });
   }
 
+  /// Every kernel gains (launch, shared) parameters and every helper
+  /// (launch); coordinates come from the launch record and shared scratch
+  /// is a slice of the workgroup's shared block. Barriers and thread ids
+  /// are gone already (xpu-cpu-work-item-loops).
   LogicalResult lowerForCPU() {
     ModuleOp module = getOperation();
     MLIRContext *ctx = module.getContext();
-    OpBuilder b(ctx);
     auto ptrTy = LLVM::LLVMPointerType::get(ctx);
-    Type i32 = b.getI32Type();
-    auto withBarriers = functionsWithBarriers(module);
-
-    // The runtime's barrier entry point.
-    b.setInsertionPointToStart(module.getBody());
-    if (!module.lookupSymbol(abi::kCpuBarrierSymbol))
-      LLVM::LLVMFuncOp::create(
-          b, module.getLoc(), abi::kCpuBarrierSymbol,
-          LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), {ptrTy}));
-
-    // 1. Every kernel and helper gains (launch, tx, ty, tz).
     SmallVector<FunctionOpInterface> fns;
     module.walk([&](FunctionOpInterface fn) {
       if (isa<KernelOp, FuncOp>(fn))
         fns.push_back(fn);
     });
     for (FunctionOpInterface fn : fns) {
-      for (Type t : {Type(ptrTy), i32, i32, i32})
-        (void)fn.insertArgument(fn.getNumArguments(), t, DictionaryAttr::get(ctx),
-                                fn.getLoc());
-      if (withBarriers.contains(fn))
-        fn->setAttr("xpu.barriers", b.getUnitAttr());
+      Operation *stale = nullptr;
+      fn.walk([&](Operation *op) {
+        if (isa<BarrierOp, ReduceOp, ThreadIdOp, GlobalIdOp>(op) && !stale)
+          stale = op;
+      });
+      if (stale)
+        return stale->emitOpError(
+            "remains for the CPU; run xpu-cpu-work-item-loops first");
     }
 
-    // 2. Calls pass the caller's hidden parameters on.
+    // 1. Hidden parameters: the launch record (and the shared block).
+    llvm::DenseMap<Operation *, unsigned> launchArg;
+    for (FunctionOpInterface fn : fns) {
+      unsigned n = fn.getNumArguments();
+      launchArg[fn] = n;
+      (void)fn.insertArgument(n, ptrTy, DictionaryAttr::get(ctx), fn.getLoc());
+      if (isa<KernelOp>(fn))
+        (void)fn.insertArgument(n + 1, ptrTy, DictionaryAttr::get(ctx), fn.getLoc());
+    }
+
+    // 2. Calls pass the caller's launch record on.
     module.walk([&](CallOp call) {
       auto caller = call->getParentOfType<FunctionOpInterface>();
-      Block &entry = caller.getFunctionBody().front();
-      unsigned n = entry.getNumArguments();
       SmallVector<Value> operands(call.getOperands());
-      for (unsigned i = n - 4; i < n; ++i)
-        operands.push_back(entry.getArgument(i));
+      operands.push_back(caller.getArgument(launchArg.lookup(caller)));
       call->setOperands(operands);
     });
 
-    // 3. Coordinates, barriers and shared scratch, per function.
+    // 3. Coordinates and shared scratch, per function.
     for (FunctionOpInterface fn : fns) {
-      Block &entry = fn.getFunctionBody().front();
-      unsigned n = entry.getNumArguments();
       CPUSource src;
-      src.launch = entry.getArgument(n - 4);
-      for (unsigned d = 0; d < 3; ++d)
-        src.tid[d] = entry.getArgument(n - 3 + d);
+      src.launch = fn.getArgument(launchArg.lookup(fn));
       lowerCoordinates(fn, src, /*waveWidth=*/1);
-
-      IRRewriter rw(ctx);
-      SmallVector<BarrierOp> barriers;
-      fn.walk([&](BarrierOp op) { barriers.push_back(op); });
-      for (BarrierOp op : barriers) {
-        rw.setInsertionPoint(op);
-        LLVM::CallOp::create(rw, op.getLoc(), TypeRange{},
-                             abi::kCpuBarrierSymbol, ValueRange{src.launch});
-        rw.eraseOp(op);
-      }
 
       SmallVector<AllocOp> shared;
       fn.walk([&](AllocOp op) {
@@ -309,7 +299,17 @@ struct LowerExecutionModelPass
         return shared.front().emitOpError(
             "allocates shared memory outside a kernel body; allocate it in "
             "the kernel and pass the buffer to the helper");
+      IRRewriter rw(ctx);
       uint64_t offset = 0;
+      auto sharedAt = [&](Location loc, uint64_t offset) -> Value {
+        Value baseAt = LLVM::GEPOp::create(
+            rw, loc, ptrTy, rw.getI8Type(), src.launch,
+            ArrayRef<LLVM::GEPArg>{int32_t(abi::kLaunchSharedOffset)});
+        auto base = LLVM::LoadOp::create(rw, loc, ptrTy, baseAt);
+        base.setInvariant(true);
+        return LLVM::GEPOp::create(rw, loc, ptrTy, rw.getI8Type(), base,
+                                   ArrayRef<LLVM::GEPArg>{int32_t(offset)});
+      };
       for (AllocOp op : shared) {
         BufferType type = op.getResult().getType();
         uint64_t bytes = uint64_t(type.getSize()) *
@@ -317,21 +317,38 @@ struct LowerExecutionModelPass
                                                        .getIntOrFloatBitWidth() /
                                                    8);
         rw.setInsertionPoint(op);
-        Location loc = op.getLoc();
-        Value baseAt = LLVM::GEPOp::create(
-            rw, loc, ptrTy, rw.getI8Type(), src.launch,
-            ArrayRef<LLVM::GEPArg>{int32_t(abi::kLaunchSharedOffset)});
-        auto base = LLVM::LoadOp::create(rw, loc, ptrTy, baseAt);
-        base.setInvariant(true);
-        Value at = LLVM::GEPOp::create(rw, loc, ptrTy, rw.getI8Type(), base,
+        Value base = fn.getArgument(launchArg.lookup(fn) + 1);
+        Value at = LLVM::GEPOp::create(rw, op.getLoc(), ptrTy, rw.getI8Type(), base,
                                        ArrayRef<LLVM::GEPArg>{int32_t(offset)});
         rw.replaceOpWithNewOp<ViewOp>(op, type, at);
         offset = (offset + bytes + kSharedAlign - 1) / kSharedAlign * kSharedAlign;
       }
-      if (isa<KernelOp>(fn) && offset)
-        fn->setAttr("xpu.shared_bytes", rw.getI64IntegerAttr(offset));
+      // Dynamic shared memory (XPUInteropOps.td) follows the static
+      // allocations; the runtime sizes the block for both.
+      SmallVector<DynamicSharedOp> dynamic;
+      fn.walk([&](DynamicSharedOp op) { dynamic.push_back(op); });
+      for (DynamicSharedOp op : dynamic) {
+        rw.setInsertionPoint(op);
+        op.getBaseMutable().assign(sharedAt(op.getLoc(), offset));
+      }
+      if (auto kernel = dyn_cast<KernelOp>(fn.getOperation())) {
+        kernel->setAttr(abi::kCpuSharedBytesAttr, rw.getI64IntegerAttr(offset));
+        kernel->setAttr(abi::kCpuBufferAccessAttr, bufferAccess(kernel));
+      }
     }
     return success();
+  }
+
+  /// Per parameter: -1 for a scalar, else the buffer's abi::Access, so that
+  /// the CPU entry points know which pointers the kernel may write through.
+  static DenseI32ArrayAttr bufferAccess(KernelOp kernel) {
+    SmallVector<int32_t> modes;
+    for (Type t : kernel.getArgumentTypes())
+      if (auto buf = dyn_cast<BufferType>(t))
+        modes.push_back(int32_t(buf.getAccess()));
+      else if (!isa<LLVM::LLVMPointerType>(t))
+        modes.push_back(-1);
+    return DenseI32ArrayAttr::get(kernel.getContext(), modes);
   }
 };
 

@@ -1,6 +1,7 @@
 // Makes what a target lowering must not have to discover explicit: the
 // status-word parameter, the run-time checks admission asked for, and
 // fast-math contraction. See Passes.td.
+#include "CheckedAccess.h"
 #include "xpu/KernelABI.h"
 #include "xpu/Transforms/Passes.h"
 
@@ -46,10 +47,17 @@ Value statusOf(Operation *op) {
 
 /// Wraps each access admission marked `checked` in `if (in bounds)`; the
 /// else branch reports the site and, for reads, yields zero.
-void materializeChecks(ModuleOp module) {
+void materializeChecks(ModuleOp module, bool skipWorkItemLoops) {
   SmallVector<Operation *> checked;
+  auto inWorkItemLoop = [](Operation *op) {
+    for (Operation *p = op->getParentOp(); p; p = p->getParentOp())
+      if (p->hasAttr("xpu.work_item_dim"))
+        return true;
+    return false;
+  };
   module.walk([&](Operation *op) {
-    if (op->hasAttr("checked") && isa<LoadOp, StoreOp, AtomicRMWOp>(op))
+    if (op->hasAttr("checked") && isa<LoadOp, StoreOp, AtomicRMWOp>(op) &&
+        !(skipWorkItemLoops && inWorkItemLoop(op)))
       checked.push_back(op);
   });
   for (Operation *op : checked) {
@@ -59,25 +67,9 @@ void materializeChecks(ModuleOp module) {
     int64_t site = 0;
     if (auto attr = op->getAttrOfType<IntegerAttr>("xpu.site"))
       site = attr.getInt();
-    Value buffer = op->getOperand(isa<LoadOp>(op) ? 0 : 1);
-    Value index = op->getOperand(isa<LoadOp>(op) ? 1 : 2);
-    int64_t width = 1;
-    if (auto load = dyn_cast<LoadOp>(op))
-      width = load.getWidth();
-    else if (auto store = dyn_cast<StoreOp>(op))
-      width = store.getWidth();
-    // In bounds: index + width <= size, read unsigned (a negative index is a
-    // huge one). index + width - 1 could wrap past zero, so a vector access
-    // tests index < size and then size - index >= width, which cannot wrap
-    // once index < size.
-    Value size = BufferSizeOp::create(b, loc, buffer);
-    Value ok = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, index, size);
-    if (width > 1) {
-      Value room = arith::SubIOp::create(b, loc, size, index);
-      Value fits = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, room,
-                                         arith::ConstantIndexOp::create(b, loc, width));
-      ok = arith::AndIOp::create(b, loc, ok, fits);
-    }
+    AccessParts access = accessParts(op);
+    Value size = BufferSizeOp::create(b, loc, access.buffer);
+    Value ok = inBounds(b, loc, access.index, size, access.width);
     Value status = statusOf(op);
     TypeRange results = op->getResultTypes();
     auto ifOp = scf::IfOp::create(b, loc, results, ok, /*withElse=*/true);
@@ -141,7 +133,7 @@ struct PrepareLoweringPass : xpu::impl::PrepareLoweringBase<PrepareLoweringPass>
       return signalPassFailure();
     }
     addStatusParam(module, statusTy);
-    materializeChecks(module);
+    materializeChecks(module, skipWorkItemLoops);
     applyFastMath(module);
   }
 };

@@ -1,6 +1,8 @@
 // Lowers xpu kernels, device functions and their bodies to the LLVM dialect
 // for the LLVM-based targets (cpu, nvvm, rocdl). See Passes.td.
+#include "xpu/Conversion/InteropLowering.h"
 #include "xpu/KernelABI.h"
+#include "xpu/TileLowering.h"
 #include "xpu/Transforms/Passes.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
@@ -89,6 +91,17 @@ LogicalResult moveBody(FunctionOpInterface from, LLVM::LLVMFuncOp fn,
   return success();
 }
 
+/// A vector of i1 travels as one byte per lane, as the host passes it: LLVM
+/// 22 stores <N x i1> bit-packed, and NVPTX declares such a parameter one
+/// byte long while reading N (found by tests/differential: lanes 1 and 2
+/// of a vector<3xi1> parameter read as false on the CPU).
+Type parameterType(Type converted) {
+  auto vec = dyn_cast<VectorType>(converted);
+  if (vec && vec.getElementType().isInteger(1))
+    return VectorType::get(vec.getShape(), IntegerType::get(vec.getContext(), 8));
+  return converted;
+}
+
 /// Kernel -> llvm.func whose parameters follow the kernel ABI: buffers are
 /// flattened into (pointer, element count); everything else stays one value.
 struct KernelLowering : XPUPattern<KernelOp> {
@@ -106,7 +119,7 @@ struct KernelLowering : XPUPattern<KernelOp> {
             ctx, addressSpace(buf.getSpace(), target)));
         flat.push_back(i64);
       } else {
-        flat.push_back(tc.convertType(t));
+        flat.push_back(parameterType(tc.convertType(t)));
       }
     }
     auto fnType = LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), flat);
@@ -131,13 +144,17 @@ struct KernelLowering : XPUPattern<KernelOp> {
         values.push_back(v);
         next += 2;
       } else {
-        values.push_back(entry->getArgument(next++));
+        Value v = entry->getArgument(next++);
+        if (v.getType() != tc.convertType(t))
+          v = LLVM::ICmpOp::create(rw, loc, LLVM::ICmpPredicate::ne, v,
+                                   LLVM::ZeroOp::create(rw, loc, v.getType()));
+        values.push_back(v);
       }
     }
     LLVM::BrOp::create(rw, loc, values, body);
 
     fn->setAttr("xpu.kernel", rw.getUnitAttr());
-    for (StringRef name : {"xpu.barriers", "xpu.shared_bytes"})
+    for (StringRef name : {abi::kCpuSharedBytesAttr, abi::kCpuBufferAccessAttr})
       if (Attribute a = op->getAttr(name))
         fn->setAttr(name, a);
     if (target == Target::nvvm)
@@ -398,12 +415,61 @@ struct AtomicLowering : XPUPattern<AtomicRMWOp> {
     case AtomicKind::xor_: bin = B::_xor; break;
     case AtomicKind::xchg: bin = B::xchg; break;
     case AtomicKind::fadd: bin = B::fadd; break;
+    case AtomicKind::fmin: bin = B::fminimum; break;
+    case AtomicKind::fmax: bin = B::fmaximum; break;
+    case AtomicKind::cmpxchg: bin = B::xchg; break;
     }
     Type elem = cast<BufferType>(op.getBuffer().getType()).getElementType();
     Value addr = elementAddress(rw, op.getLoc(), adaptor.getBuffer(), adaptor.getIndex(), elem);
+    if (op.getKind() == AtomicKind::cmpxchg) {
+      rw.replaceOp(op, compareExchange(rw, op.getLoc(), op, addr, adaptor.getExpected(),
+                                       adaptor.getValue(), elem));
+      return success();
+    }
     rw.replaceOpWithNewOp<LLVM::AtomicRMWOp>(
         op, bin, addr, adaptor.getValue(), ordering(op.getOrder()),
         syncScope(op.getScope(), target), elementBytes(elem));
+    return success();
+  }
+
+  /// cmpxchg on the element's bits (LLVM compare-exchanges integers only);
+  /// a failure orders like a load of the same order.
+  Value compareExchange(OpBuilder &b, Location loc, AtomicRMWOp op, Value addr,
+                        Value expected, Value desired, Type elem) const {
+    Type bits = b.getIntegerType(elem.getIntOrFloatBitWidth());
+    bool isFloat = isa<FloatType>(elem);
+    if (isFloat) {
+      expected = LLVM::BitcastOp::create(b, loc, bits, expected);
+      desired = LLVM::BitcastOp::create(b, loc, bits, desired);
+    }
+    LLVM::AtomicOrdering success = ordering(op.getOrder());
+    LLVM::AtomicOrdering failure =
+        success == LLVM::AtomicOrdering::acq_rel   ? LLVM::AtomicOrdering::acquire
+        : success == LLVM::AtomicOrdering::release ? LLVM::AtomicOrdering::monotonic
+                                                   : success;
+    auto cx = LLVM::AtomicCmpXchgOp::create(b, loc, addr, expected, desired, success, failure,
+                                            syncScope(op.getScope(), target),
+                                            elementBytes(elem));
+    Value old = LLVM::ExtractValueOp::create(b, loc, cx, ArrayRef<int64_t>{0});
+    return isFloat ? Value(LLVM::BitcastOp::create(b, loc, elem, old)) : old;
+  }
+};
+
+/// An in-bounds element of an asynchronous copy that xpu-lower-async-copies
+/// marked cp_async (NVIDIA sm_80+): cp.async of its 4 or 8 bytes.
+struct AsyncCopyElementLowering : XPUPattern<AsyncCopyElementOp> {
+  using XPUPattern::XPUPattern;
+  LogicalResult
+  matchAndRewrite(AsyncCopyElementOp op, OpAdaptor adaptor, ConversionPatternRewriter &rw) const override {
+    if (!op.getCpAsync() || target != Target::nvvm)
+      return op.emitOpError("must be lowered by xpu-lower-async-copies first");
+    Location loc = op.getLoc();
+    Type elem = cast<BufferType>(op.getSrc().getType()).getElementType();
+    Value from = elementAddress(rw, loc, adaptor.getSrc(), adaptor.getSrcIndex(), elem);
+    Value to = elementAddress(rw, loc, adaptor.getDst(), adaptor.getDstIndex(), elem);
+    NVVM::CpAsyncOp::create(rw, loc, to, from, elementBytes(elem), NVVM::LoadCacheModifierKind::CA,
+                            Value());
+    rw.eraseOp(op);
     return success();
   }
 };
@@ -488,13 +554,15 @@ struct ConvertXPUToLLVMPass
     patterns.add<KernelLowering, FuncLowering, CallLowering, ReturnLowering,
                  LoadLowering, StoreLowering, BufferSizeLowering, ViewLowering,
                  AllocLowering, BarrierLowering, AtomicLowering,
-                 ReportLowering, HostEffectLowering>(tc, tgt);
+                 ReportLowering, HostEffectLowering, AsyncCopyElementLowering>(tc, tgt);
+    populateInteropToLLVMPatterns(tc, patterns, tgt == Target::cpu);
     arith::populateArithToLLVMConversionPatterns(tc, patterns);
     populateMathToLLVMConversionPatterns(tc, patterns);
     cf::populateControlFlowToLLVMConversionPatterns(tc, patterns);
     index::populateIndexToLLVMConversionPatterns(tc, patterns);
     ub::populateUBToLLVMConversionPatterns(tc, patterns);
     populateVectorToLLVMConversionPatterns(tc, patterns);
+    populateTileToLLVMPatterns(tc, patterns, target);
 
     LLVMConversionTarget ct(*ctx);
     ct.addLegalOp<ModuleOp>();

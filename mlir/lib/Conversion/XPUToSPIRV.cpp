@@ -1,6 +1,9 @@
 // Lowers xpu kernels and their bodies to one spirv.module for Vulkan compute:
 // the SPIR-V sibling of XPUToLLVM. See Passes.td.
+#include "xpu/Conversion/InteropLowering.h"
+#include "xpu/IntegerToSPIRV.h"
 #include "xpu/KernelABI.h"
+#include "xpu/TileLowering.h"
 #include "xpu/Pipeline.h"
 #include "xpu/Transforms/Passes.h"
 
@@ -11,12 +14,10 @@
 #include "mlir/Conversion/UBToSPIRV/UBToSPIRV.h"
 #include "mlir/Conversion/VectorToSPIRV/VectorToSPIRV.h"
 #include "mlir/Dialect/Math/IR/Math.h"
-#include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
 #include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
 #include "mlir/Dialect/SPIRV/Transforms/SPIRVConversion.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/SetVector.h"
 
 namespace xpu {
@@ -533,7 +534,7 @@ struct AtomicLowering : XPUPattern<AtomicRMWOp> {
     if (type.getSpace() == Space::private_) {
       // Private memory belongs to one invocation: a plain read-modify-write.
       Value old = spirv::LoadOp::create(rw, loc, at);
-      Value next = privateUpdate(rw, loc, op.getKind(), old, v);
+      Value next = privateUpdate(rw, loc, op.getKind(), old, v, adaptor.getExpected());
       spirv::StoreOp::create(rw, loc, at, next);
       rw.replaceOp(op, old);
       return success();
@@ -575,13 +576,40 @@ struct AtomicLowering : XPUPattern<AtomicRMWOp> {
     case AtomicKind::fadd:
       r = spirv::EXTAtomicFAddOp::create(rw, loc, t, at, scope, sem, v);
       break;
+    case AtomicKind::cmpxchg: {
+      if (!isa<IntegerType>(t))
+        return op.emitOpError("compare-exchanges floats: SPIR-V's compare-exchange "
+                              "takes integers (xpu-spirv-float-atomics views the buffer "
+                              "as integers first)");
+      spirv::MemorySemantics failure = failureSemanticsOf(op.getOrder(), type.getSpace());
+      r = spirv::AtomicCompareExchangeOp::create(rw, loc, t, at, scope, sem, failure, v,
+                                                 adaptor.getExpected());
+      break;
+    }
+    case AtomicKind::fmin:
+    case AtomicKind::fmax:
+      return op.emitOpError("needs a compare-exchange loop (xpu-spirv-float-atomics) "
+                            "first: SPIR-V has no float min/max atomic here");
     }
     rw.replaceOp(op, r);
     return success();
   }
 
+  /// A failed compare-exchange orders like a load: acquire at most.
+  static spirv::MemorySemantics failureSemanticsOf(MemoryOrder order, Space space) {
+    switch (order) {
+    case MemoryOrder::release:
+      return semanticsOf(MemoryOrder::relaxed, space);
+    case MemoryOrder::acq_rel:
+    case MemoryOrder::seq_cst:
+      return semanticsOf(MemoryOrder::acquire, space);
+    default:
+      return semanticsOf(order, space);
+    }
+  }
+
   static Value privateUpdate(OpBuilder &b, Location loc, AtomicKind kind,
-                             Value old, Value v) {
+                             Value old, Value v, Value expected) {
     switch (kind) {
     case AtomicKind::add:
       return spirv::IAddOp::create(b, loc, old, v);
@@ -605,8 +633,45 @@ struct AtomicLowering : XPUPattern<AtomicRMWOp> {
       return v;
     case AtomicKind::fadd:
       return spirv::FAddOp::create(b, loc, old, v);
+    case AtomicKind::fmin:
+    case AtomicKind::fmax:
+      llvm_unreachable("float min/max atomics are expanded by xpu-spirv-float-atomics");
+    case AtomicKind::cmpxchg: {
+      Type bits = b.getIntegerType(old.getType().getIntOrFloatBitWidth());
+      Value same = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                         arith::BitcastOp::create(b, loc, bits, old),
+                                         arith::BitcastOp::create(b, loc, bits, expected));
+      return arith::SelectOp::create(b, loc, same, v, old);
+    }
     }
     llvm_unreachable("atomic kind");
+  }
+};
+
+/// A global buffer's elements as integers: a second variable on the same
+/// descriptor binding (Vulkan lets variables alias a binding), so that
+/// float compare-exchange loops can use SPIR-V's integer atomics.
+struct BitsViewLowering : XPUPattern<BitsViewOp> {
+  using XPUPattern::XPUPattern;
+  LogicalResult
+  matchAndRewrite(BitsViewOp op, OpAdaptor adaptor, ConversionPatternRewriter &rw) const override {
+    auto addr = adaptor.getBuffer().getDefiningOp<spirv::AddressOfOp>();
+    auto module = op->getParentOfType<spirv::ModuleOp>();
+    auto var = addr ? module.lookupSymbol<spirv::GlobalVariableOp>(addr.getVariableAttr())
+                    : spirv::GlobalVariableOp();
+    if (!var || !var.getBinding())
+      return op.emitOpError("views only a global buffer parameter as integers");
+    std::string name = (var.getSymName() + "_bits").str();
+    auto alias = module.lookupSymbol<spirv::GlobalVariableOp>(name);
+    if (!alias) {
+      OpBuilder::InsertionGuard g(rw);
+      rw.setInsertionPoint(var);
+      alias = spirv::GlobalVariableOp::create(rw, op.getLoc(),
+                                              bufferPointerType(op.getResult().getType()),
+                                              name, *var.getDescriptorSet(), *var.getBinding());
+    }
+    rw.replaceOpWithNewOp<spirv::AddressOfOp>(op, alias);
+    return success();
   }
 };
 
@@ -719,26 +784,7 @@ struct ConvertXPUToSPIRVPass
         }).wasInterrupted())
       return signalPassFailure();
 
-    // Math functions GLSL.std.450 lacks become ones it has, or polynomials
-    // (Vulkan's own math functions are accurate to a few ULP as well).
-    SmallVector<Operation *> lacking;
-    module.walk([&](Operation *op) {
-      if (isa<math::Exp2Op, math::ErfOp, math::Atan2Op, math::CbrtOp>(op))
-        lacking.push_back(op);
-    });
-    if (!lacking.empty()) {
-      RewritePatternSet math(ctx);
-      math::populateExpansionPatterns(math, {"exp2"});
-      populateMathPolynomialApproximationPatterns(math, [](StringRef name) {
-        return name == "math.erf" || name == "math.atan2" || name == "math.cbrt";
-      });
-      GreedyRewriteConfig config;
-      config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
-      config.enableFolding(false);
-      if (failed(applyOpPatternsGreedily(lacking, std::move(math), config)))
-        return signalPassFailure();
-    }
-
+    // Math functions GLSL.std.450 lacks were rewritten by xpu-expand-math.
     spirv::TargetEnvAttr env = spirv::lookupTargetEnvOrDefault(module);
     Location loc = module.getLoc();
     OpBuilder b(ctx);
@@ -759,6 +805,7 @@ struct ConvertXPUToSPIRVPass
                                            kWorkgroupSizeSymbol, b.getArrayAttr(specs));
     for (KernelOp k : llvm::make_early_inc_range(module.getOps<KernelOp>()))
       k->moveBefore(spv.getBody(), spv.getBody()->end());
+    widenBoolArithmetic(spv);
     for (FuncOp f : llvm::make_early_inc_range(module.getOps<FuncOp>()))
       f.erase(); // unused helpers (xpu-inline-helpers removes the rest)
 
@@ -775,7 +822,7 @@ struct ConvertXPUToSPIRVPass
     patterns.add<KernelLowering>(tc, ctx, state, maxPushConstantBytes);
     patterns.add<
         ReturnLowering, LoadLowering, StoreLowering, BufferSizeLowering,
-        AllocLowering, BarrierLowering, AtomicLowering, ReportLowering,
+        AllocLowering, BarrierLowering, AtomicLowering, ReportLowering, BitsViewLowering,
         WorkgroupSizeLowering, GlobalSizeLowering,
         DimBuiltinLowering<ThreadIdOp, spirv::BuiltIn::LocalInvocationId>,
         DimBuiltinLowering<WorkgroupIdOp, spirv::BuiltIn::WorkgroupId>,
@@ -788,6 +835,8 @@ struct ConvertXPUToSPIRVPass
         tc, ctx, state, "is a host effect, which cannot run on a device");
     patterns.add<RefuseLowering<ViewOp>>(
         tc, ctx, state, "views raw pointers, which SPIR-V's logical addressing lacks");
+    populateInteropToSPIRVPatterns(module, tc, patterns);
+    populateIntegerToSPIRVPatterns(tc, patterns);
     arith::populateArithToSPIRVPatterns(tc, patterns);
     populateMathToSPIRVPatterns(tc, patterns);
     ScfToSPIRVContext scfContext;
@@ -795,6 +844,7 @@ struct ConvertXPUToSPIRVPass
     cf::populateControlFlowToSPIRVPatterns(tc, patterns);
     populateVectorToSPIRVPatterns(tc, patterns);
     ub::populateUBToSPIRVConversionPatterns(tc, patterns);
+    populateTileToSPIRVPatterns(tc, patterns);
 
     std::unique_ptr<SPIRVConversionTarget> target = SPIRVConversionTarget::get(env);
     if (failed(applyFullConversion(spv, *target, std::move(patterns))))

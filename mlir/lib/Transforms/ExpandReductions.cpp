@@ -23,7 +23,6 @@ Value cst(OpBuilder &b, Location loc, int64_t v) {
 void expand(ReduceOp op) {
   OpBuilder b(op);
   Location loc = op.getLoc();
-  auto kernel = op->getParentOfType<KernelOp>();
   Type t = op.getValue().getType();
 
   // Linear invocation index and workgroup size.
@@ -31,17 +30,9 @@ void expand(ReduceOp op) {
   Value lin = inv.index, n = inv.count;
 
   // One slot per invocation plus one for the result.
-  int64_t slots = kMaxWorkgroupExtent;
-  if (kernel && kernel.getWorkgroupSize()) {
-    ArrayRef<int64_t> extents = *kernel.getWorkgroupSize();
-    slots = 1;
-    for (int64_t e : extents)
-      slots *= e;
-  }
-  auto scratchTy = BufferType::get(b.getContext(), t, Space::shared, Access::rw,
-                                   slots + 1);
+  BufferType scratchTy = reductionScratchType(op);
   Value scratch = AllocOp::create(b, loc, scratchTy);
-  Value resultSlot = cst(b, loc, slots);
+  Value resultSlot = cst(b, loc, scratchTy.getSize() - 1);
   StoreOp::create(b, loc, op.getValue(), scratch, lin);
   BarrierOp::create(b, loc);
 

@@ -33,16 +33,25 @@ LogicalResult inlineCall(CallOp call, FuncOp callee) {
 }
 
 struct InlineHelpersPass : xpu::impl::InlineHelpersBase<InlineHelpersPass> {
+  using InlineHelpersBase::InlineHelpersBase;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SymbolTable symbols(module);
+    llvm::DenseSet<Operation *> synchronizing;
+    if (onlyBarriers)
+      synchronizing = functionsWithBarriers(module);
+    auto wanted = [&](CallOp call) {
+      return !onlyBarriers ||
+             synchronizing.contains(symbols.lookup(call.getCallee()));
+    };
     // Each round inlines one level of calls; a chain deeper than the number
     // of helpers can only come from recursion.
     unsigned helpers = llvm::range_size(module.getOps<FuncOp>());
     for (unsigned round = 0;; ++round) {
       SmallVector<CallOp> calls;
       module.walk([&](CallOp call) {
-        if (call->getParentOfType<KernelOp>())
+        if (call->getParentOfType<KernelOp>() && wanted(call))
           calls.push_back(call);
       });
       if (calls.empty())
@@ -65,7 +74,8 @@ struct InlineHelpersPass : xpu::impl::InlineHelpersBase<InlineHelpersPass> {
       }
     }
     for (FuncOp fn : llvm::make_early_inc_range(module.getOps<FuncOp>()))
-      fn.erase();
+      if (!onlyBarriers || synchronizing.contains(fn))
+        fn.erase();
   }
 };
 

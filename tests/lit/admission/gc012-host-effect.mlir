@@ -5,7 +5,7 @@ xpu.kernel @baseline(%out: !xpu.buffer<1024xi32>, %in: !xpu.buffer<1024xi32, ro>
                      %hist: !xpu.buffer<16xi32>, %scale: i32, %v: vector<4xi16>)
     attributes {profile = "deterministic-v1",
                 effects = ["DeviceCopyIn", "DeviceDispatch", "DeviceCopyOut"],
-                device = "explicit",
+                device = "cpu",
                 workgroup_size = array<i64: 256, 1, 1>, grid_size = array<i64: 4, 1, 1>} {
   // The launch shape bounds %g to [0, 1023]: proven for 1024-element buffers.
   %g = xpu.global_id x

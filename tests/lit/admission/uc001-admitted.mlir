@@ -125,6 +125,27 @@ xpu.kernel @uniform_helpers(%n: i32) {
   xpu.return
 }
 
+// Wave operations under control uniform across the wave: the workgroup's
+// decisions, and what wave reductions, votes and a broadcast from lane 0
+// return.
+xpu.kernel @wave_uniform(%v: i32, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %wg = xpu.workgroup_id x
+  %s = xpu.wave_reduce add %v : i32
+  %first = xpu.wave_broadcast %v, %c0 : i32
+  %pos = arith.cmpi sgt, %s, %first : i32
+  %any = xpu.wave_vote any %pos
+  scf.if %any {
+    %m = xpu.wave_ballot %pos : vector<4xi32>
+    %again = xpu.wave_reduce add %first : i32
+  }
+  %big = arith.cmpi sgt, %n, %c0 : i32
+  scf.if %big {
+    %t = xpu.wave_scan add %v exclusive : i32
+  }
+  xpu.return
+}
+
 // deterministic-v1: a barrier in a loop over the fixed grid.
 xpu.kernel @deterministic(%out: !xpu.buffer<64xi32>, %k: i32)
     attributes {profile = "deterministic-v1", workgroup_size = array<i64: 64>,

@@ -352,3 +352,54 @@ xpu.kernel @poison_condition() {
   }
   xpu.return
 }
+
+// -----
+
+// A wave operation under a condition that differs inside a wave.
+xpu.kernel @wave_under_lane(%v: i32) {
+  %c0 = arith.constant 0 : index
+  // expected-note @+1 {{where the value starts to differ}}
+  %l = xpu.lane_id
+  %first = arith.cmpi eq, %l, %c0 : index
+  // expected-note @+1 {{the decision that is not uniform}}
+  scf.if %first {
+    // expected-error @+1 {{'xpu.wave_reduce' must be reached by every invocation of its wave, but it is under the 'scf.if'}}
+    %s = xpu.wave_reduce add %v : i32
+  }
+  xpu.return
+}
+
+// -----
+
+// What a wave reduction returns is the same across the wave, not across the
+// workgroup: a barrier may not depend on it.
+xpu.kernel @barrier_on_wave_value(%v: i32) {
+  %c0 = arith.constant 0 : i32
+  // expected-note @+1 {{where the value starts to differ}}
+  %s = xpu.wave_reduce add %v : i32
+  %pos = arith.cmpi sgt, %s, %c0 : i32
+  // expected-note @+1 {{the decision that is not uniform}}
+  scf.if %pos {
+    // expected-error @+1 {{'xpu.barrier' must be reached by every invocation of its workgroup}}
+    xpu.barrier
+  }
+  xpu.return
+}
+
+// -----
+
+// A shuffle's result differs by lane; so does a broadcast from a lane that
+// need not be live.
+xpu.kernel @wave_on_shuffle(%v: i32, %k: i32) {
+  %c0 = arith.constant 0 : i32
+  %b = xpu.wave_broadcast %v, %k : i32
+  // expected-note @+1 {{where the value starts to differ}}
+  %r = xpu.wave_shuffle xor %b, %k : i32
+  %pos = arith.cmpi sgt, %r, %c0 : i32
+  // expected-note @+1 {{the decision that is not uniform}}
+  scf.if %pos {
+    // expected-error @+1 {{'xpu.wave_vote' must be reached by every invocation of its wave}}
+    %any = xpu.wave_vote any %pos
+  }
+  xpu.return
+}

@@ -24,11 +24,16 @@ namespace xpu {
 /// - uniform: kernel parameters, constants, workgroup_id, workgroup_size,
 ///   grid_size, global_size, wave_width, buffer sizes, xpu.reduce results,
 ///   loads at a uniform index of a uniform read-only (`ro`) buffer;
-/// - divergent: thread_id, global_id, lane_id, atomic results, ub.poison,
+/// - uniform across a wave only: wave reductions, votes and ballots
+///   (UniformResults<wave>), a wave broadcast from lane 0 (live in every
+///   wave; another lane may not be, and then each lane keeps its value);
+/// - divergent: thread_id, global_id, lane_id, wave shuffles and scans, atomic results, ub.poison,
 ///   loads from read-write, shared or private buffers (another invocation
 ///   may write between two reads), results of ops the analysis does not
-///   know;
-/// - anything else joins its operands. The results of scf.if / scf.for /
+///   know: with side effects or regions, xpu ops not listed here, and ops
+///   of no operands that are not constants (an op declares better with
+///   UniformResults in XPUTraits.td);
+/// - anything else (pure arith, math, vector, ...) joins its operands. The results of scf.if / scf.for /
 ///   scf.while / scf.index_switch, loop-carried values and block arguments
 ///   join every incoming value and the decision that selects between them;
 ///   a call's results join its callee's returned values, with the callee

@@ -2,6 +2,8 @@
 #include "xpu/Dialect/XPU/IR/Combiners.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/TypeUtilities.h"
 
 using namespace mlir;
 
@@ -15,6 +17,28 @@ LogicalResult verifyCombiner(Operation *op, ReduceKind kind, Type type) {
     return op->emitOpError() << "'" << stringifyReduceKind(kind)
                              << "' does not apply to " << type;
   return success();
+}
+
+/// IEEE 754-2019 minimum/maximum (NaN wins, -0 < +0). LLVM's NVPTX back
+/// end selects min.NaN/max.NaN for llvm.minimum/maximum, which on the H200
+/// (sm_90, CUDA 13) returned +0 for min(+0, -0) (tests/conformance/test_wave.cpp,
+/// "wave reductions and scans of every combiner", 2026-12-01). Operands
+/// that compare equal are therefore combined by their bits: OR picks -0
+/// for the minimum, AND +0 for the maximum, and equal non-zero values are
+/// unchanged.
+static Value orderedMinMax(OpBuilder &b, Location loc, bool isMin, Value l, Value r) {
+  Value m = isMin ? Value(arith::MinimumFOp::create(b, loc, l, r))
+                  : Value(arith::MaximumFOp::create(b, loc, l, r));
+  Type it = b.getIntegerType(getElementTypeOrSelf(l.getType()).getIntOrFloatBitWidth());
+  if (auto vt = dyn_cast<VectorType>(l.getType()))
+    it = vt.clone(it);
+  Value lb = arith::BitcastOp::create(b, loc, it, l);
+  Value rb = arith::BitcastOp::create(b, loc, it, r);
+  Value bits = isMin ? Value(arith::OrIOp::create(b, loc, lb, rb))
+                     : Value(arith::AndIOp::create(b, loc, lb, rb));
+  Value same = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, l, r);
+  return arith::SelectOp::create(b, loc, same,
+                                 arith::BitcastOp::create(b, loc, l.getType(), bits), m);
 }
 
 Value combine(OpBuilder &b, Location loc, ReduceKind kind, Value l, Value r) {
@@ -41,9 +65,8 @@ Value combine(OpBuilder &b, Location loc, ReduceKind kind, Value l, Value r) {
   case ReduceKind::xor_:
     return arith::XOrIOp::create(b, loc, l, r);
   case ReduceKind::fmin:
-    return arith::MinimumFOp::create(b, loc, l, r);
   case ReduceKind::fmax:
-    return arith::MaximumFOp::create(b, loc, l, r);
+    return orderedMinMax(b, loc, kind == ReduceKind::fmin, l, r);
   }
   llvm_unreachable("reduce kind");
 }

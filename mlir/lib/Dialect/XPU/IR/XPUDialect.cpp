@@ -2,12 +2,14 @@
 // custom assembly.
 #include "xpu/Dialect/XPU/IR/XPUDialect.h"
 #include "xpu/Dialect/XPU/IR/Combiners.h"
+#include "xpu/Dialect/XPU/IR/Tiles.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/FunctionImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace xpu;
@@ -91,13 +93,22 @@ void BufferType::print(AsmPrinter &printer) const {
 LogicalResult
 BufferType::verify(function_ref<InFlightDiagnostic()> emitError, Type elementType,
                    Space space, Access access, int64_t size) {
-  if (!elementType.isIntOrIndexOrFloat() || elementType.isIndex())
-    return emitError() << "buffer element type must be an integer or float "
-                          "scalar, got "
+  // The element types the kernel ABI (abi::Scalar) and every backend's
+  // memory layout know; another width (i3, i128, f80) had no size the host
+  // and the device agree on.
+  bool known = elementType.isSignlessInteger(1) || elementType.isSignlessInteger(8) ||
+               elementType.isSignlessInteger(16) || elementType.isSignlessInteger(32) ||
+               elementType.isSignlessInteger(64) || elementType.isF16() ||
+               elementType.isBF16() || elementType.isF32() || elementType.isF64();
+  if (!known)
+    return emitError() << "buffer element type must be i1, i8, i16, i32, i64, f16, "
+                          "bf16, f32 or f64, got "
                        << elementType;
   if (size == 0 || size < kDynamic)
     return emitError() << "buffer size must be positive";
-  if (space != Space::global && size == kDynamic)
+  // Shared buffers without a static count are dynamic shared memory
+  // (xpu.dynamic_shared); allocations need one (AllocOp::verify).
+  if (space == Space::private_ && size == kDynamic)
     return emitError() << stringifySpace(space)
                        << " buffers need a static element count";
   return success();
@@ -115,11 +126,18 @@ static ParseResult parseFunctionLike(OpAsmParser &parser,
                           function_interface_impl::VariadicFlag, std::string &) {
     return builder.getFunctionType(argTypes, results);
   };
-  return function_interface_impl::parseFunctionOp(
-      parser, result, /*allowVariadic=*/false,
-      OpT::getFunctionTypeAttrName(result.name), buildFuncType,
-      OpT::getArgAttrsAttrName(result.name),
-      OpT::getResAttrsAttrName(result.name));
+  SMLoc loc = parser.getCurrentLocation();
+  if (failed(function_interface_impl::parseFunctionOp(
+          parser, result, /*allowVariadic=*/false,
+          OpT::getFunctionTypeAttrName(result.name), buildFuncType,
+          OpT::getArgAttrsAttrName(result.name),
+          OpT::getResAttrsAttrName(result.name))))
+    return failure();
+  // An inherent attribute of the wrong kind (`workgroup_size = [64, 1, 1]`,
+  // `profile = 1`) would be dropped without a word when the operation is
+  // made from the dictionary: refuse it here, where the text is.
+  return result.name.verifyInherentAttrs(result.attributes,
+                                         [&] { return parser.emitError(loc); });
 }
 
 /// The parameters' source names (set by the parser or the builder) become
@@ -212,13 +230,18 @@ LogicalResult KernelOp::verify() {
   if (failed(verifyShapeAttr(*this, "workgroup_size", getWorkgroupSize())) ||
       failed(verifyShapeAttr(*this, "grid_size", getGridSize())))
     return failure();
-  return success();
+  for (Type t : getArgumentTypes())
+    if (auto buf = dyn_cast<BufferType>(t); buf && buf.getSpace() != Space::global)
+      return emitOpError() << "takes a " << stringifySpace(buf.getSpace())
+                           << " buffer parameter; kernels receive global buffers "
+                              "and allocate shared and private ones (xpu.alloc)";
+  return verifyTileFreeSignature(*this);
 }
 
 LogicalResult FuncOp::verify() {
   if (getBody().empty())
     return emitOpError("device functions need a body");
-  return success();
+  return verifyTileFreeSignature(*this);
 }
 
 LogicalResult ReturnOp::verify() {
@@ -353,6 +376,15 @@ LogicalResult AllocOp::verify() {
   if (type.getSpace() == Space::global)
     return emitOpError("allocates only shared or private buffers; global "
                        "buffers come from the host");
+  if (!type.hasStaticSize())
+    return emitOpError("needs a static element count (shared memory sized at "
+                       "launch is xpu.dynamic_shared)");
+  // One tile per workgroup is sized and placed per kernel (the CPU's shared
+  // block, a GPU's static shared segment): a helper has no workgroup of its
+  // own to size it for, and the backends disagreed on it.
+  if (type.getSpace() == Space::shared && (*this)->getParentOfType<FuncOp>())
+    return emitOpError("allocates shared memory in a device function; allocate it "
+                       "in the kernel and pass the buffer to the helper");
   return success();
 }
 
@@ -369,10 +401,17 @@ LogicalResult AtomicRMWOp::verify() {
     return emitOpError() << "value and result must be the element type " << elem;
   if (buffer.getAccess() == Access::ro)
     return emitOpError("atomically updates a read-only buffer");
-  bool isFloatKind = getKind() == AtomicKind::fadd;
-  if (isFloatKind != isa<FloatType>(elem) && getKind() != AtomicKind::xchg)
-    return emitOpError() << "'" << stringifyAtomicKind(getKind())
+  AtomicKind kind = getKind();
+  bool isFloatKind = kind == AtomicKind::fadd || kind == AtomicKind::fmin ||
+                     kind == AtomicKind::fmax;
+  bool anyKind = kind == AtomicKind::xchg || kind == AtomicKind::cmpxchg;
+  if (isFloatKind != isa<FloatType>(elem) && !anyKind)
+    return emitOpError() << "'" << stringifyAtomicKind(kind)
                          << "' does not apply to " << elem;
+  if (bool(getExpected()) != (kind == AtomicKind::cmpxchg))
+    return emitOpError(kind == AtomicKind::cmpxchg
+                           ? "'cmpxchg' needs the value it expects (`expected`)"
+                           : "only 'cmpxchg' takes an `expected` value");
   if (!elem.isInteger(32) && !elem.isInteger(64) && !elem.isF32() &&
       !elem.isF64())
     return emitOpError() << "atomics work on 32- and 64-bit elements, got "
@@ -381,6 +420,10 @@ LogicalResult AtomicRMWOp::verify() {
 }
 
 LogicalResult ReduceOp::verify() {
+  // A reduction combines through shared scratch of its kernel (AllocOp).
+  if ((*this)->getParentOfType<FuncOp>())
+    return emitOpError("is in a device function; a workgroup reduction uses the "
+                       "kernel's shared memory: reduce in the kernel");
   if (getValue().getType() != getResult().getType())
     return emitOpError("result type must equal the operand type");
   return verifyCombiner(*this, getKind(), getValue().getType());
@@ -416,15 +459,35 @@ llvm::DenseSet<Operation *> xpu::functionsWithBarriers(ModuleOp module) {
   return result;
 }
 
+BufferType xpu::reductionScratchType(ReduceOp op) {
+  int64_t slots = kMaxWorkgroupExtent;
+  auto kernel = op->getParentOfType<KernelOp>();
+  if (kernel && kernel.getWorkgroupSize()) {
+    slots = 1;
+    for (int64_t e : *kernel.getWorkgroupSize())
+      slots *= e;
+  }
+  return BufferType::get(op.getContext(), op.getValue().getType(), Space::shared,
+                         Access::rw, slots + 1);
+}
+
 uint64_t xpu::sharedScratchBytes(KernelOp kernel) {
   uint64_t total = 0;
-  kernel.walk([&](AllocOp alloc) {
-    BufferType t = alloc.getResult().getType();
-    if (t.getSpace() != Space::shared)
+  kernel.walk([&](Operation *op) {
+    BufferType t;
+    if (auto alloc = dyn_cast<AllocOp>(op))
+      t = alloc.getResult().getType();
+    else if (auto reduce = dyn_cast<ReduceOp>(op))
+      t = reductionScratchType(reduce);
+    if (!t || t.getSpace() != Space::shared)
       return;
-    uint64_t bytes = uint64_t(t.getSize()) *
-                     std::max(1u, t.getElementType().getIntOrFloatBitWidth() / 8);
-    total = (total + bytes + kSharedAlign - 1) / kSharedAlign * kSharedAlign;
+    // Saturating: a static count near 2^63 must not wrap to a small size
+    // that the device limit then admits.
+    uint64_t bytes = llvm::SaturatingMultiply(
+        uint64_t(t.getSize()),
+        uint64_t(std::max(1u, t.getElementType().getIntOrFloatBitWidth() / 8)));
+    uint64_t end = llvm::SaturatingAdd(llvm::SaturatingAdd(total, bytes), kSharedAlign - 1);
+    total = end == UINT64_MAX ? UINT64_MAX : end / kSharedAlign * kSharedAlign;
   });
   return total;
 }

@@ -49,7 +49,10 @@ def XPU_AtomicKind : XPU_I32Enum<"AtomicKind", "atomic read-modify-write", [
   I32EnumAttrCase<"umin", 4>, I32EnumAttrCase<"umax", 5>,
   I32EnumAttrCase<"and_", 6, "and">, I32EnumAttrCase<"or_", 7, "or">,
   I32EnumAttrCase<"xor_", 8, "xor">, I32EnumAttrCase<"xchg", 9>,
-  I32EnumAttrCase<"fadd", 10>]>;
+  I32EnumAttrCase<"fadd", 10>,
+  // Issue 14: compare-exchange (with `expected`) and float min/max.
+  I32EnumAttrCase<"cmpxchg", 11>, I32EnumAttrCase<"fmin", 12>,
+  I32EnumAttrCase<"fmax", 13>]>;
 
 def XPU_MemoryOrder : XPU_I32Enum<"MemoryOrder", "atomic memory order", [
   I32EnumAttrCase<"relaxed", 0>, I32EnumAttrCase<"acquire", 1>,

@@ -38,12 +38,22 @@ inline constexpr llvm::StringLiteral kStatusArgAttr = "xpu.status";
 /// inference falls back to it when a kernel fixes no launch shape.
 inline constexpr int64_t kMaxWorkgroupExtent = 1024;
 
+/// On an scf.for that the workgroup's invocations share (from the linear
+/// invocation index, step the workgroup's size) to store the same value to
+/// every element of a shared buffer: xpu-zero-scratch's fills.
+inline constexpr llvm::StringLiteral kCooperativeFillAttr = "xpu.cooperative_fill";
+
 /// Alignment of each shared allocation in a workgroup's shared block.
 inline constexpr uint64_t kSharedAlign = 16;
 
 /// Bytes of workgroup-shared memory a kernel allocates, each allocation
-/// aligned to kSharedAlign, in walk order.
+/// aligned to kSharedAlign, in walk order; with the scratch that
+/// xpu-expand-reductions gives each reduction on the GPU backends.
 uint64_t sharedScratchBytes(KernelOp kernel);
+
+/// The shared scratch xpu-expand-reductions allocates for `op`: one slot per
+/// invocation of the largest workgroup the kernel allows, and the result.
+BufferType reductionScratchType(ReduceOp op);
 
 /// Kernels and device functions that reach a workgroup barrier: an op that
 /// needs workgroup-uniform control (xpu.barrier, xpu.reduce), directly or

@@ -1,4 +1,9 @@
 // Operations of the xpu dialect.
+//
+// Every op has an example in docs/dialect.md (scripts/gen-dialect-doc.py,
+// test docs.dialect). Examples not already in a description are under
+// XPU_DOC_EXAMPLES, which only the doc generator defines: the generated
+// C++ keeps its doc comments, so adding one rebuilds nothing.
 #ifndef XPU_OPS_TD
 #define XPU_OPS_TD
 
@@ -126,6 +131,13 @@ def XPU_FuncOp : XPU_Op<"func", [
 def XPU_CallOp : XPU_Op<"call", [
     DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "call a device helper function";
+#ifdef XPU_DOC_EXAMPLES
+  let description = [{
+    ```mlir
+    %r = xpu.call @helper(%n) : (i32) -> i32
+    ```
+  }];
+#endif
   let arguments = (ins FlatSymbolRefAttr:$callee, Variadic<AnyType>:$operands);
   let results = (outs Variadic<AnyType>:$results);
   let assemblyFormat = [{
@@ -136,6 +148,14 @@ def XPU_CallOp : XPU_Op<"call", [
 def XPU_ReturnOp : XPU_Op<"return", [
     Pure, ReturnLike, Terminator, ParentOneOf<["KernelOp", "FuncOp"]>]> {
   let summary = "return from a kernel or device function";
+#ifdef XPU_DOC_EXAMPLES
+  let description = [{
+    ```mlir
+    xpu.return            // a kernel returns nothing
+    xpu.return %r : i32   // a device function returns its results
+    ```
+  }];
+#endif
   let arguments = (ins Variadic<AnyType>:$operands);
   let builders = [OpBuilder<(ins), [{ build($_builder, $_state, {}); }]>];
   let assemblyFormat = "attr-dict ($operands^ `:` type($operands))?";
@@ -149,6 +169,9 @@ def XPU_ReturnOp : XPU_Op<"return", [
 class XPU_DimOp<string mnemonic, string what> : XPU_Op<mnemonic, [
     Pure, DeclareOpInterfaceMethods<InferIntRangeInterface, ["inferResultRanges"]>]> {
   let summary = what;
+#ifdef XPU_DOC_EXAMPLES
+  let description = "```mlir\n%v = xpu." # mnemonic # " x   // axis x, y or z: an index\n```";
+#endif
   let arguments = (ins EnumProp<XPU_Dim>:$dim);
   let results = (outs Index:$result);
   let assemblyFormat = "$dim attr-dict";
@@ -173,10 +196,20 @@ def XPU_GlobalSizeOp : XPU_DimOp<"global_size",
 def XPU_WaveWidthOp : XPU_Op<"wave_width", [
     Pure, DeclareOpInterfaceMethods<InferIntRangeInterface, ["inferResultRanges"]>]> {
   let summary = "invocations per wave (warp, wavefront, subgroup) on the target";
+#ifdef XPU_DOC_EXAMPLES
+  let description = [{
+    A per-target constant (32 on NVIDIA, 32 or 64 on AMD, the subgroup size
+    on Vulkan, 1 on CPU); never assume 32.
+    ```mlir
+    %w = xpu.wave_width
+    ```
+  }];
+#else
   let description = [{
     A per-target constant (32 on NVIDIA, 32 or 64 on AMD, the subgroup size
     on Vulkan, 1 on CPU); never assume 32.
   }];
+#endif
   let results = (outs Index:$result);
   let assemblyFormat = "attr-dict";
   let builders = [OpBuilder<(ins), [{
@@ -187,6 +220,13 @@ def XPU_WaveWidthOp : XPU_Op<"wave_width", [
 def XPU_LaneIdOp : XPU_Op<"lane_id", [
     Pure, DeclareOpInterfaceMethods<InferIntRangeInterface, ["inferResultRanges"]>]> {
   let summary = "the invocation's index inside its wave";
+#ifdef XPU_DOC_EXAMPLES
+  let description = [{
+    ```mlir
+    %lane = xpu.lane_id   // 0 .. xpu.wave_width - 1
+    ```
+  }];
+#endif
   let results = (outs Index:$result);
   let assemblyFormat = "attr-dict";
   let builders = [OpBuilder<(ins), [{
@@ -200,6 +240,19 @@ def XPU_LaneIdOp : XPU_Op<"lane_id", [
 
 def XPU_LoadOp : XPU_Op<"load", [MemoryEffects<[MemRead]>]> {
   let summary = "read one element (or a short vector of them) from a buffer";
+#ifdef XPU_DOC_EXAMPLES
+  let description = [{
+    `%v = xpu.load %buf[%i] : !xpu.buffer<f32>` reads element `%i`. With a
+    vector result (`-> vector<4xf32>`) it reads elements `%i .. %i+3`.
+    `checked` is set by admission when the index is not proven in bounds: the
+    backend then guards the access at run time and reports a violation to
+    the host instead of reading outside the buffer.
+    ```mlir
+    %x  = xpu.load %buf[%i] : !xpu.buffer<f32, ro>
+    %x4 = xpu.load %buf[%i] : !xpu.buffer<f32, ro> -> vector<4xf32>
+    ```
+  }];
+#else
   let description = [{
     `%v = xpu.load %buf[%i] : !xpu.buffer<f32>` reads element `%i`. With a
     vector result (`-> vector<4xf32>`) it reads elements `%i .. %i+3`.
@@ -207,6 +260,7 @@ def XPU_LoadOp : XPU_Op<"load", [MemoryEffects<[MemRead]>]> {
     backend then guards the access at run time and reports a violation to
     the host instead of reading outside the buffer.
   }];
+#endif
   let arguments = (ins XPU_AnyBuffer:$buffer, Index:$index, UnitAttr:$checked);
   let results = (outs AnyType:$result);
   let hasCustomAssemblyFormat = 1;
@@ -222,6 +276,14 @@ def XPU_LoadOp : XPU_Op<"load", [MemoryEffects<[MemRead]>]> {
 
 def XPU_StoreOp : XPU_Op<"store", [MemoryEffects<[MemWrite]>]> {
   let summary = "write one element (or a short vector of them) to a buffer";
+#ifdef XPU_DOC_EXAMPLES
+  let description = [{
+    ```mlir
+    xpu.store %v, %buf[%i] : !xpu.buffer<f32>
+    xpu.store %v4, %buf[%i] : !xpu.buffer<f32> -> vector<4xf32>
+    ```
+  }];
+#endif
   let arguments = (ins AnyType:$value, XPU_AnyBuffer:$buffer, Index:$index,
                        UnitAttr:$checked);
   let hasCustomAssemblyFormat = 1;
@@ -237,6 +299,13 @@ def XPU_StoreOp : XPU_Op<"store", [MemoryEffects<[MemWrite]>]> {
 def XPU_BufferSizeOp : XPU_Op<"buffer_size", [Pure,
     DeclareOpInterfaceMethods<InferIntRangeInterface, ["inferResultRanges"]>]> {
   let summary = "the buffer's length in elements";
+#ifdef XPU_DOC_EXAMPLES
+  let description = [{
+    ```mlir
+    %n = xpu.buffer_size %buf : !xpu.buffer<f32>
+    ```
+  }];
+#endif
   let arguments = (ins XPU_AnyBuffer:$buffer);
   let results = (outs Index:$result);
   let assemblyFormat = "$buffer attr-dict `:` qualified(type($buffer))";
@@ -261,10 +330,20 @@ def XPU_AllocOp : XPU_Op<"alloc", [MemoryEffects<[MemAlloc]>]> {
 
 def XPU_ViewOp : XPU_Op<"view", [Pure]> {
   let summary = "a statically sized buffer over a raw pointer (lowering only)";
+#ifdef XPU_DOC_EXAMPLES
+  let description = [{
+    Made by target lowering when scratch memory is a slice of a block the
+    runtime provides (CPU shared memory). Not accepted in kernel source.
+    ```mlir
+    %tile = xpu.view %p : !llvm.ptr -> !xpu.buffer<256xf32, shared>
+    ```
+  }];
+#else
   let description = [{
     Made by target lowering when scratch memory is a slice of a block the
     runtime provides (CPU shared memory). Not accepted in kernel source.
   }];
+#endif
   let arguments = (ins AnyType:$pointer);
   let results = (outs XPU_AnyBuffer:$result);
   let assemblyFormat = "$pointer attr-dict `:` type($pointer) `->` qualified(type($result))";
@@ -277,12 +356,26 @@ def XPU_ViewOp : XPU_Op<"view", [Pure]> {
 
 def XPU_BarrierOp : XPU_Op<"barrier", [XPU_RequiresWorkgroupUniformControl]> {
   let summary = "wait until every invocation of the workgroup arrives";
+#ifdef XPU_DOC_EXAMPLES
+  let description = [{
+    Orders the workgroup's shared-memory (and global-memory) accesses before
+    the barrier ahead of those after it. Every invocation of the workgroup
+    must reach the same barrier: one under control flow that is not uniform
+    across the workgroup is refused (XPU-UC001).
+    ```mlir
+    xpu.store %v, %tile[%t] : !xpu.buffer<256xf32, shared>
+    xpu.barrier
+    %w = xpu.load %tile[%other] : !xpu.buffer<256xf32, shared>
+    ```
+  }];
+#else
   let description = [{
     Orders the workgroup's shared-memory (and global-memory) accesses before
     the barrier ahead of those after it. Every invocation of the workgroup
     must reach the same barrier: one under control flow that is not uniform
     across the workgroup is refused (XPU-UC001).
   }];
+#endif
   let assemblyFormat = "attr-dict";
 }
 
@@ -291,22 +384,39 @@ def XPU_AtomicRMWOp : XPU_Op<"atomic_rmw", [
     TypesMatchWith<"value is the buffer's element type", "buffer", "value",
                    "::llvm::cast<::xpu::BufferType>($_self).getElementType()">,
     TypesMatchWith<"result is the buffer's element type", "buffer", "result",
+                   "::llvm::cast<::xpu::BufferType>($_self).getElementType()">,
+    OptionalTypesMatchWith<"expected is the buffer's element type", "buffer", "expected",
                    "::llvm::cast<::xpu::BufferType>($_self).getElementType()">]> {
   let summary = "atomic read-modify-write of one buffer element";
   let description = [{
     ```mlir
     %old = xpu.atomic_rmw add %v, %buf[%i] seq_cst device : !xpu.buffer<i32>
+    %was = xpu.atomic_rmw cmpxchg %new, %buf[%i] expected %old acq_rel workgroup
+             : !xpu.buffer<256xf32, shared>
     ```
     Returns the element's previous value. The scope uses Vulkan's set.
+    `cmpxchg` stores `%value` only when the element equals `expected` bit for
+    bit (floats too), and returns the element it found: the exchange
+    happened when that equals `expected`. A failed compare-exchange orders
+    like a load of the same order (acq_rel and seq_cst: acquire; release:
+    relaxed). `fmin` and `fmax` follow `arith.minimumf` / `arith.maximumf`
+    (a NaN wins, -0 is below +0) on every backend.
   }];
   let arguments = (ins EnumProp<XPU_AtomicKind>:$kind, AnyType:$value,
                        XPU_AnyBuffer:$buffer, Index:$index,
+                       Optional<AnyType>:$expected,
                        EnumProp<XPU_MemoryOrder>:$order, EnumProp<XPU_Scope>:$scope,
                        UnitAttr:$checked);
   let results = (outs AnyType:$result);
   let assemblyFormat = [{
-    $kind $value `,` $buffer `[` $index `]` $order $scope attr-dict `:` qualified(type($buffer))
+    $kind $value `,` $buffer `[` $index `]` (`expected` $expected^)? $order $scope attr-dict `:` qualified(type($buffer))
   }];
+  let builders = [OpBuilder<(ins "::mlir::Type":$result, "::xpu::AtomicKind":$kind,
+      "::mlir::Value":$value, "::mlir::Value":$buffer, "::mlir::Value":$index,
+      "::xpu::MemoryOrder":$order, "::xpu::Scope":$scope), [{
+    build($_builder, $_state, result, kind, value, buffer, index, ::mlir::Value(),
+          order, scope);
+  }]>];
   let hasVerifier = 1;
 }
 
@@ -349,12 +459,22 @@ def XPU_ReportOutOfBoundsOp : XPU_Op<"report_out_of_bounds"> {
   let assemblyFormat = "$status `site` $site attr-dict `:` type($status)";
 }
 
-def XPU_HostEffectOp : XPU_Op<"host_effect"> {
+def XPU_HostEffectOp : XPU_Op<"host_effect", [XPU_HostEffect]> {
   let summary = "an effect on the host (printing, files, clocks) from a kernel";
+#ifdef XPU_DOC_EXAMPLES
+  let description = [{
+    Names a host effect such as `"print"`. No backend executes it; it exists
+    so that a kernel which asks for one is refused with a diagnostic.
+    ```mlir
+    xpu.host_effect "print" %n : i32   // refused: XPU-GC012 (deterministic-v1)
+    ```
+  }];
+#else
   let description = [{
     Names a host effect such as `"print"`. No backend executes it; it exists
     so that a kernel which asks for one is refused with a diagnostic.
   }];
+#endif
   let arguments = (ins StrAttr:$effect, Variadic<AnyType>:$operands);
   let assemblyFormat = "$effect ($operands^ `:` type($operands))? attr-dict";
 }
@@ -364,5 +484,17 @@ def XPU_HostEffectOp : XPU_Op<"host_effect"> {
 //===----------------------------------------------------------------------===//
 
 include "xpu/Dialect/XPU/IR/XPUSurfaceOps.td"
+
+//===----------------------------------------------------------------------===//
+// Interop (issue 21): what imported gpu.func kernels need, in its own file
+//===----------------------------------------------------------------------===//
+
+include "xpu/Dialect/XPU/IR/XPUInteropOps.td"
+
+//===----------------------------------------------------------------------===//
+// Tiles and mac (issue 15), in their own file
+//===----------------------------------------------------------------------===//
+
+include "xpu/Dialect/XPU/IR/XPUTileOps.td"
 
 #endif // XPU_OPS_TD

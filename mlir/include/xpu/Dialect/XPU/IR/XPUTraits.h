@@ -35,6 +35,11 @@ struct UniformResults {
   class Impl : public mlir::OpTrait::TraitBase<ConcreteType, Impl> {};
 };
 
+/// The op acts on the host (prints, say): deterministic-v1 refuses it
+/// (XPU-GC012); under portable it is admitted when a backend lowers it.
+template <typename ConcreteType>
+class HostEffect : public mlir::OpTrait::TraitBase<ConcreteType, HostEffect> {};
+
 /// The scope at which `op` needs uniform control flow, if it does.
 inline std::optional<Uniformity> requiredControlUniformity(mlir::Operation *op) {
   if (op->hasTrait<RequiresUniformControlFlow<Uniformity::workgroup>::Impl>())

@@ -21,8 +21,14 @@ def XPU_RequiresWorkgroupUniformControl
 def XPU_RequiresWaveUniformControl
     : XPU_ScopedTrait<"RequiresUniformControlFlow", "wave">;
 
-// Results are uniform at the scope whatever the operands.
+// Results are uniform at the scope whatever the operands. Without it, the
+// uniformity analysis takes an xpu op it does not know to be divergent.
 def XPU_WorkgroupUniformResults : XPU_ScopedTrait<"UniformResults", "workgroup">;
 def XPU_WaveUniformResults : XPU_ScopedTrait<"UniformResults", "wave">;
+
+// Acts on the host (printing): refused by deterministic-v1 (XPU-GC012).
+def XPU_HostEffect : NativeOpTrait<"HostEffect"> {
+  let cppNamespace = "::xpu";
+}
 
 #endif // XPU_TRAITS_TD

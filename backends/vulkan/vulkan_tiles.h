@@ -1,0 +1,24 @@
+// Tiles on Vulkan (issue 15): the SPIR-V capabilities the tile tiers use
+// and the facts behind them (integer dot products, cooperative matrices).
+#pragma once
+
+#include "vulkan_device.h"
+
+#include "capability/capability.h"
+
+#include "mlir/Dialect/SPIRV/IR/SPIRVEnums.h"
+#include "llvm/ADT/SmallVector.h"
+
+namespace xpu::vk {
+
+/// Appends DotProduct and DotProductInput4x8Bit where shaderIntegerDotProduct
+/// is enabled (and shaderInt8, which the vector<4xi8> form needs).
+void addTileCapabilities(const PhysicalInfo &info,
+                         llvm::SmallVectorImpl<mlir::spirv::Capability> &caps);
+
+/// Appends the tile-tier facts: tileDotInt8 (shaderIntegerDotProduct,
+/// queried and enabled) and tileCoopMatrix (VK_KHR_cooperative_matrix in
+/// the device's extension list).
+void addTileFacts(const VulkanDevice &device, std::vector<cap::Fact> &facts);
+
+} // namespace xpu::vk

@@ -1,0 +1,196 @@
+// Tiles and the matrix multiply-accumulate (issue 15; spec §17.5). Included
+// at the end of XPUOps.td.
+//
+// A tile is a small matrix held *cooperatively by the whole workgroup*: every
+// invocation of the workgroup takes part in every tile operation, and how the
+// elements are spread over the invocations (registers of a warpgroup, a
+// cooperative matrix of a subgroup, workgroup-shared memory) is the tier's
+// business and never observable. Hence every tile operation:
+//
+//   - must be reached by every invocation of the workgroup (workgroup-uniform
+//     control flow, as for xpu.barrier: XPU-UC001 otherwise);
+//   - must be given the same offsets, strides and scalars in every
+//     invocation (workgroup-uniform values: XPU-TILE001 otherwise);
+//   - may only appear in a kernel body (not in device helpers), and a tile is
+//     never a parameter, a result or an element of a buffer: it is
+//     register-resident, never addressable and never a host value.
+//
+// Roles are never declared: `xpu.mac %c, %a, %b` computes c = a·b + c, and
+// the accumulator and operand roles follow from the argument positions.
+#ifndef XPU_TILE_OPS_TD
+#define XPU_TILE_OPS_TD
+
+def XPU_TileType : TypeDef<XPU_Dialect, "Tile"> {
+  let mnemonic = "tile";
+  let summary = "a rows x cols matrix fragment held by the workgroup";
+  let description = [{
+    `!xpu.tile<16x16xf32>`: element type and static shape. Element types:
+    i8 and i32, f16, bf16, f32 and f64. Tiles live only inside kernel bodies
+    (see the section comment in XPUTileOps.td).
+  }];
+  let parameters = (ins "int64_t":$rows, "int64_t":$cols,
+                        "::mlir::Type":$elementType);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    int64_t getNumElements() const { return getRows() * getCols(); }
+  }];
+}
+
+def XPU_AnyTile : Type<CPred<"::llvm::isa<::xpu::TileType>($_self)">,
+                       "xpu tile", "::xpu::TileType">;
+
+// No memory effects are declared and none is Pure: like barriers, tile
+// operations must not move across control flow.
+class XPU_TileOp<string mnemonic, list<Trait> traits = []>
+    : XPU_Op<mnemonic, traits # [XPU_RequiresWorkgroupUniformControl]> {
+  let hasVerifier = 1;
+}
+
+def XPU_TileFillOp : XPU_TileOp<"tile_fill", [
+    TypesMatchWith<"the value is the tile's element type", "result", "value",
+                   "::llvm::cast<::xpu::TileType>($_self).getElementType()">]> {
+  let summary = "a tile with every element set to one value";
+  let description = [{
+    ```mlir
+    %zero = arith.constant 0.0 : f32
+    %acc = xpu.tile_fill %zero : !xpu.tile<64x64xf32>
+    ```
+  }];
+  let arguments = (ins AnyType:$value);
+  let results = (outs XPU_AnyTile:$result);
+  let assemblyFormat = "$value attr-dict `:` qualified(type($result))";
+}
+
+def XPU_TileLoadOp : XPU_TileOp<"tile_load"> {
+  let summary = "read a tile from a global or shared buffer";
+  let description = [{
+    Element (i, j) of the tile is `buffer[offset + i * stride + j]`, or with
+    `col_major` `buffer[offset + j * stride + i]`: the tile is a window at
+    `offset` into a matrix whose rows (columns) are `stride` elements apart.
+    Every element must be inside the buffer; under the portable profile an
+    element outside it reads as 0 and the launch reports the access.
+
+    ```mlir
+    %a = xpu.tile_load %A[%off], %lda : !xpu.buffer<bf16, ro> -> !xpu.tile<128x64xbf16>
+    %b = xpu.tile_load %B[%off], %ldb col_major : !xpu.buffer<bf16, ro> -> !xpu.tile<64x128xbf16>
+    ```
+  }];
+  let arguments = (ins XPU_AnyBuffer:$buffer, Index:$offset, Index:$stride,
+                       UnitAttr:$col_major, UnitAttr:$checked);
+  let results = (outs XPU_AnyTile:$result);
+  let assemblyFormat = [{
+    $buffer `[` $offset `]` `,` $stride (`col_major` $col_major^)? attr-dict `:`
+    qualified(type($buffer)) `->` qualified(type($result))
+  }];
+}
+
+def XPU_TileStoreOp : XPU_TileOp<"tile_store"> {
+  let summary = "write a tile to a global or shared buffer";
+  let description = [{
+    The inverse of `xpu.tile_load`, with the same addressing. The stride
+    must be at least the tile's width (`cols`, or `rows` with `col_major`),
+    so that no two elements land on one place; a smaller one is reported as
+    an out-of-bounds access and nothing is written.
+
+    ```mlir
+    xpu.tile_store %acc, %C[%off], %ldc : !xpu.tile<64x64xf32>, !xpu.buffer<f32>
+    ```
+  }];
+  let arguments = (ins XPU_AnyTile:$value, XPU_AnyBuffer:$buffer, Index:$offset,
+                       Index:$stride, UnitAttr:$col_major, UnitAttr:$checked);
+  let assemblyFormat = [{
+    $value `,` $buffer `[` $offset `]` `,` $stride (`col_major` $col_major^)?
+    attr-dict `:` qualified(type($value)) `,` qualified(type($buffer))
+  }];
+}
+
+def XPU_MacOp : XPU_TileOp<"mac", [AllTypesMatch<["c", "result"]>]> {
+  let summary = "matrix multiply-accumulate: c = a·b + c";
+  let description = [{
+    `c` is M x N, `a` M x K, `b` K x N. Element types (operands ->
+    accumulator): f16 -> f32, bf16 -> f32, f32 -> f32, i8 -> i32 (exact,
+    wrapping) and f64 -> f64. Float products and sums round as the tier
+    does (tensor cores keep products exact and accumulate in at least the
+    accumulator's precision); `tf32` lets f32 operands be rounded to TF32
+    (10 explicit mantissa bits) where a tensor-core tier does so; without it
+    an f32 mac is never computed in reduced precision.
+
+    ```mlir
+    %c2 = xpu.mac %c, %a, %b : !xpu.tile<64x64xf32>, !xpu.tile<64x32xbf16>, !xpu.tile<32x64xbf16>
+    ```
+  }];
+  let arguments = (ins XPU_AnyTile:$c, XPU_AnyTile:$a, XPU_AnyTile:$b,
+                       UnitAttr:$tf32);
+  let results = (outs XPU_AnyTile:$result);
+  let assemblyFormat = [{
+    $c `,` $a `,` $b (`tf32` $tf32^)? attr-dict `:` qualified(type($c)) `,`
+    qualified(type($a)) `,` qualified(type($b))
+  }];
+}
+
+def XPU_TileScaleOp : XPU_TileOp<"tile_scale", [AllTypesMatch<["tile", "result"]>,
+    TypesMatchWith<"the scale is the tile's element type", "tile", "scale",
+                   "::llvm::cast<::xpu::TileType>($_self).getElementType()">]> {
+  let summary = "every element multiplied by one scalar";
+#ifdef XPU_DOC_EXAMPLES
+  let description = [{
+    ```mlir
+    %s = xpu.tile_scale %acc, %alpha : !xpu.tile<64x64xf32>
+    ```
+  }];
+#endif
+  let arguments = (ins XPU_AnyTile:$tile, AnyType:$scale);
+  let results = (outs XPU_AnyTile:$result);
+  let assemblyFormat = "$tile `,` $scale attr-dict `:` qualified(type($tile))";
+}
+
+def XPU_TileAddOp : XPU_TileOp<"tile_add", [AllTypesMatch<["lhs", "rhs", "result"]>]> {
+  let summary = "elementwise sum of two tiles of one type";
+#ifdef XPU_DOC_EXAMPLES
+  let description = [{
+    ```mlir
+    %r = xpu.tile_add %acc, %bias : !xpu.tile<64x64xf32>
+    ```
+  }];
+#endif
+  let arguments = (ins XPU_AnyTile:$lhs, XPU_AnyTile:$rhs);
+  let results = (outs XPU_AnyTile:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` qualified(type($lhs))";
+}
+
+def XPU_TileConvertOp : XPU_TileOp<"tile_convert"> {
+  let summary = "convert every element to another element type";
+  let description = [{
+    Between float types (rounding to nearest even when narrowing), and from
+    i32 to a float type. The shape stays.
+
+    ```mlir
+    %h = xpu.tile_convert %acc : !xpu.tile<64x64xf32> -> !xpu.tile<64x64xbf16>
+    ```
+  }];
+  let arguments = (ins XPU_AnyTile:$tile);
+  let results = (outs XPU_AnyTile:$result);
+  let assemblyFormat = [{
+    $tile attr-dict `:` qualified(type($tile)) `->` qualified(type($result))
+  }];
+}
+
+// Lowering only (made by xpu-lower-tiles for the int8 dot tier): the dot
+// product of two vector<4xi8>, widened exactly, plus a wrapping i32 add.
+def XPU_Dot4I8Op : XPU_Op<"dot4_i8", [Pure, AllTypesMatch<["a", "b"]>]> {
+  let summary = "acc + a·b of four signed 8-bit lanes (lowering only)";
+#ifdef XPU_DOC_EXAMPLES
+  let description = [{
+    ```mlir
+    %r = xpu.dot4_i8 %a, %b, %acc : vector<4xi8>
+    ```
+  }];
+#endif
+  let arguments = (ins VectorOfLengthAndType<[4], [I8]>:$a,
+                       VectorOfLengthAndType<[4], [I8]>:$b, I32:$acc);
+  let results = (outs I32:$result);
+  let assemblyFormat = "$a `,` $b `,` $acc attr-dict `:` type($a)";
+}
+
+#endif // XPU_TILE_OPS_TD

@@ -1,0 +1,24 @@
+// Target patterns for the ops xpu-lower-tiles leaves behind (issue 15):
+// each target lowering adds them with one call.
+#pragma once
+
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir {
+class LLVMTypeConverter;
+class SPIRVTypeConverter;
+} // namespace mlir
+
+namespace xpu {
+
+/// xpu.dot4_i8 on the LLVM targets: dp4a on "nvvm", v_dot4_i32_i8 on
+/// "rocdl", widened multiplies and adds on "cpu".
+void populateTileToLLVMPatterns(mlir::LLVMTypeConverter &converter,
+                                mlir::RewritePatternSet &patterns,
+                                llvm::StringRef target);
+
+/// xpu.dot4_i8 as OpSDot (DotProductInput4x8Bit) plus OpIAdd.
+void populateTileToSPIRVPatterns(mlir::SPIRVTypeConverter &converter,
+                                 mlir::RewritePatternSet &patterns);
+
+} // namespace xpu

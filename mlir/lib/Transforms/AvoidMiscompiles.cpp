@@ -1,0 +1,319 @@
+// Rewrites IR shapes that a code generator we depend on is known to
+// miscompile into equivalent shapes it gets right. Each rewrite names the
+// version and the reproducer that showed it. See Passes.td.
+#include "xpu/Transforms/Passes.h"
+
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+
+#include <type_traits>
+
+namespace xpu {
+#define GEN_PASS_DEF_AVOIDMISCOMPILES
+#include "xpu/Transforms/Passes.h.inc"
+} // namespace xpu
+
+using namespace mlir;
+using namespace xpu;
+
+namespace {
+
+Value splatInt(OpBuilder &b, Location loc, Type t, int64_t v) {
+  Type e = getElementTypeOrSelf(t);
+  unsigned w = e.isIndex() ? 64 : e.getIntOrFloatBitWidth();
+  APInt value(w, v, /*isSigned=*/true, /*implicitTrunc=*/true);
+  if (auto vec = dyn_cast<VectorType>(t))
+    return arith::ConstantOp::create(b, loc, vec, DenseElementsAttr::get(vec, value));
+  return arith::ConstantOp::create(b, loc, t, b.getIntegerAttr(e, value));
+}
+
+//===----------------------------------------------------------------------===//
+// LLVM 22 (cpu, nvvm, rocdl)
+//===----------------------------------------------------------------------===//
+
+/// LLVM 22's InstCombine turns `trunc (extractelement (load <3 x i64>)) to
+/// i1` into a load of `<129 x i1>`, whose x86 lowering reads the whole byte
+/// instead of its low bit (repro: shared/repros/differential/
+/// cpu-i1-broadcast.mlir, o[i] = in[3i+2] & 1 came out as in[3i+2] & 0xff
+/// masks). `(x & 1) != 0` keeps the load an integer load.
+void truncToBoolAsCompare(arith::TruncIOp op) {
+  if (!getElementTypeOrSelf(op.getType()).isInteger(1))
+    return;
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  Type t = op.getIn().getType();
+  Value low = arith::AndIOp::create(b, loc, op.getIn(), splatInt(b, loc, t, 1));
+  Value ne = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, low,
+                                   splatInt(b, loc, t, 0));
+  op.replaceAllUsesWith(ne);
+  op.erase();
+}
+
+/// LLVM 22's InstCombine folds `vector.reduce.mul (sext <N x i1>)` into
+/// `zext (vector.reduce.and)`, which is wrong for odd N: (-1)^3 = -1, not 1
+/// (repro: shared/repros/differential/cpu-mul-reduction-vec3.mlir). The
+/// product is formed lane by lane instead, which InstCombine folds right.
+void mulReductionByLanes(vector::ReductionOp op) {
+  if (op.getKind() != vector::CombiningKind::MUL ||
+      !isa<IntegerType>(op.getDest().getType()))
+    return;
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  Value v = op.getVector();
+  int64_t lanes = op.getSourceVectorType().getNumElements();
+  Value acc = op.getAcc();
+  for (int64_t k = 0; k < lanes; ++k) {
+    Value lane = vector::ExtractOp::create(b, loc, v, ArrayRef<int64_t>{k});
+    acc = acc ? Value(arith::MulIOp::create(b, loc, acc, lane)) : lane;
+  }
+  op.replaceAllUsesWith(acc);
+  op.erase();
+}
+
+/// LLVM 22's x86 back end (SelectionDAG, any CPU) drops a function's whole
+/// body when SLP vectorization turns the 128-bit products of an
+/// arith.mulsi_extended into `<2 x i128>` shuffled into `<4 x i128>` and
+/// truncated (repro: shared/repros/differential/cpu-static-mulsi-extended.mlir,
+/// every store vanished; the optimized IR through `llc-22 -O3` gives a bare
+/// `retq`). The extended products are formed without i128: in i64 for
+/// widths up to 32, from 32-bit halves for i64 (Hacker's Delight, mulhs).
+template <typename Op>
+void extendedMulWithoutI128(Op op) {
+  constexpr bool isSigned = std::is_same_v<Op, arith::MulSIExtendedOp>;
+  Type t = op.getLhs().getType();
+  Type elem = getElementTypeOrSelf(t);
+  if (!elem.isInteger())
+    return;
+  unsigned w = elem.getIntOrFloatBitWidth();
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  Value x = op.getLhs(), y = op.getRhs();
+  Value low = arith::MulIOp::create(b, loc, x, y), high;
+  auto shr = [&](Value v, int64_t n, bool s) -> Value {
+    Value amount = splatInt(b, loc, v.getType(), n);
+    return s ? Value(arith::ShRSIOp::create(b, loc, v, amount))
+             : Value(arith::ShRUIOp::create(b, loc, v, amount));
+  };
+  if (w <= 32) {
+    Type wide = isa<VectorType>(t) ? Type(VectorType::get(cast<VectorType>(t).getShape(),
+                                                          b.getI64Type()))
+                                   : Type(b.getI64Type());
+    auto ext = [&](Value v) -> Value {
+      return isSigned ? Value(arith::ExtSIOp::create(b, loc, wide, v))
+                      : Value(arith::ExtUIOp::create(b, loc, wide, v));
+    };
+    Value p = arith::MulIOp::create(b, loc, ext(x), ext(y));
+    high = arith::TruncIOp::create(b, loc, t, shr(p, w, false));
+  } else {
+    Value lowMask = splatInt(b, loc, t, 0xffffffffLL);
+    auto lo32 = [&](Value v) -> Value { return arith::AndIOp::create(b, loc, v, lowMask); };
+    auto mul = [&](Value l, Value r) -> Value { return arith::MulIOp::create(b, loc, l, r); };
+    auto add = [&](Value l, Value r) -> Value { return arith::AddIOp::create(b, loc, l, r); };
+    Value x0 = lo32(x), y0 = lo32(y);
+    Value x1 = shr(x, 32, isSigned), y1 = shr(y, 32, isSigned);
+    Value w0 = mul(x0, y0);
+    Value mid = add(mul(x1, y0), shr(w0, 32, false));
+    Value w1 = add(mul(x0, y1), lo32(mid));
+    high = add(add(mul(x1, y1), shr(mid, 32, isSigned)), shr(w1, 32, isSigned));
+  }
+  op.getLow().replaceAllUsesWith(low);
+  op.getHigh().replaceAllUsesWith(high);
+  op.erase();
+}
+
+//===----------------------------------------------------------------------===//
+// Vulkan (seen on lavapipe, Mesa 22.3.6 with LLVM 15.0.6)
+//===----------------------------------------------------------------------===//
+
+/// lavapipe gets signed comparisons (and smin/smax, floordiv) of an
+/// `OpSConvert` result against a constant wrong: `sext(a) : i64 < 0` is
+/// false for every a (repro: shared/repros/differential/vk-sext-cmp-slt.mlir,
+/// vk-floordivsi-sext-const.mlir). The extension is done with shifts of
+/// the zero-extended value instead, which it compiles right.
+void signExtendByShifts(arith::ExtSIOp op) {
+  Type from = getElementTypeOrSelf(op.getIn().getType());
+  Type to = getElementTypeOrSelf(op.getType());
+  if (from.isInteger(1) || to.isIndex() || from.isIndex())
+    return; // bool extends by a select; index is not an OpSConvert
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  unsigned gap = to.getIntOrFloatBitWidth() - from.getIntOrFloatBitWidth();
+  Value wide = arith::ExtUIOp::create(b, loc, op.getType(), op.getIn());
+  Value amount = splatInt(b, loc, op.getType(), gap);
+  Value up = arith::ShLIOp::create(b, loc, wide, amount);
+  op.replaceAllUsesWith(Value(arith::ShRSIOp::create(b, loc, up, amount)));
+  op.erase();
+}
+
+/// The scalar types a value of `t` travels as: one per lane of a vector.
+void flatTypes(Type t, SmallVectorImpl<Type> &out) {
+  if (auto vec = dyn_cast<VectorType>(t))
+    out.append(vec.getNumElements(), vec.getElementType());
+  else
+    out.push_back(t);
+}
+
+void flatValues(OpBuilder &b, Location loc, ValueRange values,
+                SmallVectorImpl<Value> &out) {
+  for (Value v : values) {
+    auto vec = dyn_cast<VectorType>(v.getType());
+    if (!vec) {
+      out.push_back(v);
+      continue;
+    }
+    for (int64_t k = 0; k < vec.getNumElements(); ++k)
+      out.push_back(vector::ExtractOp::create(b, loc, v, ArrayRef<int64_t>{k}));
+  }
+}
+
+/// Rebuilds values of `types` from their flat lanes.
+SmallVector<Value> rebuild(OpBuilder &b, Location loc, TypeRange types,
+                           ValueRange flat) {
+  SmallVector<Value> out;
+  size_t next = 0;
+  for (Type t : types) {
+    auto vec = dyn_cast<VectorType>(t);
+    if (!vec) {
+      out.push_back(flat[next++]);
+      continue;
+    }
+    int64_t n = vec.getNumElements();
+    out.push_back(vector::FromElementsOp::create(b, loc, vec, flat.slice(next, n)));
+    next += n;
+  }
+  return out;
+}
+
+/// lavapipe loses vector values carried by a loop whose trip count differs
+/// between invocations of a subgroup when its header computes them (repro:
+/// shared/repros/differential/vk-while-vector-header-vec{2,3,4}.mlir:
+/// o[i] = 6 * (cnt[i] + 1) came out as a neighbour's value). Scalars are
+/// carried right, so each vector travels as its lanes.
+void scalarizeLoopValues(scf::WhileOp op) {
+  auto hasVector = [](TypeRange types) {
+    return llvm::any_of(types, [](Type t) { return isa<VectorType>(t); });
+  };
+  if (!hasVector(op.getOperandTypes()) && !hasVector(op.getResultTypes()))
+    return;
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  SmallVector<Type> initTypes, resultTypes;
+  for (Type t : op.getOperandTypes())
+    flatTypes(t, initTypes);
+  for (Type t : op.getResultTypes())
+    flatTypes(t, resultTypes);
+  SmallVector<Value> inits;
+  flatValues(b, loc, op.getInits(), inits);
+  auto flat = scf::WhileOp::create(b, loc, resultTypes, inits);
+
+  auto moveRegion = [&](Region &from, Region &to, TypeRange argTypes,
+                        ArrayRef<Type> flatArgTypes) {
+    Block *oldBlock = &from.front();
+    SmallVector<Location> locs(flatArgTypes.size(), loc);
+    Block *block = b.createBlock(&to, {}, flatArgTypes, locs);
+    SmallVector<Value> args = rebuild(b, loc, argTypes, block->getArguments());
+    for (auto [old, now] : llvm::zip(oldBlock->getArguments(), args))
+      old.replaceAllUsesWith(now);
+    block->getOperations().splice(block->end(), oldBlock->getOperations());
+    Operation *term = block->getTerminator();
+    b.setInsertionPoint(term);
+    SmallVector<Value> operands;
+    if (auto cond = dyn_cast<scf::ConditionOp>(term)) {
+      flatValues(b, loc, cond.getArgs(), operands);
+      cond.getArgsMutable().assign(operands);
+    } else {
+      auto yield = cast<scf::YieldOp>(term);
+      flatValues(b, loc, yield.getResults(), operands);
+      yield.getResultsMutable().assign(operands);
+    }
+  };
+  moveRegion(op.getBefore(), flat.getBefore(), op.getOperandTypes(), initTypes);
+  moveRegion(op.getAfter(), flat.getAfter(), op.getResultTypes(), resultTypes);
+  b.setInsertionPointAfter(flat);
+  SmallVector<Value> results = rebuild(b, loc, op.getResultTypes(), flat.getResults());
+  op.replaceAllUsesWith(results);
+  op.erase();
+}
+
+/// MLIR 22's SCF-to-SPIR-V conversion makes invalid SPIR-V (an OpPhi whose
+/// incoming block is no predecessor; spirv-val refuses it, lavapipe's
+/// pipeline creation corrupts the heap) for an scf.while whose header holds
+/// a loop or an if (reduced by tests/differential: a while nested in a
+/// while's header). The header's first run is peeled in front of the loop
+/// and the loop body runs the header after itself, so the loop's own
+/// header only forwards values:
+///   while (c, h = B(init)) { condition(c) h } do { (c, h) = B(A(h)) }
+scf::WhileOp trivialHeader(scf::WhileOp op) {
+  Block &before = op.getBefore().front();
+  if (llvm::none_of(before.without_terminator(),
+                    [](Operation &o) { return o.getNumRegions() > 0; }))
+    return op;
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  auto header = [&](ValueRange args, SmallVectorImpl<Value> &out) {
+    IRMapping map;
+    map.map(before.getArguments(), args);
+    for (Operation &o : before.without_terminator())
+      b.clone(o, map);
+    auto cond = cast<scf::ConditionOp>(before.getTerminator());
+    out.push_back(map.lookupOrDefault(cond.getCondition()));
+    for (Value v : cond.getArgs())
+      out.push_back(map.lookupOrDefault(v));
+  };
+  SmallVector<Value> inits;
+  header(op.getInits(), inits);
+  auto loop = scf::WhileOp::create(b, loc, op.getResultTypes(), inits);
+  SmallVector<Type> carried(ValueRange(inits).getTypes());
+  Block *forward = b.createBlock(&loop.getBefore(), {}, carried,
+                                 SmallVector<Location>(carried.size(), loc));
+  scf::ConditionOp::create(b, loc, forward->getArgument(0),
+                           forward->getArguments().drop_front());
+  SmallVector<Location> locs(op.getNumResults(), loc);
+  Block *body = b.createBlock(&loop.getAfter(), {}, op.getResultTypes(), locs);
+  Block &after = op.getAfter().front();
+  IRMapping map;
+  map.map(after.getArguments(), body->getArguments());
+  for (Operation &o : after.without_terminator())
+    b.clone(o, map);
+  SmallVector<Value> yielded, next;
+  for (Value v : cast<scf::YieldOp>(after.getTerminator()).getResults())
+    yielded.push_back(map.lookupOrDefault(v));
+  header(yielded, next);
+  scf::YieldOp::create(b, loc, next);
+  op.replaceAllUsesWith(loop.getResults());
+  op.erase();
+  return loop;
+}
+
+struct AvoidMiscompilesPass : xpu::impl::AvoidMiscompilesBase<AvoidMiscompilesPass> {
+  using AvoidMiscompilesBase::AvoidMiscompilesBase;
+  void runOnOperation() override {
+    if (target != "llvm" && target != "spirv") {
+      getOperation().emitError() << "unknown target '" << target
+                                 << "' (llvm or spirv)";
+      return signalPassFailure();
+    }
+    SmallVector<Operation *> ops;
+    getOperation().walk([&](Operation *op) { ops.push_back(op); });
+    for (Operation *op : ops) {
+      if (target == "llvm") {
+        if (auto t = dyn_cast<arith::TruncIOp>(op))
+          truncToBoolAsCompare(t);
+        else if (auto r = dyn_cast<vector::ReductionOp>(op))
+          mulReductionByLanes(r);
+        else if (auto m = dyn_cast<arith::MulSIExtendedOp>(op))
+          extendedMulWithoutI128(m);
+        else if (auto m = dyn_cast<arith::MulUIExtendedOp>(op))
+          extendedMulWithoutI128(m);
+      } else {
+        if (auto e = dyn_cast<arith::ExtSIOp>(op))
+          signExtendByShifts(e);
+        else if (auto w = dyn_cast<scf::WhileOp>(op))
+          scalarizeLoopValues(trivialHeader(w));
+      }
+    }
+  }
+};
+
+} // namespace

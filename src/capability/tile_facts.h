@@ -1,0 +1,25 @@
+// The hardware facts the tile tiers rest on (issue 15) that follow from a
+// chip's name: NVIDIA compute capability, AMD gfx architecture. Backends add
+// them to their device facts; offline compilation (xpu_compile_for_target)
+// takes them from the chip it is given.
+#pragma once
+
+#include "capability/capability.h"
+#include "runtime/backend.h"
+
+namespace xpu::cap {
+
+/// tileMmaSync (sm_80), tileWgmma (sm_90 exactly: its sm_90a target),
+/// tileDotInt8 (dp4a, sm_61), each naming `evidence` (the query that gave
+/// the compute capability).
+std::vector<Fact> nvidiaTileFacts(int major, int minor, const std::string &evidence);
+
+/// tileMfma (gfx908, gfx90a, gfx94x), tileWmma (gfx11xx), tileDotInt8
+/// (gfx906 and later, the 9-series and RDNA2+) for `chip` ("gfx942").
+std::vector<Fact> amdTileFacts(const std::string &chip, const std::string &evidence);
+
+/// The same facts for a target given by name only (offline compilation):
+/// what its chip implies, or nothing for targets whose facts need a device.
+std::vector<Fact> tileFactsOfChip(const rt::TargetDesc &target);
+
+} // namespace xpu::cap

@@ -1,0 +1,410 @@
+// Conformance: tiles and mac (issue 15) on fresh random data, every element
+// checked against a host reference: a tiled GEMM for each element type, row-
+// and column-major operands, the accumulator epilogue ops, bounds checks,
+// the uniformity refusal, and the [mma-tiering] note naming each kernel's
+// tier and why faster tiers were not taken.
+//
+// Tolerances (per element type, against a float64 host reference computed
+// from the exact operand values):
+//   f16, bf16 and f32 operands, f32 accumulator: |c - ref| <= K * 2^-23 *
+//     sum_k |a_ik b_kj| (K roundings of at most half an f32 ulp each, as for
+//     any order of f32 sums; products of f16/bf16 are exact in f32);
+//   f64: the same with 2^-52;
+//   i8 operands, i32 accumulator: exact. Being exact against one reference,
+//     the integer results are bit-identical on every backend.
+#include "surface.h"
+
+#include "../../bench/gemm/gemm_kernel.h"
+
+#include <cmath>
+#include <cstring>
+
+using namespace conf;
+
+TEST_SUITE_BEGIN("tiles");
+
+namespace {
+
+using Gemm = gemm::Kernel;
+using gemm::fromBf16;
+using gemm::fromHalf;
+using gemm::toBf16;
+using gemm::toHalf;
+
+/// The module's diagnostics as text (notes included), and the module.
+std::string compileNotes(const std::string &text, xpu_module &m, xpu_status &st) {
+  xpu_diagnostics diags = nullptr;
+  st = xpu_module_create(target().ctx, target().dev, text.data(), text.size(), nullptr, &m,
+                         &diags);
+  std::string said = xpu_diagnostics_text(diags);
+  xpu_diagnostics_release(diags);
+  return said;
+}
+
+/// What compiling `text` said; the module is released.
+std::string diagnosticsOf(const std::string &text, xpu_status &st) {
+  xpu_module m = nullptr;
+  std::string said = compileNotes(text, m, st);
+  xpu_module_release(m);
+  return said;
+}
+
+/// The one [mma-tiering] note about kernel `name` in `said`.
+std::string tierNote(const std::string &said, const std::string &name);
+
+/// The note about @gemm when `text` compiles (it must).
+std::string gemmNote(const std::string &text) {
+  xpu_status st;
+  std::string said = diagnosticsOf(text, st);
+  INFO(said);
+  REQUIRE(st == XPU_SUCCESS);
+  return tierNote(said, "gemm");
+}
+
+std::string tierNote(const std::string &said, const std::string &name) {
+  std::string key = "[mma-tiering] kernel '" + name + "': ";
+  size_t at = said.find(key);
+  REQUIRE_MESSAGE(at != std::string::npos, "no tiering note in: " << said);
+  CHECK_MESSAGE(said.find(key, at + 1) == std::string::npos, "two notes: " << said);
+  size_t end = said.find('\n', at);
+  return said.substr(at + key.size(), end == std::string::npos ? end : end - at - key.size());
+}
+
+/// Runs `g` on m x n x k with operands from `a` and `b` (raw element bits
+/// of the operand type) and returns C's bytes.
+template <typename Elem, typename Out>
+std::vector<Out> runGemm(const Gemm &g, int m, int n, int k, const std::vector<Elem> &a,
+                         const std::vector<Elem> &b, std::string *notes = nullptr) {
+  xpu_module mod = nullptr;
+  xpu_status st;
+  std::string said = compileNotes(g.text(), mod, st);
+  INFO(g.text() << "\n" << said << "\n" << xpu_last_error_message());
+  REQUIRE(st == XPU_SUCCESS);
+  if (notes)
+    *notes = said;
+  xpu_kernel kernel = nullptr;
+  XPU_OK(xpu_module_kernel(mod, "gemm", &kernel));
+  Buffer ba = Buffer::from(a), bb = Buffer::from(b);
+  // Poisoned output: every element must be written.
+  std::vector<Out> poison(size_t(m) * n);
+  std::memset(poison.data(), 0x7f, poison.size() * sizeof(Out));
+  Buffer bc = Buffer::from(poison);
+  run(kernel, {uint32_t(n / g.tn), uint32_t(m / g.tm)}, {uint32_t(g.threads)},
+      {xpu_arg_buffer(ba.handle), xpu_arg_buffer(bb.handle), xpu_arg_buffer(bc.handle),
+       xpu_arg_i32(m), xpu_arg_i32(n), xpu_arg_i32(k)});
+  std::vector<Out> out = bc.read<Out>();
+  xpu_module_release(mod);
+  return out;
+}
+
+/// B's element (kk, j) in the layout `g` reads.
+size_t bIndex(const Gemm &g, int n, int k, int kk, int j) {
+  return g.bColMajor ? size_t(j) * k + kk : size_t(kk) * n + j;
+}
+
+/// A float GEMM: operands drawn as floats, stored through `encode`, the
+/// reference from `decode` of the stored bits; every element within the
+/// stated bound.
+template <typename Elem>
+void checkFloatGemm(const Gemm &g, int m, int n, int k, Elem (*encode)(float),
+                    float (*decode)(Elem), double unit) {
+  std::vector<float> fa = randomFloats(size_t(m) * k), fb = randomFloats(size_t(k) * n);
+  std::vector<Elem> a(fa.size()), b(fb.size());
+  for (size_t i = 0; i < a.size(); ++i)
+    a[i] = encode(fa[i]);
+  for (size_t i = 0; i < b.size(); ++i)
+    b[i] = encode(fb[i]);
+  std::vector<float> c = runGemm<Elem, float>(g, m, n, k, a, b);
+  size_t bad = 0;
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j) {
+      double ref = 0, mag = 0;
+      for (int kk = 0; kk < k; ++kk) {
+        double p = double(decode(a[size_t(i) * k + kk])) *
+                   double(decode(b[bIndex(g, n, k, kk, j)]));
+        ref += p;
+        mag += std::fabs(p);
+      }
+      double got = c[size_t(i) * n + j];
+      if (!(std::fabs(got - ref) <= k * unit * mag + 1e-30)) {
+        if (bad++ < 5)
+          MESSAGE("C[" << i << "][" << j << "] = " << got << ", expected " << ref);
+      }
+    }
+  CHECK(bad == 0);
+}
+
+/// The evidence behind capability `name`.
+std::string capabilityEvidence(const char *name) {
+  uint32_t n = 0;
+  XPU_OK(xpu_device_capability_count(target().dev, &n));
+  for (uint32_t i = 0; i < n; ++i) {
+    xpu_capability c;
+    XPU_OK(xpu_device_capability(target().dev, i, &c));
+    if (std::string(c.name) == name)
+      return c.evidence;
+  }
+  return "";
+}
+
+float same(float f) { return f; }
+float keep(float f) { return f; }
+
+bool runsHere(const std::string &text, std::initializer_list<const char *> caps) {
+  for (const char *c : caps)
+    if (!capabilityAvailable(c)) {
+      xpu_status st;
+      std::string said = diagnosticsOf(text, st);
+      INFO(said);
+      CHECK(st == XPU_ERROR_REFUSED);
+      MESSAGE("SKIP: " << target().name << " has no " << std::string(c) << " (refused: " << said << ")");
+      return false;
+    }
+  return true;
+}
+
+} // namespace
+
+TEST_CASE("an f32 tile GEMM matches the host reference, B row- and column-major") {
+  for (bool colMajor : {false, true}) {
+    Gemm g;
+    g.bColMajor = colMajor;
+    INFO("B column-major: " << colMajor);
+    checkFloatGemm<float>(g, 32, 48, 64, same, keep, std::ldexp(1.0, -23));
+  }
+}
+
+TEST_CASE("f16 and bf16 tiles accumulate in f32") {
+  Gemm g;
+  g.ta = "f16";
+  g.tm = 32;
+  g.tn = 16;
+  g.tk = 8;
+  g.threads = 64;
+  if (runsHere(g.text(), {"f16.storage"}))
+    checkFloatGemm<uint16_t>(g, 64, 32, 40, toHalf, fromHalf, std::ldexp(1.0, -23));
+  g.ta = "bf16";
+  if (runsHere(g.text(), {"bf16.storage"}))
+    checkFloatGemm<uint16_t>(g, 64, 32, 40, toBf16, fromBf16, std::ldexp(1.0, -23));
+}
+
+TEST_CASE("f16 and bf16 tiles in warp-sized steps: the mma.sync tier where there is one") {
+  Gemm g;
+  g.tm = 32;
+  g.tn = 32;
+  g.tk = 16;
+  g.threads = 64;
+  for (const char *t : {"f16", "bf16"}) {
+    g.ta = t;
+    INFO(t);
+    if (!runsHere(g.text(), {std::string(t) == "f16" ? "f16.storage" : "bf16.storage"}))
+      continue;
+    if (g.ta == "f16")
+      checkFloatGemm<uint16_t>(g, 64, 96, 48, toHalf, fromHalf, std::ldexp(1.0, -23));
+    else
+      checkFloatGemm<uint16_t>(g, 64, 96, 48, toBf16, fromBf16, std::ldexp(1.0, -23));
+    std::string note = gemmNote(g.text());
+    MESSAGE(t << " tier: " << note);
+    if (target().backend == XPU_BACKEND_CUDA && capabilityAvailable("tile.mma-sync"))
+      CHECK(note.rfind("mma.sync (", 0) == 0);
+  }
+}
+
+TEST_CASE("f64 tiles where the device has f64") {
+  Gemm g;
+  g.ta = g.tc = "f64";
+  g.tm = g.tn = 8;
+  g.tk = 4;
+  g.threads = 16;
+  if (!runsHere(g.text(), {"f64.arith"}))
+    return;
+  int m = 16, n = 24, k = 20;
+  std::vector<float> fa = randomFloats(size_t(m) * k), fb = randomFloats(size_t(k) * n);
+  std::vector<double> a(fa.begin(), fa.end()), b(fb.begin(), fb.end());
+  for (auto &x : a)
+    x += std::ldexp(double(x), -30); // bits below f32's
+  std::vector<double> c = runGemm<double, double>(g, m, n, k, a, b);
+  size_t bad = 0;
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j) {
+      long double ref = 0, mag = 0;
+      for (int kk = 0; kk < k; ++kk) {
+        long double p = (long double)a[size_t(i) * k + kk] * b[size_t(kk) * n + j];
+        ref += p;
+        mag += std::fabs(p);
+      }
+      if (!(std::fabs((long double)c[size_t(i) * n + j] - ref) <=
+            k * std::ldexp(1.0L, -52) * mag + 1e-300L))
+        ++bad;
+    }
+  CHECK(bad == 0);
+}
+
+TEST_CASE("i8 tiles accumulate exactly in i32, with an i32 epilogue converted to f32") {
+  Gemm g;
+  g.ta = "i8";
+  g.tc = "i32";
+  g.tm = g.tn = 16;
+  g.tk = 16;
+  g.threads = 32;
+  g.outType = "f32";
+  // out = f32(3 * acc): scale by 2, add the accumulator, convert.
+  g.epilogue = "  %two = arith.constant 2 : i32\n"
+               "  %s = xpu.tile_scale %acc, %two : !xpu.tile<16x16xi32>\n"
+               "  %t = xpu.tile_add %s, %acc : !xpu.tile<16x16xi32>\n"
+               "  %outTile = xpu.tile_convert %t : !xpu.tile<16x16xi32> -> "
+               "!xpu.tile<16x16xf32>\n";
+  if (!runsHere(g.text(), {"i8.storage"}))
+    return;
+  int m = 32, n = 48, k = 64;
+  auto a = randomInts<int8_t>(size_t(m) * k, -128, 127);
+  auto b = randomInts<int8_t>(size_t(k) * n, -128, 127);
+  std::string notes;
+  std::vector<float> c = runGemm<int8_t, float>(g, m, n, k, a, b, &notes);
+  size_t bad = 0;
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j) {
+      int32_t ref = 0;
+      for (int kk = 0; kk < k; ++kk)
+        ref += int32_t(a[size_t(i) * k + kk]) * int32_t(b[size_t(kk) * n + j]);
+      if (c[size_t(i) * n + j] != float(3 * ref) && bad++ < 5)
+        MESSAGE("C[" << i << "][" << j << "] = " << c[size_t(i) * n + j] << ", expected "
+                     << 3 * ref);
+    }
+  CHECK(bad == 0);
+  MESSAGE("tier: " << tierNote(notes, "gemm"));
+}
+
+TEST_CASE("the [mma-tiering] note names the tier and each demotion") {
+  Gemm g;
+  g.ta = "i8";
+  g.tc = "i32";
+  g.tm = g.tn = 8;
+  g.tk = 8;
+  g.threads = 8;
+  if (!capabilityAvailable("i8.storage"))
+    return;
+  std::string note = gemmNote(g.text());
+  INFO(note);
+  bool dot = capabilityAvailable("tile.dot-int8");
+  switch (target().backend) {
+  case XPU_BACKEND_CPU:
+    // The CPU has no faster tier to demote from.
+    CHECK(note.rfind("software (", 0) == 0);
+    CHECK(note.find("; not ") == std::string::npos);
+    break;
+  case XPU_BACKEND_VULKAN:
+    // Cooperative matrices are not lowered (and lavapipe has none); the
+    // integer dot product is taken where it is enabled.
+    CHECK(note.find("not cooperative-matrix: ") != std::string::npos);
+    CHECK(note.rfind(dot ? "dot4 (" : "software (", 0) == 0);
+    if (const char *off = std::getenv("XPU_VULKAN_DISABLE_FEATURES");
+        off && std::string(off).find("shaderIntegerDotProduct") != std::string::npos &&
+        capabilityEvidence("tile.dot-int8").find("shaderIntegerDotProduct=true") !=
+            std::string::npos)
+      CHECK(note.find("not dot4: the device supports shaderIntegerDotProduct, but it was "
+                      "not enabled") != std::string::npos);
+    break;
+  default:
+    CHECK(note.rfind(dot ? "dot4 (" : "software (", 0) == 0);
+    break;
+  }
+
+  // A shape the dot tier cannot do (K = 6) demotes the whole kernel.
+  g.tk = 6;
+  std::string small = gemmNote(g.text());
+  INFO(small);
+  CHECK(small.rfind("software (", 0) == 0);
+  if (dot)
+    CHECK(small.find("not dot4: the 8x8x6 i8 mac at") != std::string::npos);
+
+  // A kernel without int8 is never given the int8 tier.
+  Gemm f;
+  std::string fnote = gemmNote(f.text());
+  CHECK(fnote.rfind("software (", 0) == 0);
+}
+
+TEST_CASE("the K = 6 int8 kernel the dot tier refuses still computes exactly") {
+  Gemm g;
+  g.ta = "i8";
+  g.tc = "i32";
+  g.tm = g.tn = 8;
+  g.tk = 6;
+  g.threads = 8;
+  if (!runsHere(g.text(), {"i8.storage"}))
+    return;
+  int m = 16, n = 8, k = 18;
+  auto a = randomInts<int8_t>(size_t(m) * k, -128, 127);
+  auto b = randomInts<int8_t>(size_t(k) * n, -128, 127);
+  std::vector<int32_t> c = runGemm<int8_t, int32_t>(g, m, n, k, a, b);
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j) {
+      int32_t ref = 0;
+      for (int kk = 0; kk < k; ++kk)
+        ref += int32_t(a[size_t(i) * k + kk]) * int32_t(b[size_t(kk) * n + j]);
+      REQUIRE(c[size_t(i) * n + j] == ref);
+    }
+}
+
+TEST_CASE("a tile load past the end of its buffer reads zeros and is reported") {
+  Module mod(R"(
+    xpu.kernel @k(%A: !xpu.buffer<f32, ro>, %C: !xpu.buffer<f32>, %off: i32)
+        attributes {workgroup_size = array<i64: 8, 1, 1>} {
+      %o = arith.index_castui %off : i32 to index
+      %c0 = arith.constant 0 : index
+      %ld = arith.constant 4 : index
+      %t = xpu.tile_load %A[%o], %ld : !xpu.buffer<f32, ro> -> !xpu.tile<4x4xf32>
+      xpu.tile_store %t, %C[%c0], %ld : !xpu.tile<4x4xf32>, !xpu.buffer<f32>
+      xpu.return
+    })");
+  auto a = randomFloats(16, 1, 2);
+  Buffer ba = Buffer::from(a);
+  Buffer bc = Buffer::from(std::vector<float>(16, -1));
+  uint32_t grid[3] = {1, 1, 1}, block[3] = {8, 1, 1};
+  xpu_arg args[3] = {xpu_arg_buffer(ba.handle), xpu_arg_buffer(bc.handle), xpu_arg_i32(8)};
+  XPU_OK(xpu_launch(mod.kernel("k"), nullptr, grid, block, args, 3));
+  CHECK(xpu_stream_synchronize(defaultStream()) == XPU_ERROR_OUT_OF_BOUNDS);
+  std::string said = xpu_last_error_message();
+  INFO(said);
+  CHECK(said.find("tile load from 'A'") != std::string::npos);
+  std::vector<float> c = bc.read<float>();
+  for (int e = 0; e < 16; ++e)
+    CHECK(c[e] == (e < 8 ? a[8 + e] : 0.0f));
+}
+
+TEST_CASE("a tile offset that differs between invocations is refused (XPU-TILE001)") {
+  std::string text = R"(
+    xpu.kernel @k(%A: !xpu.buffer<f32, ro>) {
+      %t = xpu.thread_id x
+      %ld = arith.constant 4 : index
+      %a = xpu.tile_load %A[%t], %ld : !xpu.buffer<f32, ro> -> !xpu.tile<4x4xf32>
+      xpu.return
+    })";
+  xpu_status st;
+  std::string said = diagnosticsOf(text, st);
+  INFO(said);
+  CHECK(st == XPU_ERROR_REFUSED);
+  CHECK(said.find("XPU-TILE001") != std::string::npos);
+  CHECK(said.find("xpu.thread_id") != std::string::npos);
+}
+
+TEST_CASE("a tile op under divergent control flow is refused (XPU-UC001)") {
+  std::string text = R"(
+    xpu.kernel @k(%A: !xpu.buffer<f32>) {
+      %t = xpu.thread_id x
+      %c0 = arith.constant 0 : index
+      %ld = arith.constant 4 : index
+      %z = arith.constant 0.0 : f32
+      %p = arith.cmpi eq, %t, %c0 : index
+      scf.if %p {
+        %f = xpu.tile_fill %z : !xpu.tile<4x4xf32>
+        xpu.tile_store %f, %A[%c0], %ld : !xpu.tile<4x4xf32>, !xpu.buffer<f32>
+      }
+      xpu.return
+    })";
+  xpu_status st;
+  std::string said = diagnosticsOf(text, st);
+  INFO(said);
+  CHECK(st == XPU_ERROR_REFUSED);
+  CHECK(said.find("XPU-UC001") != std::string::npos);
+}

@@ -1,0 +1,54 @@
+# Tiles and mac (issue 15) on the H200.
+# 1. The tile conformance tests on cuda:0 (f16/bf16 kernels take the
+#    mma.sync tier there and check it) and on the NVIDIA Vulkan driver; each
+#    fails when its backend has no device.
+# 2. The PTX of the mma.sync lit kernels for sm_90 (assembled by ptxas
+#    where the machine has one; the conformance tests above ran the same
+#    lowering on the device).
+# 3. C = A·B at 1024, 4096 and 8192, bf16 and f16 operands, f32 sums:
+#    torch.matmul (cuBLAS) as the reference, xpujit's tile kernel in several
+#    variants on cuda:0 (each must be given the mma.sync tier:
+#    --expect-tier) and f16 on vulkan:0 (the software tile until the
+#    cooperative-matrix tier is lowered), each run self-checked on sampled
+#    elements against float64. Writes $res/gemm.md (bench/gemm/table.py).
+
+step "tiles: the tile conformance tests on cuda:0 and the NVIDIA Vulkan driver"
+check env XPU_TEST_BACKEND=cuda "$bin/conformance" '-ts=tiles'
+check env XPU_TEST_BACKEND=vulkan "$bin/conformance" '-ts=tiles'
+
+step "tiles: the mma.sync PTX for the device"
+tiles_dump="$run/tiles-ptx"
+mkdir -p "$tiles_dump"
+check env XPU_DUMP_DIR="$tiles_dump" "$bin/xpujit" compile tests/lit/tiles-mma-sync.mlir \
+  --target nvptx --chip sm_90 -o "$tiles_dump/k.cubin"
+check grep -q "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32" "$tiles_dump"/*.ptx
+
+step "tiles: torch.matmul (cuBLAS), bf16 and f16"
+gemm_sizes=1024,4096,8192
+for t in bf16 f16; do
+  check_to "$res/gemm-torch-$t.jsonl" python3 bench/gemm/reference_matmul.py --impl torch \
+    --type "$t" --sizes "$gemm_sizes" --iterations 20
+done
+
+step "tiles: xpujit tile variants on cuda:0 (bf16, f16; mma.sync) and vulkan:0 (f16)"
+for t in bf16 f16; do
+  for v in 64x64x16:256 64x64x32:256 128x64x32:256 32x64x32:128; do
+    check_to "$res/gemm-xpu-cuda-$t-${v%%:*}.jsonl" "$bin/xpu-bench-gemm" --device cuda:0 \
+      --type "$t" --sizes "$gemm_sizes" --tile "${v%%:*}" --threads "${v##*:}" --iterations 5 \
+      --expect-tier mma.sync
+  done
+done
+for v in 64x64x16:256 32x64x32:128; do
+  check_to "$res/gemm-xpu-vulkan-f16-${v%%:*}.jsonl" "$bin/xpu-bench-gemm" --device vulkan:0 \
+    --type f16 --sizes "$gemm_sizes" --tile "${v%%:*}" --threads "${v##*:}" --iterations 5
+done
+{
+  echo "# C = A·B with xpujit tiles vs torch.matmul (cuBLAS) on the H200"
+  echo
+  echo "Square n, f32 accumulation (torch: bf16/f16 results), median of the iterations"
+  echo "after a warm-up (device events), each xpujit run checked on 2048 sampled elements"
+  echo "against float64; \`tests/device/parts/60-tiles.sh\`, bench/gemm/."
+  echo
+  python3 bench/gemm/table.py "$res"/gemm-*.jsonl
+} > "$res/gemm.md"
+cat "$res/gemm.md"

@@ -1,0 +1,106 @@
+// RUN: xpu-opt %s -split-input-file -xpu-avoid-miscompiles=target=llvm | FileCheck %s --check-prefix=LLVM
+// RUN: xpu-opt %s -split-input-file -xpu-avoid-miscompiles=target=spirv | FileCheck %s --check-prefix=SPIRV
+// Shapes LLVM 22 and lavapipe miscompile become shapes they get right
+// (reproducers: tests/differential/repros/).
+
+// LLVM-LABEL: xpu.kernel @trunc_to_bool
+// LLVM-NOT: arith.trunci
+// LLVM: %[[L:.*]] = arith.andi %{{.*}}, %{{.*}} : vector<3xi64>
+// LLVM: arith.cmpi ne, %[[L]], %{{.*}} : vector<3xi64>
+// SPIRV-LABEL: xpu.kernel @trunc_to_bool
+// SPIRV: arith.trunci
+xpu.kernel @trunc_to_bool(%o: !xpu.buffer<3xi1>, %v: vector<3xi64>) {
+  %b = arith.trunci %v : vector<3xi64> to vector<3xi1>
+  %c0 = arith.constant 0 : index
+  xpu.store %b, %o[%c0] : !xpu.buffer<3xi1> -> vector<3xi1>
+  xpu.return
+}
+
+// -----
+
+// LLVM-LABEL: xpu.kernel @mul_reduction
+// LLVM-NOT: vector.reduction <mul>
+// LLVM: vector.extract %{{.*}}[0]
+// LLVM: vector.extract %{{.*}}[1]
+// LLVM: arith.muli
+// LLVM: vector.extract %{{.*}}[2]
+// LLVM: arith.muli
+// LLVM: vector.reduction <add>
+xpu.kernel @mul_reduction(%o: !xpu.buffer<2xi32>, %v: vector<3xi32>) {
+  %p = vector.reduction <mul>, %v : vector<3xi32> into i32
+  %s = vector.reduction <add>, %v : vector<3xi32> into i32
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  xpu.store %p, %o[%c0] : !xpu.buffer<2xi32>
+  xpu.store %s, %o[%c1] : !xpu.buffer<2xi32>
+  xpu.return
+}
+
+// -----
+
+// LLVM-LABEL: xpu.kernel @extended_products
+// LLVM-NOT: mulsi_extended
+// LLVM-NOT: mului_extended
+// LLVM-NOT: i128
+// LLVM: arith.extsi %{{.*}} : vector<2xi16> to vector<2xi64>
+// LLVM: arith.muli %{{.*}} : vector<2xi64>
+// LLVM: arith.constant 4294967295 : i64
+// LLVM: xpu.return
+xpu.kernel @extended_products(%o: !xpu.buffer<2xi64>, %v: vector<2xi16>, %a: i64) {
+  %lo, %hi = arith.mulsi_extended %v, %v : vector<2xi16>
+  %lo2, %hi2 = arith.mului_extended %a, %a : i64
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  xpu.store %hi2, %o[%c0] : !xpu.buffer<2xi64>
+  xpu.store %lo2, %o[%c1] : !xpu.buffer<2xi64>
+  xpu.return
+}
+
+// -----
+
+// SPIRV-LABEL: xpu.kernel @sign_extend
+// SPIRV-NOT: arith.extsi %{{.*}} : i32 to i64
+// SPIRV: %[[U:.*]] = arith.extui %{{.*}} : i32 to i64
+// SPIRV: %[[C:.*]] = arith.constant 32 : i64
+// SPIRV: %[[S:.*]] = arith.shli %[[U]], %[[C]] : i64
+// SPIRV: arith.shrsi %[[S]], %[[C]] : i64
+// SPIRV: arith.extsi %{{.*}} : i1 to i64
+// LLVM-LABEL: xpu.kernel @sign_extend
+// LLVM: arith.extsi %{{.*}} : i32 to i64
+xpu.kernel @sign_extend(%o: !xpu.buffer<2xi64>, %a: i32, %b: i1) {
+  %x = arith.extsi %a : i32 to i64
+  %y = arith.extsi %b : i1 to i64
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  xpu.store %x, %o[%c0] : !xpu.buffer<2xi64>
+  xpu.store %y, %o[%c1] : !xpu.buffer<2xi64>
+  xpu.return
+}
+
+// -----
+
+// SPIRV-LABEL: xpu.kernel @while_vector
+// SPIRV: scf.while (%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) : (i32, i32, i32) -> (i32, i32, i32)
+// SPIRV: vector.from_elements
+// SPIRV: scf.condition
+// SPIRV-NOT: vector<2xi32>, i32
+// LLVM-LABEL: xpu.kernel @while_vector
+// LLVM: scf.while {{.*}} : (vector<2xi32>, i32) -> (vector<2xi32>, i32)
+xpu.kernel @while_vector(%o: !xpu.buffer<2xi32>, %n: i32) {
+  %zero = arith.constant 0 : i32
+  %one = arith.constant 1 : i32
+  %six = arith.constant dense<6> : vector<2xi32>
+  %z = arith.constant dense<0> : vector<2xi32>
+  %r:2 = scf.while (%a = %z, %m = %n) : (vector<2xi32>, i32) -> (vector<2xi32>, i32) {
+    %h = arith.addi %a, %six : vector<2xi32>
+    %c = arith.cmpi sgt, %m, %zero : i32
+    scf.condition(%c) %h, %m : vector<2xi32>, i32
+  } do {
+  ^bb0(%b: vector<2xi32>, %k: i32):
+    %k2 = arith.subi %k, %one : i32
+    scf.yield %b, %k2 : vector<2xi32>, i32
+  }
+  %c0 = arith.constant 0 : index
+  xpu.store %r#0, %o[%c0] : !xpu.buffer<2xi32> -> vector<2xi32>
+  xpu.return
+}

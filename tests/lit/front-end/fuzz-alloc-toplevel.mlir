@@ -1,0 +1,7 @@
+// RUN: not xpujit check %s 2>&1 | FileCheck %s --implicit-check-not=error:
+// RUN: not xpujit run %s --kernel k --grid 1 --block 1 --device cpu 2>&1 | FileCheck %s
+// Regression, from shared/repros/soundness/fuzz-alloc-toplevel.mlir: a top-level xpu.alloc:
+// check admitted it, and the CPU backend crashed compiling it.
+// tests/cli/test_front_end.py runs it on Vulkan and through `xpujit compile`.
+// CHECK: fuzz-alloc-toplevel.mlir:7:6: error: XPU-PARSE: 'xpu.alloc' is outside any kernel
+%p = xpu.alloc : !xpu.buffer<4xf32, private>

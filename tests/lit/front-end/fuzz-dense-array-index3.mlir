@@ -1,0 +1,6 @@
+// RUN: not xpujit check %s 2>&1 | FileCheck %s --implicit-check-not=error:
+// RUN: not xpujit run %s --kernel k --grid 1 --block 1 --device cpu 2>&1 | FileCheck %s
+// Regression, from shared/repros/soundness/fuzz-dense-array-index3.mlir: The same on the module.
+// tests/cli/test_front_end.py runs it on Vulkan and through `xpujit compile`.
+// CHECK: fuzz-dense-array-index3.mlir:6:30: error: XPU-PARSE: a dense array's elements must be integers or floats, not 'index'
+module attributes {a = array<index>} {}

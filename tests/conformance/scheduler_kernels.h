@@ -3,26 +3,17 @@
 #pragma once
 
 #include "harness.h"
+#include "kernels.h"
 
 #include <chrono>
+#include <cstdlib>
+#include <string>
 
 namespace conf::sched {
 
-/// y = a*x + y; its manifest: y read and write, x read, n a cost parameter.
-inline const char *kSaxpy = R"(
-xpu.kernel @saxpy(%y: !xpu.buffer<f32>, %x: !xpu.buffer<f32, ro>, %a: f32, %n: i32) {
-  %i = xpu.global_id x
-  %n_idx = arith.index_castui %n : i32 to index
-  %in = arith.cmpi ult, %i, %n_idx : index
-  scf.if %in {
-    %xi = xpu.load %x[%i] : !xpu.buffer<f32, ro>
-    %yi = xpu.load %y[%i] : !xpu.buffer<f32>
-    %ax = arith.mulf %a, %xi : f32
-    %r = arith.addf %ax, %yi : f32
-    xpu.store %r, %y[%i] : !xpu.buffer<f32>
-  }
-  xpu.return
-}
+/// saxpy (kernels.h; its manifest: y read and write, x read, n a cost
+/// parameter) and y = s*y.
+inline const std::string kSaxpyScale = std::string(kSaxpy) + R"(
 xpu.kernel @scale(%y: !xpu.buffer<f32>, %s: f32, %n: i32) {
   %i = xpu.global_id x
   %n_idx = arith.index_castui %n : i32 to index
@@ -140,6 +131,12 @@ xpu.kernel @add_one(%out: !xpu.buffer<i32>, %in: !xpu.buffer<i32, ro>, %n: i32) 
   xpu.return
 }
 )";
+
+/// Whether the suite runs through the scheduler's raw path.
+inline bool bypassed() {
+  const char *v = std::getenv("XPU_SCHEDULER");
+  return v && std::string(v) == "bypass";
+}
 
 inline double msSince(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)

@@ -3,17 +3,10 @@
 // the raw path of XPU_SCHEDULER=bypass (spec §17.8).
 #include "scheduler_kernels.h"
 
-#include <cstdlib>
-
 using namespace conf;
 using namespace conf::sched;
 
 namespace {
-
-bool bypassed() {
-  const char *v = std::getenv("XPU_SCHEDULER");
-  return v && std::string(v) == "bypass";
-}
 
 /// Automatic capture holds launches where the device has graphs of its
 /// own; on the CPU a recorded chain replays launch by launch, and holding
@@ -31,7 +24,7 @@ std::string expectedKind() {
 
 /// saxpy and scale on one vector: the host's view of a chain.
 struct Chain {
-  Module module{kSaxpy};
+  Module module{kSaxpyScale};
   xpu_kernel saxpy = module.kernel("saxpy"), scale = module.kernel("scale");
   uint32_t n;
   Shape shape;
@@ -156,9 +149,20 @@ TEST_CASE("graphs: misuse is refused and leaves the stream usable") {
   std::vector<float> host(n, 2.0f);
   CHECK(xpu_buffer_upload_async(by.handle, 0, host.data(), n * 4, s) ==
         XPU_ERROR_INVALID_ARGUMENT);
+  CHECK(xpu_buffer_copy(by.handle, 0, bx.handle, 0, n * 4, s) == XPU_ERROR_INVALID_ARGUMENT);
   xpu_event ev;
   XPU_OK(xpu_event_create(target().dev, &ev));
   CHECK(xpu_event_record(ev, s) == XPU_ERROR_INVALID_ARGUMENT);
+  // A kernel that prints needs a print buffer per launch: not recorded.
+  Module printing(R"(
+    xpu.kernel @say(%n: i32) {
+      xpu.printf "%d\n"(%n) : i32
+      xpu.return
+    })");
+  xpu_arg say[1] = {xpu_arg_i32(7)};
+  uint32_t one[3] = {1, 1, 1};
+  CHECK(xpu_launch(printing.kernel("say"), s, one, one, say, 1) == XPU_ERROR_UNSUPPORTED);
+  CHECK(std::string(xpu_last_error_message()).find("xpu.printf") != std::string::npos);
   // A window cannot be recorded.
   xpu_arg args[4] = {xpu_arg_buffer(by.handle), xpu_arg_buffer(bx.handle),
                      xpu_arg_f32(1.0f), xpu_arg_i32(int32_t(n))};

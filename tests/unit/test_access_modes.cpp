@@ -101,3 +101,27 @@ TEST_CASE("ptxas -v: registers, spills, stack and shared memory per entry") {
   CHECK(f[1].registers.source == "ptxas 13.0 -v");
   CHECK(!f[2].registers.known);
 }
+
+TEST_CASE("tiles and asynchronous copies read and write what they name") {
+  unit::Compiler c;
+  auto u = usesOf(c, R"(
+    xpu.kernel @k(%a: !xpu.buffer<f32, ro>, %c: !xpu.buffer<f32>, %in: !xpu.buffer<f32, ro>,
+                  %out: !xpu.buffer<f32>) {
+      %c0 = arith.constant 0 : index
+      %c4 = arith.constant 4 : index
+      %c64 = arith.constant 64 : index
+      %t = xpu.tile_load %a[%c0], %c4 : !xpu.buffer<f32, ro> -> !xpu.tile<4x4xf32>
+      xpu.tile_store %t, %c[%c0], %c4 : !xpu.tile<4x4xf32>, !xpu.buffer<f32>
+      %tile = xpu.alloc : !xpu.buffer<64xf32, shared>
+      %tok = xpu.async_copy %in[%c0] to %tile[%c0], %c64 : !xpu.buffer<f32, ro> to !xpu.buffer<64xf32, shared>
+      xpu.async_wait %tok
+      %i = xpu.thread_id x
+      %v = xpu.load %tile[%i] : !xpu.buffer<64xf32, shared>
+      xpu.store %v, %out[%i] : !xpu.buffer<f32>
+      xpu.return
+    })", "k");
+  CHECK(u.uses[0] == xpu::abi::useRead);
+  CHECK(u.uses[1] == xpu::abi::useWrite);
+  CHECK(u.uses[2] == xpu::abi::useRead);
+  CHECK(u.uses[3] == xpu::abi::useWrite);
+}

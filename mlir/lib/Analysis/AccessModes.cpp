@@ -66,6 +66,15 @@ private:
           bits |= abi::useRead;
       } else if (isa<BufferSizeOp>(op)) {
         // The length only: no element is read.
+      } else if (isa<TileLoadOp>(op)) {
+        bits |= abi::useRead;
+      } else if (auto store = dyn_cast<TileStoreOp>(op)) {
+        bits |= store.getBuffer() == buffer ? abi::useWrite : abi::useUnknown;
+      } else if (isa<AsyncCopyOp, AsyncCopyElementOp>(op)) {
+        // Copies from `src` into `dst` (a workgroup's shared tile).
+        bits |= use.getOperandNumber() == 0 ? abi::useRead : abi::useWrite;
+      } else if (auto bits_ = dyn_cast<BitsViewOp>(op)) {
+        bits |= bufferUses(bits_.getResult()); // the same elements, as integers
       } else if (auto call = dyn_cast<CallOp>(op)) {
         FunctionOpInterface fn = callee(call);
         bits |= fn ? of(fn).uses[use.getOperandNumber()] : abi::useUnknown;

@@ -98,6 +98,7 @@ static Status printRecords(Device &device, const PendingPrint &p) {
 
 Status StreamObj::synchronize() {
   std::vector<std::shared_ptr<Object>> finished;
+  std::vector<std::shared_ptr<const void>> scheduled; // graphs, fences, held chains
   Status st;
   {
     std::lock_guard<std::mutex> g(mu);
@@ -123,12 +124,14 @@ Status StreamObj::synchronize() {
         st = printed;
     prints.clear();
     finished.swap(inUse);
+    sched::front(*this).takeKept(scheduled);
     synchronized.store(upTo, std::memory_order_release);
     st = timing.done(std::move(st));
   }
   // Outside the lock: the last reference to a module or buffer may go here,
   // and its destruction must not wait for this stream.
   finished.clear();
+  scheduled.clear();
   return st;
 }
 

@@ -85,7 +85,6 @@ Status StreamQueue::synchronize() {
   // work enqueued before it.
   Status held = endChain();
   Status st = inner_->synchronize();
-  chains_.kept().clear();
   return held.isOk() ? st : held;
 }
 

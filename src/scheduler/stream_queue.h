@@ -70,6 +70,9 @@ public:
   void keepUntilSync(std::shared_ptr<const void> object) {
     chains_.kept().push_back(std::move(object));
   }
+  /// After a synchronization: what was kept, for the caller to let go of
+  /// outside the stream's lock (StreamObj::synchronize).
+  void takeKept(std::vector<std::shared_ptr<const void>> &out) { out.swap(chains_.kept()); }
 
   /// A device queue restricted to `units` compute units for budgeted
   /// submissions, ordered with this stream by events; null with `why` when

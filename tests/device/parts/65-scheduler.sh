@@ -9,11 +9,11 @@
 # the CUDA backend's (bench/graphs/). Each check fails when its backend has
 # no device (the tests' harness and the benchmark refuse a missing one).
 
-tests='-tc=scheduler*,graphs:*,automatic capture*'
-for b in cuda vulkan; do
-  step "scheduler: manifests, submissions, ordering, graphs, automatic capture on $b"
-  check env XPU_TEST_BACKEND=$b "$bin/conformance" "$tests"
-  check env XPU_TEST_BACKEND=$b XPU_SCHEDULER=bypass "$bin/conformance" "$tests"
+sched_tests='-tc=scheduler*,graphs:*,automatic capture*'
+for sched_b in cuda vulkan; do
+  step "scheduler: manifests, submissions, ordering, graphs, automatic capture on $sched_b"
+  check env XPU_TEST_BACKEND=$sched_b "$bin/conformance" "$sched_tests"
+  check env XPU_TEST_BACKEND=$sched_b XPU_SCHEDULER=bypass "$bin/conformance" "$sched_tests"
 done
 
 step "scheduler: saxpy's manifest for sm_90 without a device"

@@ -35,10 +35,8 @@ Status AutoCapture::offer(const std::shared_ptr<rt::KernelObj> &kernel,
     tooLong_ = true; // templates are never longer: nothing is held here
     return {};
   }
-  if (chain_.size() <= length_) {
+  if (chain_.size() <= length_)
     chain_.emplace_back();
-    words_.push_back(0);
-  }
   Node &node = chain_[length_];
   node.assign(kernel, launch);
   size_t pos = length_;
@@ -54,13 +52,9 @@ Status AutoCapture::offer(const std::shared_ptr<rt::KernelObj> &kernel,
     heldFrom_ = ++length_; // the caller enqueues this one
     return st;
   }
-  // Held: accounted for now, as if enqueued.
-  rt::StatusWord word;
-  if (!kernel->info->checkSites.empty())
-    XPU_RETURN_IF_ERROR(stream.device->device->allocateStatusWord(word));
-  if (word.host)
-    stream.checks.push_back({word, kernel->info, nullptr});
-  words_[pos] = word.device;
+  // Held: accounted for now, as if enqueued. Its run-time checks report
+  // through its segment's status words, or through a word of its own if
+  // it is handed over alone (releaseHeld).
   ++length_;
   lendBuffers(self, ++stream.enqueued, *kernel, node.buffers);
   held = true;
@@ -71,12 +65,25 @@ Status AutoCapture::offer(const std::shared_ptr<rt::KernelObj> &kernel,
 }
 
 Status AutoCapture::releaseHeld(rt::StreamObj &stream, rt::Queue &device, size_t end) {
-  (void)stream;
   Status first;
   for (size_t i = heldFrom_; i < end; ++i) {
-    rt::LaunchRequest request;
-    chain_[i].toRequest(words_[i], request);
-    if (Status st = device.launch(request); !st.isOk() && first.isOk())
+    const std::shared_ptr<const abi::KernelInfo> &info = chain_[i].kernel->info;
+    rt::StatusWord word;
+    Status st;
+    if (!info->checkSites.empty())
+      st = stream.device->device->allocateStatusWord(word);
+    if (st.isOk()) {
+      rt::LaunchRequest request;
+      chain_[i].toRequest(word.device, request);
+      st = device.launch(request);
+    }
+    if (word.host) {
+      if (st.isOk())
+        stream.checks.push_back({word, info, nullptr});
+      else
+        stream.device->device->freeStatusWord(word);
+    }
+    if (!st.isOk() && first.isOk())
       first = st;
   }
   keepAlive(heldFrom_, end);

@@ -27,7 +27,7 @@ public:
 
   /// Offers a launch of the running chain (the stream's mu held). Either
   /// records it and leaves `held` false (the caller enqueues it), or holds
-  /// it (`held` true: its sequence, borrows and status word are taken here)
+  /// it (`held` true: its sequence and borrows are taken here)
   /// and, when it completes a segment, enqueues the segment on `device`.
   rt::Status offer(const std::shared_ptr<rt::KernelObj> &kernel, PreparedLaunch &launch,
                    uint64_t captureId, rt::StreamObj &stream,
@@ -65,7 +65,6 @@ private:
   Template *replaying_ = nullptr; ///< the template the chain follows
   bool diverged_ = false, tooLong_ = false;
   std::vector<Node> chain_;             ///< its launches (storage reused)
-  std::vector<uint64_t> words_;         ///< their status words (held ones)
   size_t length_ = 0, heldFrom_ = 0;
   std::vector<std::shared_ptr<const void>> kept_;
 };

@@ -233,6 +233,65 @@ TEST_CASE("graphs: run-time checks inside a graph are reported at the next sync"
   xpu_stream_release(s);
 }
 
+TEST_CASE("automatic capture: run-time checks of held launches are reported") {
+  Module m(R"(
+    xpu.kernel @poke(%b: !xpu.buffer<i32>, %at: i32) {
+      %i = xpu.global_id x
+      %c0 = arith.constant 0 : index
+      %is0 = arith.cmpi eq, %i, %c0 : index
+      scf.if %is0 {
+        %at_idx = arith.index_castui %at : i32 to index
+        %one = arith.constant 1 : i32
+        xpu.store %one, %b[%at_idx] : !xpu.buffer<i32>
+      }
+      xpu.return
+    })");
+  xpu_kernel k = m.kernel("poke");
+  const int length = 6;
+  std::vector<int32_t> zeros(64, 0);
+  Buffer b = Buffer::from(zeros);
+  xpu_stream s;
+  XPU_OK(xpu_stream_create(target().dev, &s));
+  uint32_t grid[3] = {1, 1, 1}, block[3] = {32, 1, 1};
+  // Chain `r` pokes 8 * r + j; in chain 3 (held where chains are) launch 4
+  // is out of bounds; in chain 4 the last launch departs from the template
+  // (another shape), so what was held goes one by one, and launch 2 is out
+  // of bounds there.
+  std::vector<int32_t> want(64, 0);
+  for (int r = 0; r < 6; ++r) {
+    bool held = false;
+    for (int j = 0; j < length; ++j) {
+      int32_t at = 8 * r + j;
+      bool outside = (r == 3 && j == 4) || (r == 4 && j == 2);
+      if (outside)
+        at = 1000 + j;
+      else if (at < 64)
+        want[at] = 1;
+      xpu_arg args[2] = {xpu_arg_buffer(b.handle), xpu_arg_i32(at)};
+      uint32_t *shape = r == 4 && j == length - 1 ? grid : block; // 1 invocation, not 32
+      xpu_submission sub = XPU_SUBMISSION_INIT;
+      sub.stream = s;
+      xpu_submission_result result = {sizeof result};
+      XPU_OK(xpu_submit(k, &sub, grid, shape, args, 2, &result));
+      held |= (result.flags & XPU_SUBMIT_HELD) != 0;
+    }
+    // Held from the third identical chain; chain 4's shape replaced the
+    // template, so chain 5 is learned anew.
+    CHECK(held == (r >= 2 && r <= 4 && holds()));
+    xpu_status st = xpu_stream_synchronize(s);
+    if (r == 3 || r == 4) {
+      CHECK(st == XPU_ERROR_OUT_OF_BOUNDS);
+      CHECK(std::string(xpu_last_error_message()).find("store to 'b'") != std::string::npos);
+    } else {
+      CHECK(st == XPU_SUCCESS);
+    }
+  }
+  auto out = b.read<int32_t>();
+  for (int i = 0; i < 64; ++i)
+    REQUIRE(out[i] == want[i]);
+  xpu_stream_release(s);
+}
+
 TEST_CASE("graphs: a graph on another stream waits for conflicting work") {
   if (bypassed())
     return; // the raw path does not order streams

@@ -22,6 +22,21 @@ std::string expectedKind() {
   }
 }
 
+/// b[at] = 1, by one invocation: `at` out of bounds is a run-time check's
+/// report.
+const char *const kPoke = R"(
+  xpu.kernel @poke(%b: !xpu.buffer<i32>, %at: i32) {
+    %i = xpu.global_id x
+    %c0 = arith.constant 0 : index
+    %is0 = arith.cmpi eq, %i, %c0 : index
+    scf.if %is0 {
+      %at_idx = arith.index_castui %at : i32 to index
+      %one = arith.constant 1 : i32
+      xpu.store %one, %b[%at_idx] : !xpu.buffer<i32>
+    }
+    xpu.return
+  })";
+
 /// saxpy and scale on one vector: the host's view of a chain.
 struct Chain {
   Module module{kSaxpyScale};
@@ -185,19 +200,7 @@ TEST_CASE("graphs: misuse is refused and leaves the stream usable") {
 }
 
 TEST_CASE("graphs: run-time checks inside a graph are reported at the next sync") {
-  const char *text = R"(
-    xpu.kernel @poke(%b: !xpu.buffer<i32>, %at: i32) {
-      %i = xpu.global_id x
-      %c0 = arith.constant 0 : index
-      %is0 = arith.cmpi eq, %i, %c0 : index
-      scf.if %is0 {
-        %at_idx = arith.index_castui %at : i32 to index
-        %one = arith.constant 1 : i32
-        xpu.store %one, %b[%at_idx] : !xpu.buffer<i32>
-      }
-      xpu.return
-    })";
-  Module m(text);
+  Module m(kPoke);
   xpu_kernel k = m.kernel("poke");
   std::vector<int32_t> zeros(16, 0);
   Buffer b = Buffer::from(zeros);
@@ -234,18 +237,7 @@ TEST_CASE("graphs: run-time checks inside a graph are reported at the next sync"
 }
 
 TEST_CASE("automatic capture: run-time checks of held launches are reported") {
-  Module m(R"(
-    xpu.kernel @poke(%b: !xpu.buffer<i32>, %at: i32) {
-      %i = xpu.global_id x
-      %c0 = arith.constant 0 : index
-      %is0 = arith.cmpi eq, %i, %c0 : index
-      scf.if %is0 {
-        %at_idx = arith.index_castui %at : i32 to index
-        %one = arith.constant 1 : i32
-        xpu.store %one, %b[%at_idx] : !xpu.buffer<i32>
-      }
-      xpu.return
-    })");
+  Module m(kPoke);
   xpu_kernel k = m.kernel("poke");
   const int length = 6;
   std::vector<int32_t> zeros(64, 0);

@@ -863,7 +863,7 @@ XPU_API xpu_status xpu_launch_with_options(xpu_kernel kernel, xpu_stream stream,
  *   with each segment's arguments updated where they changed. Results are
  *   those of the launches one by one. On the CPU, whose graphs replay
  *   launch by launch, chains run as launched; launches that print
- *   (xpu.printf) or that launch observers see (xpu_set_launch_hooks,
+ *   (xpu.printf) or that launch observers see (xpu_launch_hooks_set,
  *   XPU_TRACE) are never held. A held launch reaches the device at the
  *   latest at the next operation on its stream, so launch failures of held
  *   work are reported by the call that hands it over.
@@ -1050,8 +1050,11 @@ XPU_API xpu_status xpu_stream_set_auto_capture(xpu_stream stream, int enabled);
  * submissions on the stream are checked as usual and recorded, not run;
  * other operations on it (copies, events) fail with
  * XPU_ERROR_INVALID_ARGUMENT, and a stream captures one graph at a time.
- * A graph keeps its kernels and buffers alive. An instantiated graph
- * (xpu_graph_exec) runs on any stream of its device, in that stream's
+ * A kernel that prints (xpu.printf) is not recorded (XPU_ERROR_UNSUPPORTED:
+ * each launch needs a print buffer of its own). Launch observers
+ * (xpu_launch_hooks_set, traces) see neither recorded launches nor
+ * replays. A graph keeps its kernels and buffers alive. An instantiated
+ * graph (xpu_graph_exec) runs on any stream of its device, in that stream's
  * order, as its launches would one by one: buffer borrows, run-time checks
  * (reported at the stream's next synchronization) and ordering across
  * streams apply to it as a whole. Not thread-safe while being updated;

@@ -162,8 +162,9 @@ def AvoidMiscompiles : Pass<"xpu-avoid-miscompiles", "mlir::ModuleOp"> {
     `mului_extended` form their high halves without i128. `spirv` (lavapipe,
     Mesa 22.3.6 / LLVM 15; MLIR 22's SCF conversion): `arith.extsi`
     becomes a zero extension and two shifts, an `scf.while` carries vectors
-    as their lanes, and one whose header holds a loop or an if has its
-    header's first run peeled so the loop's header only forwards values.
+    as their lanes, and one whose header holds a loop or an if, or computes
+    a value it passes on, has its header's first run peeled so the loop's
+    header only forwards values.
 
     ```mlir
     %b = arith.trunci %x : i64 to i1

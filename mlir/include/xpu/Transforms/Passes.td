@@ -568,6 +568,9 @@ def ExpandMath : Pass<"xpu-expand-math", "mlir::ModuleOp"> {
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"cpu\"",
            "cpu | nvvm | rocdl | spirv">,
+    Option<"loopsOnly", "loops-only", "bool", /*default=*/"false",
+           "expand only the ops that become loops (ipowi), so that a device's "
+           "loop guard (xpu-guard-loop-limit), run next, sees their loops">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",
                            "::mlir::math::MathDialect"];
@@ -804,7 +807,10 @@ def GuardLoopLimit : Pass<"xpu-guard-loop-limit", "mlir::ModuleOp"> {
     (lavapipe: 65,535 passes per group of invocations run together, shared
     by all their loops; measured by src/calibration/loop_probe.cpp). Runs
     after `xpu-prepare-lowering` on loops that `assignLoopSites` numbered
-    (`xpu.site`). Each such loop, as an `scf.while` (an `scf.for` is
+    (`xpu.site`), and on the loops lowerings made of tile ops, `xpu.reduce`
+    and `math.ipowi` before it (each takes its op's `xpu.loop_site`: a
+    budget spent by the kernel's own loops can run out in one of those).
+    Each such loop, as an `scf.while` (an `scf.for` is
     rewritten into one first), also yields its condition, exclusive-ored
     with a value the driver's compiler cannot know is false
     (`grid_size x == 0`): had the condition simply been yielded, the

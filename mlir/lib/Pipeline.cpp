@@ -516,6 +516,8 @@ LogicalResult lowerToSPIRV(ModuleOp module, const SPIRVOptions &options) {
   async.target = "spirv";
   pm.addPass(createLowerAsyncCopies(async));
   pm.addPass(createSPIRVFloatAtomics());
+  if (options.guardLoops)
+    pm.addPass(createGuardLoopLimit()); // the float atomics' exchange loops
   AvoidMiscompilesOptions avoid;
   avoid.target = "spirv";
   pm.addPass(createAvoidMiscompiles(avoid));

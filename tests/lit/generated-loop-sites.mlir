@@ -1,7 +1,8 @@
-// RUN: xpu-opt %s -xpu-lower-tiles=target=spirv -xpu-expand-reductions -xpu-expand-math="target=spirv loops-only=true" | FileCheck %s
-// Loops that lowerings make of tile ops, reductions and ipowi take the
-// loop site (xpu.loop_site) their op was given, so a device's loop guard
-// (xpu-guard-loop-limit) reports them too: the loop budget is shared.
+// RUN: xpu-opt %s -xpu-lower-tiles=target=spirv -xpu-expand-reductions -xpu-expand-math="target=spirv loops-only=true" -xpu-spirv-float-atomics | FileCheck %s
+// Loops that lowerings make of tile ops, reductions, ipowi and float
+// min/max atomics take the loop site (xpu.loop_site) their op was given, so
+// a device's loop guard (xpu-guard-loop-limit) reports them too: the loop
+// budget is shared.
 
 // CHECK-LABEL: xpu.kernel @tiles
 // CHECK-NOT: xpu.tile_
@@ -51,5 +52,15 @@ xpu.kernel @reduce_and_ipowi(%out: !xpu.buffer<i32>, %p: i32) {
   %s = xpu.reduce add %v unspecified {xpu.loop_site = 7 : i64} : i32
   %q = math.ipowi %s, %p {xpu.loop_site = 8 : i64} : i32
   xpu.store %q, %out[%i] : !xpu.buffer<i32>
+  xpu.return
+}
+
+// CHECK-LABEL: xpu.kernel @float_max
+// CHECK: scf.while
+// CHECK: xpu.atomic_rmw cmpxchg
+// CHECK: } attributes {xpu.site = 9 : i64}
+xpu.kernel @float_max(%m: !xpu.buffer<f32>, %v: f32) {
+  %c0 = arith.constant 0 : index
+  %r = xpu.atomic_rmw fmax %v, %m[%c0] relaxed device {xpu.loop_site = 9 : i64} : !xpu.buffer<f32>
   xpu.return
 }

@@ -28,12 +28,15 @@ namespace {
 constexpr llvm::StringLiteral kSite = "xpu.site";
 constexpr llvm::StringLiteral kLoopSite = "xpu.loop_site";
 
-/// Whether a lowering that runs before GuardLoopLimit makes loops of `op`:
-/// the tile ops (xpu-lower-tiles: loops over elements, blocks and K),
-/// xpu.reduce (xpu-expand-reductions), math.ipowi (xpu-expand-math).
+/// Whether a lowering may make loops of `op`: the tile ops (xpu-lower-tiles:
+/// loops over elements, blocks and K), xpu.reduce (xpu-expand-reductions),
+/// math.ipowi (xpu-expand-math), float min/max atomics (compare-exchange
+/// loops of xpu-spirv-float-atomics).
 bool lowersToLoops(Operation *op) {
   if (isa<ReduceOp, math::IPowIOp>(op))
     return true;
+  if (auto atomic = dyn_cast<AtomicRMWOp>(op))
+    return atomic.getKind() == AtomicKind::fmin || atomic.getKind() == AtomicKind::fmax;
   auto isTile = [](Type t) { return isa<TileType>(t); };
   return isa<XPUDialect>(op->getDialect()) &&
          (llvm::any_of(op->getResultTypes(), isTile) ||

@@ -809,7 +809,9 @@ def GuardLoopLimit : Pass<"xpu-guard-loop-limit", "mlir::ModuleOp"> {
     after `xpu-prepare-lowering` on loops that `assignLoopSites` numbered
     (`xpu.site`), and on the loops lowerings made of tile ops, `xpu.reduce`
     and `math.ipowi` before it (each takes its op's `xpu.loop_site`: a
-    budget spent by the kernel's own loops can run out in one of those).
+    budget spent by the kernel's own loops can run out in one of those); it
+    runs again after `xpu-spirv-float-atomics` for its exchange loops (a
+    loop it guarded no longer has a site).
     Each such loop, as an `scf.while` (an `scf.for` is
     rewritten into one first), also yields its condition, exclusive-ored
     with a value the driver's compiler cannot know is false

@@ -11,6 +11,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/TargetParser.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 
 #include <mutex>
 
@@ -102,8 +103,13 @@ Status compileForAMDGPU(mlir::ModuleOp module, const rt::TargetDesc &target,
   codegen::optimize(*m, *tm);
   if (rt::dumping()) {
     rt::dumpStage("amdgcn-optimized.ll", codegen::printModule(*m));
+    // From a copy: code generation rewrites the module it runs on (AMDGPU's
+    // control-flow structurizer adds llvm.amdgcn.if), and the object below
+    // from the same module then aborted in instruction selection.
+    std::unique_ptr<llvm::Module> copy = llvm::CloneModule(*m);
     std::vector<uint8_t> assembly;
-    XPU_RETURN_IF_ERROR(codegen::emit(*m, *tm, llvm::CodeGenFileType::AssemblyFile, assembly));
+    XPU_RETURN_IF_ERROR(
+        codegen::emit(*copy, *tm, llvm::CodeGenFileType::AssemblyFile, assembly));
     rt::dumpStage("amdgcn.s", assembly.data(), assembly.size());
   }
   std::vector<uint8_t> object;

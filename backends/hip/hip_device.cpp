@@ -92,7 +92,12 @@ public:
   Status upload(rt::BackendBuffer &dst, size_t offset, const void *src,
                 size_t bytes) override {
     XPU_RETURN_IF_ERROR(enter());
-    return check(hip.hipMemcpyHtoD(devicePtr(dst, offset), src, bytes), "hipMemcpyHtoD");
+    XPU_RETURN_IF_ERROR(
+        check(hip.hipMemcpyHtoD(devicePtr(dst, offset), src, bytes), "hipMemcpyHtoD"));
+    // As with cuMemcpyHtoD (cuda_device.cpp): from pageable memory the copy
+    // returns once staged, and our non-blocking streams do not wait for the
+    // null stream, so the DMA is waited for here.
+    return check(hip.hipStreamSynchronize(nullptr), "hipStreamSynchronize");
   }
   Status download(rt::BackendBuffer &src, size_t offset, void *dst,
                   size_t bytes) override {

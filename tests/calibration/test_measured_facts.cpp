@@ -338,39 +338,28 @@ TEST_CASE("tile ops after a long loop: every element, or the launch fails naming
 
 namespace {
 
-const char *kFma = R"(
-xpu.kernel @fma32(%out: !xpu.buffer<f32>, %a: !xpu.buffer<f32, ro>, %b: !xpu.buffer<f32, ro>,
-                  %c: !xpu.buffer<f32, ro>) {
+/// A kernel @fma computing math.fma elementwise over `elem` ("f32", "f64").
+std::string fmaKernel(const std::string &elem) {
+  std::string text = R"(
+xpu.kernel @fma(%out: !xpu.buffer<ELEM>, %a: !xpu.buffer<ELEM, ro>, %b: !xpu.buffer<ELEM, ro>,
+                %c: !xpu.buffer<ELEM, ro>) {
   %i = xpu.global_id x
-  %n = xpu.buffer_size %out : !xpu.buffer<f32>
+  %n = xpu.buffer_size %out : !xpu.buffer<ELEM>
   %in = arith.cmpi ult, %i, %n : index
   scf.if %in {
-    %x = xpu.load %a[%i] : !xpu.buffer<f32, ro>
-    %y = xpu.load %b[%i] : !xpu.buffer<f32, ro>
-    %z = xpu.load %c[%i] : !xpu.buffer<f32, ro>
-    %r = math.fma %x, %y, %z : f32
-    xpu.store %r, %out[%i] : !xpu.buffer<f32>
+    %x = xpu.load %a[%i] : !xpu.buffer<ELEM, ro>
+    %y = xpu.load %b[%i] : !xpu.buffer<ELEM, ro>
+    %z = xpu.load %c[%i] : !xpu.buffer<ELEM, ro>
+    %r = math.fma %x, %y, %z : ELEM
+    xpu.store %r, %out[%i] : !xpu.buffer<ELEM>
   }
   xpu.return
 }
 )";
-
-const char *kFma64 = R"(
-xpu.kernel @fma64(%out: !xpu.buffer<f64>, %a: !xpu.buffer<f64, ro>, %b: !xpu.buffer<f64, ro>,
-                  %c: !xpu.buffer<f64, ro>) {
-  %i = xpu.global_id x
-  %n = xpu.buffer_size %out : !xpu.buffer<f64>
-  %in = arith.cmpi ult, %i, %n : index
-  scf.if %in {
-    %x = xpu.load %a[%i] : !xpu.buffer<f64, ro>
-    %y = xpu.load %b[%i] : !xpu.buffer<f64, ro>
-    %z = xpu.load %c[%i] : !xpu.buffer<f64, ro>
-    %r = math.fma %x, %y, %z : f64
-    xpu.store %r, %out[%i] : !xpu.buffer<f64>
-  }
-  xpu.return
+  for (size_t at; (at = text.find("ELEM")) != std::string::npos;)
+    text.replace(at, 4, elem);
+  return text;
 }
-)";
 
 /// Inputs where a fused multiply-add rounds differently from a*b+c: the
 /// first quarter near-cancelling (a*b ~ -c), then random ones of mixed
@@ -396,11 +385,33 @@ template <typename T> bool sameBits(T x, T y) {
   return (std::isnan(x) && std::isnan(y)) || std::memcmp(&x, &y, sizeof x) == 0;
 }
 
+/// Runs @fma of `mod` over `n` fresh inputs; the count of results that
+/// are not std::fma's bits (the first few are logged).
+template <typename T> size_t wrongFmas(xpu_module mod, size_t n) {
+  xpu_kernel k;
+  XPU_OK(xpu_module_kernel(mod, "fma", &k));
+  std::vector<T> a(n), b(n), c(n);
+  fmaInputs(a, b, c);
+  Buffer ba = Buffer::from(a), bb = Buffer::from(b), bc = Buffer::from(c);
+  Buffer out = Buffer::from(std::vector<T>(n, T(-1)));
+  run(k, {uint32_t(n / 64)}, {64},
+      {xpu_arg_buffer(out.handle), xpu_arg_buffer(ba.handle), xpu_arg_buffer(bb.handle),
+       xpu_arg_buffer(bc.handle)});
+  std::vector<T> got = out.read<T>();
+  size_t wrong = 0;
+  for (size_t i = 0; i < n; ++i)
+    if (!sameBits(got[i], std::fma(a[i], b[i], c[i])) && wrong++ < 5)
+      INFO(i << ": fma(" << a[i] << ", " << b[i] << ", " << c[i] << ") = " << got[i]
+             << ", want " << std::fma(a[i], b[i], c[i]));
+  return wrong;
+}
+
 } // namespace
 
 TEST_CASE("math.fma of f32 is correctly rounded, in hardware or in software, or refused") {
   xpu_module mod = nullptr;
-  xpu_status st = xpu_module_create(target().ctx, target().dev, kFma, std::strlen(kFma),
+  std::string text = fmaKernel("f32");
+  xpu_status st = xpu_module_create(target().ctx, target().dev, text.data(), text.size(),
                                     nullptr, &mod, nullptr);
   if (st != XPU_SUCCESS) {
     // Only a device that neither fuses it nor has f64 to compute it with.
@@ -411,29 +422,14 @@ TEST_CASE("math.fma of f32 is correctly rounded, in hardware or in software, or 
     CHECK(measured("fma.f32.fused") == std::optional<double>(0.0));
     return;
   }
-  xpu_kernel k;
-  XPU_OK(xpu_module_kernel(mod, "fma32", &k));
-  size_t n = 4096;
-  std::vector<float> a(n), b(n), c(n);
-  fmaInputs(a, b, c);
-  Buffer ba = Buffer::from(a), bb = Buffer::from(b), bc = Buffer::from(c);
-  Buffer out = Buffer::from(std::vector<float>(n, -1.0f));
-  run(k, {uint32_t(n / 64)}, {64},
-      {xpu_arg_buffer(out.handle), xpu_arg_buffer(ba.handle), xpu_arg_buffer(bb.handle),
-       xpu_arg_buffer(bc.handle)});
-  std::vector<float> got = out.read<float>();
-  size_t wrong = 0;
-  for (size_t i = 0; i < n; ++i)
-    if (!sameBits(got[i], std::fma(a[i], b[i], c[i])) && wrong++ < 5)
-      INFO(i << ": fma(" << a[i] << ", " << b[i] << ", " << c[i] << ") = " << got[i]
-             << ", want " << std::fma(a[i], b[i], c[i]));
-  CHECK(wrong == 0);
+  CHECK(wrongFmas<float>(mod, 4096) == 0);
   xpu_module_release(mod);
 }
 
 TEST_CASE("math.fma of f64 is correctly rounded where the device fuses it, else refused") {
   xpu_module mod = nullptr;
-  xpu_status st = xpu_module_create(target().ctx, target().dev, kFma64, std::strlen(kFma64),
+  std::string text = fmaKernel("f64");
+  xpu_status st = xpu_module_create(target().ctx, target().dev, text.data(), text.size(),
                                     nullptr, &mod, nullptr);
   std::optional<double> fused = measured("fma.f64.fused");
   if (st != XPU_SUCCESS) {
@@ -451,21 +447,7 @@ TEST_CASE("math.fma of f64 is correctly rounded where the device fuses it, else 
     return;
   }
   CHECK(fused == std::optional<double>(1.0));
-  xpu_kernel k;
-  XPU_OK(xpu_module_kernel(mod, "fma64", &k));
-  size_t n = 2048;
-  std::vector<double> a(n), b(n), c(n);
-  fmaInputs(a, b, c);
-  Buffer ba = Buffer::from(a), bb = Buffer::from(b), bc = Buffer::from(c);
-  Buffer out = Buffer::from(std::vector<double>(n, -1.0));
-  run(k, {uint32_t(n / 64)}, {64},
-      {xpu_arg_buffer(out.handle), xpu_arg_buffer(ba.handle), xpu_arg_buffer(bb.handle),
-       xpu_arg_buffer(bc.handle)});
-  std::vector<double> got = out.read<double>();
-  size_t wrong = 0;
-  for (size_t i = 0; i < n; ++i)
-    wrong += !sameBits(got[i], std::fma(a[i], b[i], c[i]));
-  CHECK(wrong == 0);
+  CHECK(wrongFmas<double>(mod, 2048) == 0);
   xpu_module_release(mod);
 }
 

@@ -130,6 +130,21 @@ with tempfile.TemporaryDirectory() as tmp:
         check(f.read(4) == bytes.fromhex("03022307"), "compile --target=spirv: not SPIR-V")
     p = run("compile", saxpy, "--target=amdgcn", expect=2)
     check("usage: xpujit compile" in p.stderr, p.stderr)
+    # XPU_DUMP_DIR writes every stage and leaves the code as it was (the
+    # AMDGPU assembly dump once rewrote the module and aborted the object).
+    for target, chip in (("cpu", None), ("nvptx", "sm_90"), ("amdgcn", "gfx942"),
+                         ("spirv", None)):
+        chip_args = [f"--chip={chip}"] if chip else []
+        plain, dumped = os.path.join(tmp, "plain.bin"), os.path.join(tmp, "dumped.bin")
+        dump_dir = os.path.join(tmp, f"dump-{target}")
+        os.makedirs(dump_dir)
+        run("compile", saxpy, f"--target={target}", *chip_args, "-o", plain)
+        run("compile", saxpy, f"--target={target}", *chip_args, "-o", dumped,
+            env={"XPU_DUMP_DIR": dump_dir})
+        same = os.path.exists(dumped) and open(plain, "rb").read() == open(dumped, "rb").read()
+        check(same, f"compile --target {target} with XPU_DUMP_DIR gave different code")
+        check(any(n.endswith(".admitted.mlir") for n in os.listdir(dump_dir)),
+              f"compile --target {target} with XPU_DUMP_DIR dumped no stages")
 
 # Usage errors are exit code 2 with a message.
 p = run("run", os.path.join(EXAMPLES, "saxpy.mlir"), "--kernel", "saxpy",

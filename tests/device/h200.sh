@@ -36,7 +36,8 @@ nv_icd=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
 
 # XPU_DEVICE_STAGES picks what runs, so the whole script can be split over
 # two device calls of 10 minutes: "base" (everything before the parts) and
-# "parts"; XPU_DEVICE_PARTS is a glob of the part names to run (default all).
+# "parts"; XPU_DEVICE_PARTS is one or more globs (space-separated) of the
+# part names to run (default all); globs that match no part fail the run.
 stages="${XPU_DEVICE_STAGES:-base parts}"
 parts_glob="${XPU_DEVICE_PARTS:-*}"
 if [[ " $stages " == *" base "* ]]; then
@@ -98,13 +99,23 @@ fi
 
 # Each topic's checks and benchmarks live in tests/device/parts/NAME.sh, run in
 # name order with step, check, $bin, $res and $run available.
-[[ " $stages " == *" parts "* ]] || parts_glob="-none-"
-for part in tests/device/parts/$parts_glob.sh; do
-  [ -f "$part" ] || continue
-  step "part $(basename "$part" .sh)"
-  # shellcheck source=/dev/null
-  source "$part"
-done
+if [[ " $stages " == *" parts "* ]]; then
+  ran=0
+  read -ra globs <<<"$parts_glob"  # split on spaces without expanding them here
+  for glob in "${globs[@]}"; do
+    for part in tests/device/parts/$glob.sh; do
+      [ -f "$part" ] || continue
+      ran=$((ran + 1))
+      step "part $(basename "$part" .sh)"
+      # shellcheck source=/dev/null
+      source "$part"
+    done
+  done
+  if [ "$ran" = 0 ]; then
+    echo "FAIL: XPU_DEVICE_PARTS='$parts_glob' names no part of tests/device/parts/"
+    status=1
+  fi
+fi
 
 step "summary"
 {

@@ -48,3 +48,28 @@ def test_trace_of_a_launch_is_a_valid_trace(cpu, rng, tmp_path):
     assert {"compile", "launch", "device", "sync"} <= cats
     with pytest.raises(xpujit.InvalidArgumentError):
         xpujit.stop_trace()
+
+
+@pytest.mark.parametrize("target,chip,magic", [("cpu", None, b"\x7fELF"),
+                                                ("spirv", None, b"\x03\x02\x23\x07"),
+                                                ("amdgcn", "gfx942", b"\x7fELF")])
+def test_offline_compile_returns_code_and_its_report(target, chip, magic):
+    code, report = xpujit.compile_for_target(SAXPY, target, chip, source_name="saxpy-off.mlir",
+                                             report=True)
+    assert code[:4] == magic
+    assert code == xpujit.compile_for_target(SAXPY, target, chip)
+    assert report["schema"] == "xpujit.module-report" and report["version"] == 1
+    assert report["offline"] is True and "device" not in report and "limits" not in report
+    assert report["source"]["name"] == "saxpy-off.mlir"
+    assert [k["name"] for k in report["kernels"]] == ["saxpy"]
+    assert "cache" not in report["build"]
+    if chip:
+        assert report["target"]["chip"] == chip
+
+
+def test_offline_compile_errors_carry_located_diagnostics():
+    with pytest.raises(xpujit.ParseError) as e:
+        xpujit.compile_for_target("xpu.kernel @k( {", "cpu", source_name="bad.mlir", report=True)
+    assert any(d.file == "bad.mlir" and d.line == 1 for d in e.value.diagnostics)
+    with pytest.raises(xpujit.XpuError):
+        xpujit.compile_for_target(SAXPY, "no-such-target")

@@ -28,7 +28,8 @@ from .interop import from_cuda_array_interface, from_dlpack
 from .memory import Buffer, Mapping
 from .observe import (start_dispatch_report, start_trace, stop_dispatch_report,
                       stop_trace)
-from .module import Kernel, Layout, Module, Param, View, compile, format_module
+from .module import (Kernel, Layout, Module, Param, View, compile, compile_for_target,
+                     format_module)
 from .stream import Event, Stream
 from .types import buffer, struct_type, vector
 
@@ -53,7 +54,8 @@ __all__ = [
     "InternalError", "InvalidArgumentError", "InvalidHandleError", "Kernel", "Layout",
     "Mapping", "Module", "NotFoundError", "OutOfBoundsError", "OutOfMemoryError", "Param",
     "ParseError", "RefusedError", "Stream", "UnsupportedError", "Value", "View", "While",
-    "XpuError", "backend_note", "buffer", "compile", "default_device", "device",
+    "XpuError", "backend_note", "buffer", "compile", "compile_for_target", "default_device",
+    "device",
     "devices", "format_module", "from_cuda_array_interface", "from_dlpack", "library_path",
     "struct_type", "synchronize", "vector", "version",
 ]

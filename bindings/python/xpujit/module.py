@@ -2,6 +2,7 @@
 launching with arguments converted by each parameter's declared type."""
 import ctypes
 import dataclasses
+import json
 import sys
 
 import numpy as np
@@ -65,6 +66,58 @@ def compile(source, device=None, *, source_name=None, runtime_checks=True):
     if status:
         raise located(error(status, message, found), source, name)
     return Module(device or default_device(), mod, found, source)
+
+
+_OFFLINE = {
+    "xpu_compile_for_target": (ctypes.c_int, [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t,
+                                              ctypes.c_void_p, ctypes.c_char_p, ctypes.c_char_p,
+                                              ctypes.POINTER(ctypes.c_void_p),
+                                              ctypes.POINTER(ctypes.c_size_t), ctypes.c_void_p]),
+    "xpu_compile_for_target_report": (
+        ctypes.c_int, [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t, ctypes.c_void_p,
+                       ctypes.c_char_p, ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p),
+                       ctypes.POINTER(ctypes.c_size_t), ctypes.POINTER(ctypes.c_void_p),
+                       ctypes.c_void_p]),
+    "xpu_compiled_code_free": (None, [ctypes.c_void_p]),
+}
+for _name, (_res, _args) in _OFFLINE.items():
+    getattr(lib, _name).restype, getattr(lib, _name).argtypes = _res, _args
+
+
+def compile_for_target(text, target, chip=None, *, source_name=None, wave_width=0,
+                       report=False):
+    """Generates a target's code without a device, as `xpujit compile` does:
+    `target` is "cpu", "nvptx", "amdgcn" or "spirv"; `chip` e.g. "sm_90" or
+    "gfx942" (None: the target's default). Returns the code as bytes or,
+    with report=True, (code, report) where report is the offline module
+    report as a dict (schema "xpujit.module-report", "offline": true; no
+    device, limits or cache). Raises ParseError, RefusedError or
+    CompileError carrying the compiler's diagnostics."""
+    from .device import context
+    name = source_name or "<input>"
+    data = text.encode()
+    opts = module_options(name, True)
+    opts.wave_width = wave_width
+    code, size, diags = ctypes.c_void_p(), ctypes.c_size_t(), _lib.handle()
+    rep = ctypes.c_void_p()
+    common = (context().handle, data, len(data), ctypes.byref(opts), target.encode(),
+              _lib.text(chip), ctypes.byref(code), ctypes.byref(size))
+    if report:
+        status = lib.xpu_compile_for_target_report(*common, ctypes.byref(rep),
+                                                   ctypes.byref(diags))
+    else:
+        status = lib.xpu_compile_for_target(*common, ctypes.byref(diags))
+    message = _lib.string(lib.xpu_last_error_message()) if status else ""
+    found = take_diagnostics(diags)
+    if status:
+        raise located(error(status, message, found), text, name)
+    try:
+        blob = ctypes.string_at(code, size.value)
+        parsed = json.loads(ctypes.string_at(rep).decode()) if report else None
+    finally:
+        lib.xpu_compiled_code_free(code)
+        lib.xpu_compiled_code_free(rep)
+    return (blob, parsed) if report else blob
 
 
 def format_module(text, *, source_name=None):

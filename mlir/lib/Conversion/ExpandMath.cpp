@@ -40,16 +40,31 @@ Value splatAP(OpBuilder &b, Location loc, Type type, const APFloat &v) {
   return arith::ConstantOp::create(b, loc, a);
 }
 
+/// |x| <pred> inf, for the float class tests below.
+Value compareAbsToInf(PatternRewriter &rw, Location loc, Value x, arith::CmpFPredicate pred) {
+  Type t = x.getType();
+  auto ft = cast<FloatType>(getElementTypeOrSelf(t));
+  Value inf = splatAP(rw, loc, t, APFloat::getInf(ft.getFloatSemantics()));
+  return arith::CmpFOp::create(rw, loc, pred, math::AbsFOp::create(rw, loc, x), inf);
+}
+
 /// isinf(x) = |x| == inf.
 struct IsInfExpansion : OpRewritePattern<math::IsInfOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(math::IsInfOp op, PatternRewriter &rw) const override {
-    Location loc = op.getLoc();
-    Type t = op.getOperand().getType();
-    auto ft = cast<FloatType>(getElementTypeOrSelf(t));
-    Value inf = splatAP(rw, loc, t, APFloat::getInf(ft.getFloatSemantics()));
-    Value a = math::AbsFOp::create(rw, loc, op.getOperand());
-    rw.replaceOpWithNewOp<arith::CmpFOp>(op, arith::CmpFPredicate::OEQ, a, inf);
+    rw.replaceOp(op, compareAbsToInf(rw, op.getLoc(), op.getOperand(), arith::CmpFPredicate::OEQ));
+    return success();
+  }
+};
+
+/// isfinite(x) = |x| < inf (false for NaN: ordered). MLIR's SPIR-V lowering
+/// emits OpIsFinite, which needs the Kernel capability: a Vulkan module with
+/// it is invalid, and NVIDIA's driver 580 crashed the host process creating
+/// the pipeline (tests/interop/test_math.py, float classes, on the H200).
+struct IsFiniteExpansion : OpRewritePattern<math::IsFiniteOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(math::IsFiniteOp op, PatternRewriter &rw) const override {
+    rw.replaceOp(op, compareAbsToInf(rw, op.getLoc(), op.getOperand(), arith::CmpFPredicate::OLT));
     return success();
   }
 };
@@ -157,6 +172,51 @@ struct SincosExpansion : OpRewritePattern<math::SincosOp> {
   }
 };
 
+/// tan of f32 by reduction to r = |x| - j pi/2 (pi/2 in three parts, so
+/// j * part is exact for j < 2^16: Cody and Waite), tan(r) = r + r^3 P(r^2)
+/// on |r| <= pi/4 with Cephes' tanf coefficients (2.8 ULP peak relative
+/// error for |x| <= 4096), -1 / tan(r) for odd j, negated for negative x (tan is odd).
+/// For SPIR-V: GLSL's Tan is only "inherited from sin(x)/cos(x)", and
+/// NVIDIA's driver 580 computes it with its 2^-11-absolute sin and cos: 287
+/// of 4099 f32 tangents in [-1.2, 1.2] were off by more than 16 ULP on the
+/// H200 (tan(-0.012704376) = -0.0127048735, not -0.0127050597).
+struct TanF32Expansion : OpRewritePattern<math::TanOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(math::TanOp op, PatternRewriter &rw) const override {
+    Type t = op.getType();
+    if (!getElementTypeOrSelf(t).isF32())
+      return failure();
+    Location loc = op.getLoc();
+    auto c = [&](double v) { return splat(rw, loc, t, v); };
+    auto mul = [&](Value a, Value b) { return arith::MulFOp::create(rw, loc, a, b); };
+    auto sub = [&](Value a, Value b) { return arith::SubFOp::create(rw, loc, a, b); };
+    auto add = [&](Value a, Value b) { return arith::AddFOp::create(rw, loc, a, b); };
+    Value x = op.getOperand();
+    Value ax = math::AbsFOp::create(rw, loc, x);
+    Value j = math::FloorOp::create(rw, loc, add(mul(ax, c(2.0 / M_PI)), c(0.5)));
+    Value r = sub(sub(sub(ax, mul(j, c(1.5703125))), mul(j, c(4.837512969970703125e-4))),
+                  mul(j, c(7.54978995489188216e-8)));
+    Value z = mul(r, r);
+    Value p = c(9.38540185543e-3);
+    for (double k : {3.11992232697e-3, 2.44301354525e-2, 5.34112807005e-2, 1.33387994085e-1,
+                     3.33331568548e-1})
+      p = add(mul(p, z), c(k));
+    Value tr = add(mul(mul(p, z), r), r);
+    // j is odd when j - 2 floor(j / 2) is 1.
+    Value half = math::FloorOp::create(rw, loc, mul(j, c(0.5)));
+    Value odd = arith::CmpFOp::create(rw, loc, arith::CmpFPredicate::OEQ,
+                                      sub(j, mul(half, c(2.0))), c(1.0));
+    Value folded = arith::SelectOp::create(rw, loc, odd, arith::DivFOp::create(rw, loc, c(-1.0), tr),
+                                           tr);
+    // tan(x) = -tan(|x|) for negative x (and -0).
+    Value negative = arith::CmpFOp::create(rw, loc, arith::CmpFPredicate::OLT,
+                                           math::CopySignOp::create(rw, loc, c(1.0), x), c(0.0));
+    rw.replaceOpWithNewOp<arith::SelectOp>(op, negative, arith::NegFOp::create(rw, loc, folded),
+                                           folded);
+    return success();
+  }
+};
+
 /// sinh(x) = (e + e / (e + 1)) / 2 with e = expm1(x), which keeps its
 /// relative accuracy near 0 where (exp(x) - exp(-x)) / 2 cancels.
 struct SinhExpansion : OpRewritePattern<math::SinhOp> {
@@ -257,7 +317,7 @@ struct ExpandMathPass : xpu::impl::ExpandMathBase<ExpandMathPass> {
     }
     populateMathF32ExpansionPatterns(patterns, widened);
     math::populateExpansionPatterns(patterns, {"clampf"});
-    patterns.add<IsNormalExpansion, IPowIExpansion>(ctx);
+    patterns.add<IsFiniteExpansion, IsNormalExpansion, IPowIExpansion>(ctx);
     if (target != "spirv") {
       patterns.add<IsInfExpansion>(ctx);
     } else {
@@ -276,7 +336,7 @@ struct ExpandMathPass : xpu::impl::ExpandMathBase<ExpandMathPass> {
                                   name);
       });
       patterns.add<SinhExpansion, AsinhExpansion, AtanhExpansion, Log10Expansion>(ctx);
-      patterns.add<TruncExpansion, CttzExpansion, SincosExpansion>(ctx);
+      patterns.add<TruncExpansion, CttzExpansion, SincosExpansion, TanF32Expansion>(ctx);
     }
     GreedyRewriteConfig config;
     config.enableFolding(false);

@@ -35,12 +35,14 @@ std::string printModule(const llvm::Module &m) {
   return s;
 }
 
-void optimize(llvm::Module &m, llvm::TargetMachine &tm) {
+void optimize(llvm::Module &m, llvm::TargetMachine &tm, bool slp) {
   llvm::LoopAnalysisManager lam;
   llvm::FunctionAnalysisManager fam;
   llvm::CGSCCAnalysisManager cgam;
   llvm::ModuleAnalysisManager mam;
-  llvm::PassBuilder pb(&tm);
+  llvm::PipelineTuningOptions tuning;
+  tuning.SLPVectorization = slp;
+  llvm::PassBuilder pb(&tm, tuning);
   pb.registerModuleAnalyses(mam);
   pb.registerCGSCCAnalyses(cgam);
   pb.registerFunctionAnalyses(fam);

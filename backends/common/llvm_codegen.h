@@ -28,8 +28,11 @@ rt::Status createMachine(const rt::TargetDesc &target, std::optional<llvm::Reloc
 /// `m` as LLVM IR text, for XPU_DUMP_DIR.
 std::string printModule(const llvm::Module &m);
 
-/// Runs LLVM's full O3 pipeline, tuned for `tm`, over `m`.
-void optimize(llvm::Module &m, llvm::TargetMachine &tm);
+/// Runs LLVM's full O3 pipeline, tuned for `tm`, over `m`. A bare
+/// PassBuilder leaves the SLP vectorizer off (clang turns it on at -O2);
+/// `slp` turns it on, as the CPU backend does: the work-item loops of short
+/// tree levels are unrolled whole before the loop vectorizer sees them.
+void optimize(llvm::Module &m, llvm::TargetMachine &tm, bool slp = false);
 
 /// Emits `m` for `tm` as an object file or assembly text.
 rt::Status emit(llvm::Module &m, llvm::TargetMachine &tm, llvm::CodeGenFileType type,

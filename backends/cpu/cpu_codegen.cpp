@@ -3,6 +3,7 @@
 #include "../common/llvm_codegen.h"
 
 #include "runtime/dump.h"
+#include "xpu/CpuAnyShape.h"
 #include "xpu/Pipeline.h"
 
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
@@ -72,7 +73,7 @@ Status compileForHost(mlir::ModuleOp module, rt::Blob &out) {
     }
   rt::dumpStage("cpu.ll", codegen::printModule(*m));
 
-  codegen::optimize(*m, *tm);
+  codegen::optimize(*m, *tm, /*slp=*/true);
   rt::dumpStage("cpu-optimized.ll", codegen::printModule(*m));
 
   XPU_RETURN_IF_ERROR(
@@ -178,7 +179,8 @@ Status loadHostObject(const rt::Blob &blob,
   for (size_t i = 0; i < kernels.size(); ++i) {
     CpuKernel &k = module->kernels[i];
     for (const char *suffix :
-         {abi::kCpuGroupSuffix, abi::kCpuSharedBytesSuffix, abi::kCpuStackBytesSuffix}) {
+         {abi::kCpuGroupSuffix, abi::kCpuSharedBytesSuffix, abi::kCpuStackBytesSuffix,
+          abi::kCpuAnyShapeSuffix}) {
       std::string name = kernels[i].name + suffix;
       auto addr = j->lookup(*dylib, name);
       if (!addr)
@@ -188,8 +190,10 @@ Status loadHostObject(const rt::Blob &blob,
         k.entry = addr->toPtr<GroupEntry>();
       else if (suffix == abi::kCpuSharedBytesSuffix)
         k.sharedBytes = *addr->toPtr<const uint64_t *>();
-      else
+      else if (suffix == abi::kCpuStackBytesSuffix)
         k.stackBytes = *addr->toPtr<const uint64_t *>();
+      else
+        k.anyShape = *addr->toPtr<const uint64_t *>() != 0;
     }
     std::vector<abi::Slot> slots;
     abi::layoutArgs(kernels[i].params, slots);

@@ -25,6 +25,8 @@ struct CpuKernel : rt::BackendKernel {
   GroupEntry entry = nullptr;
   uint64_t sharedBytes = 0; ///< shared block per workgroup
   uint64_t stackBytes = 0;  ///< the entry point's own arrays
+  /// The kernel may run in any workgroup shape (abi::kCpuAnyShapeAttr).
+  bool anyShape = false;
   /// Global buffer parameters, for the launch's overlap check.
   struct BufferArg {
     uint32_t pointerOffset, countOffset; ///< slots in the argument block

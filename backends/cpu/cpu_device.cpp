@@ -3,6 +3,7 @@
 // workgroups over the thread pool; each workgroup is one call of the
 // kernel's entry point.
 #include "cpu_codegen.h"
+#include "launch_shape.h"
 #include "thread_pool.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Config/llvm-config.h"
@@ -301,6 +302,8 @@ public:
       t.grid.sharedBytes = kernel->sharedBytes + r.dynamicSharedBytes;
       std::memcpy(t.grid.grid, r.grid, sizeof t.grid.grid);
       std::memcpy(t.grid.block, r.block, sizeof t.grid.block);
+      if (kernel->anyShape)
+        chooseCpuShape(t.grid.grid, t.grid.block, ThreadPool::get().concurrency());
       t.grid.flags = aliasFlags(*kernel, args);
       t.grid.status = reinterpret_cast<uint32_t *>(r.status);
       t.stackBytes = kernel->stackBytes;
@@ -351,9 +354,6 @@ public:
   }
 
 private:
-  /// The CPU device's workgroup limit (DeviceIdentity::maxWorkgroupSize);
-  /// context arrays are sized for it.
-  static constexpr uint64_t kMaxWorkgroupInvocations = 1024;
   static constexpr uint64_t kSlots = 256;
 
   template <typename Fill> Status push(Fill fill) {

@@ -125,9 +125,8 @@ int hipMemcpyDtoHAsync(void *d, void *s, size_t n, void *) { return hipMemcpyDto
 int hipStreamCreateWithFlags(void **s, unsigned) { *s = new int(0); return sticky; }
 int hipStreamDestroy(void *s) { delete static_cast<int *>(s); return kSuccess; }
 int hipStreamSynchronize(void *s) {
-  if (!s)
-    return sticky; // the null stream: copies here complete before they return
-  int &pending = *static_cast<int *>(s);
+  static int nullStream = 0; // stream 0 (the HIP upload waits for it)
+  int &pending = s ? *static_cast<int *>(s) : nullStream;
   if (pending)
     sticky = kIllegalAddress;
   pending = 0;

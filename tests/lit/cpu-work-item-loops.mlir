@@ -83,15 +83,15 @@ xpu.kernel @carried(%out: !xpu.buffer<f32>, %in: !xpu.buffer<f32, ro>, %n: i32) 
 // -----
 
 // Reductions need no barrier on the CPU: each invocation stores its value,
-// the fold runs once per workgroup. Integer sums fold left to right; a float
-// tree reduction halves pairwise.
+// the fold runs once per workgroup. Integer sums fold left to right from
+// the identity over every slot; a float tree reduction halves pairwise.
 // CHECK-LABEL: xpu.kernel @reductions
 // CHECK: %[[IS:.*]] = xpu.alloc : !xpu.buffer<32xi32, private>
 // CHECK: %[[FS:.*]] = xpu.alloc : !xpu.buffer<32xf32, private>
 // CHECK: xpu.store %{{.*}}, %[[IS]]
 // CHECK: } {xpu.work_item_dim = 0 : i64}
-// CHECK: %[[I0:.*]] = xpu.load %[[IS]][%{{.*}}] : !xpu.buffer<32xi32, private>
-// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[I0]]) -> (i32)
+// CHECK: scf.for %{{.*}} = %c0{{[_0-9]*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %c0_i32{{[_0-9]*}}) -> (i32)
+// CHECK:   xpu.load %[[IS]]
 // CHECK:   arith.addi
 // CHECK: xpu.store %{{.*}}, %[[FS]]
 // CHECK: } {xpu.work_item_dim = 0 : i64}
@@ -269,5 +269,83 @@ xpu.kernel @split_on_id(%out: !xpu.buffer<i32>, %d: i32) attributes {workgroup_s
     scf.yield %r : i32
   }
   xpu.store %v, %out[%g] : !xpu.buffer<i32>
+  xpu.return
+}
+
+// -----
+
+// A kernel that reads only global ids and shares nothing may run in any
+// workgroup shape (the CPU runtime picks long rows along x for it).
+// CHECK-LABEL: xpu.kernel @shape_blind
+// CHECK-SAME: xpu.any_workgroup_shape
+xpu.kernel @shape_blind(%out: !xpu.buffer<f32>, %in: !xpu.buffer<f32, ro>, %w: i32) {
+  %x = xpu.global_id x
+  %y = xpu.global_id y
+  %wi = arith.index_castui %w : i32 to index
+  %ok = arith.cmpi ult, %x, %wi : index
+  scf.if %ok {
+    %row = arith.muli %y, %wi : index
+    %i = arith.addi %row, %x : index
+    %v = xpu.load %in[%i] : !xpu.buffer<f32, ro>
+    xpu.store %v, %out[%i] : !xpu.buffer<f32>
+  }
+  xpu.return
+}
+
+// -----
+
+// The workgroup id, a thread id, a workgroup size or a fixed size each tie
+// the result to the launch's shape; a loop per invocation keeps the tile
+// for its cache reuse.
+// CHECK-LABEL: xpu.kernel @reads_group_id
+// CHECK-NOT: xpu.any_workgroup_shape
+// CHECK-LABEL: xpu.kernel @reads_thread_id
+// CHECK-NOT: xpu.any_workgroup_shape
+// CHECK-LABEL: xpu.kernel @reads_size
+// CHECK-NOT: xpu.any_workgroup_shape
+// CHECK-LABEL: xpu.kernel @fixed_size
+// CHECK-NOT: xpu.any_workgroup_shape
+// CHECK-LABEL: xpu.kernel @loops
+// CHECK-NOT: xpu.any_workgroup_shape
+// CHECK: xpu.return
+xpu.kernel @reads_group_id(%out: !xpu.buffer<i32>) {
+  %x = xpu.global_id x
+  %g = xpu.workgroup_id x
+  %v = arith.index_cast %g : index to i32
+  xpu.store %v, %out[%x] : !xpu.buffer<i32>
+  xpu.return
+}
+xpu.kernel @reads_thread_id(%out: !xpu.buffer<i32>) {
+  %x = xpu.global_id x
+  %t = xpu.thread_id x
+  %v = arith.index_cast %t : index to i32
+  xpu.store %v, %out[%x] : !xpu.buffer<i32>
+  xpu.return
+}
+xpu.kernel @reads_size(%out: !xpu.buffer<i32>) {
+  %x = xpu.global_id x
+  %s = xpu.workgroup_size x
+  %v = arith.index_cast %s : index to i32
+  xpu.store %v, %out[%x] : !xpu.buffer<i32>
+  xpu.return
+}
+xpu.kernel @fixed_size(%out: !xpu.buffer<i32>) attributes {workgroup_size = array<i64: 64, 1, 1>} {
+  %x = xpu.global_id x
+  %v = arith.index_cast %x : index to i32
+  xpu.store %v, %out[%x] : !xpu.buffer<i32>
+  xpu.return
+}
+xpu.kernel @loops(%out: !xpu.buffer<i32>, %n: i32) {
+  %x = xpu.global_id x
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %ni = arith.index_castui %n : i32 to index
+  %z = arith.constant 0 : i32
+  %s = scf.for %k = %c0 to %ni step %c1 iter_args(%a = %z) -> (i32) {
+    %ki = arith.index_cast %k : index to i32
+    %a2 = arith.addi %a, %ki : i32
+    scf.yield %a2 : i32
+  }
+  xpu.store %s, %out[%x] : !xpu.buffer<i32>
   xpu.return
 }

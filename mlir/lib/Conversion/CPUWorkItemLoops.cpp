@@ -9,8 +9,11 @@
 // blocks are split the same way. A value used on the far side of a barrier
 // is recomputed there when it is cheap and reads no memory, or kept per
 // invocation in a context array (one slot per invocation, per vector lane).
+#include "CPUSharedFills.h"
+#include "CPUWorkgroupShape.h"
 #include "CheckedAccess.h"
 #include "xpu/Analysis/Uniformity.h"
+#include "xpu/CpuAnyShape.h"
 #include "xpu/Dialect/XPU/IR/Combiners.h"
 #include "xpu/Dialect/XPU/IR/Invocation.h"
 #include "xpu/Transforms/Passes.h"
@@ -204,6 +207,16 @@ public:
                               "one block (structured control flow)");
     if (failed(checkSynchronization(kernel)))
       return failure();
+    // Only kernels without loops take long rows: an invocation that loops
+    // (a naive matrix multiply's dot product) rereads memory that the
+    // launch's 2-D tile keeps in cache, which a 1,024-wide row does not.
+    bool loops = kernel.walk([](Operation *op) {
+                         return isa<scf::ForOp, scf::WhileOp>(op) ? WalkResult::interrupt()
+                                                                  : WalkResult::advance();
+                       }).wasInterrupted();
+    if (!loops && anyWorkgroupShapeComputesTheSame(kernel))
+      kernel->setAttr(abi::kCpuAnyShapeAttr, b.getUnitAttr());
+    dropOverwrittenSharedFills(kernel);
     setUpShape(entry);
     hoistSharedScratch(entry);
     fillsOncePerWorkgroup();
@@ -417,12 +430,21 @@ private:
                    op.getKind() == ReduceKind::fmax;
       Value result;
       if (exact || op.getOrder() == ReduceOrder::sequential) {
-        Value init = LoadOp::create(bb, l, t, slots->buffer, zero);
-        init.getDefiningOp()->setAttr(kOnceAttr, bb.getUnitAttr());
+        // An integer fold starts from the combiner's identity and reads
+        // every slot: the loop's trip count is the workgroup's size, so
+        // LLVM vectorizes it without a misaligned tail.
         ReduceKind kind = op.getKind();
+        Value init, from = one;
+        if (isa<IntegerType>(t)) {
+          init = arith::ConstantOp::create(bb, l, combinerIdentity(bb, kind, t));
+          from = zero;
+        } else {
+          init = LoadOp::create(bb, l, t, slots->buffer, zero);
+          init.getDefiningOp()->setAttr(kOnceAttr, bb.getUnitAttr());
+        }
         Value buffer = slots->buffer;
         auto loop = scf::ForOp::create(
-            bb, l, one, invocations, one, ValueRange{init},
+            bb, l, from, invocations, one, ValueRange{init},
             [&](OpBuilder &in, Location il, Value i, ValueRange acc) {
               Value next = LoadOp::create(in, il, t, buffer, i);
               scf::YieldOp::create(in, il, combine(in, il, kind, acc[0], next));

@@ -1,5 +1,6 @@
 // Adds the CPU entry points that unpack the argument block and run one
 // workgroup. See Passes.td.
+#include "xpu/CpuAnyShape.h"
 #include "xpu/KernelABI.h"
 #include "xpu/Transforms/Passes.h"
 
@@ -160,6 +161,9 @@ struct CPUWrappersPass : xpu::impl::CPUWrappersBase<CPUWrappersPass> {
       LLVM::GlobalOp::create(b, loc, i64, /*isConstant=*/true,
                              LLVM::Linkage::External, name + abi::kCpuStackBytesSuffix,
                              b.getI64IntegerAttr(int64_t(stackBytes(kernel))));
+      LLVM::GlobalOp::create(b, loc, i64, /*isConstant=*/true,
+                             LLVM::Linkage::External, name + abi::kCpuAnyShapeSuffix,
+                             b.getI64IntegerAttr(kernel->hasAttr(abi::kCpuAnyShapeAttr)));
 
       // The whole workgroup in one call.
       auto fn = LLVM::LLVMFuncOp::create(

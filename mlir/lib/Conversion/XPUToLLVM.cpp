@@ -1,6 +1,7 @@
 // Lowers xpu kernels, device functions and their bodies to the LLVM dialect
 // for the LLVM-based targets (cpu, nvvm, rocdl). See Passes.td.
 #include "xpu/Conversion/InteropLowering.h"
+#include "xpu/CpuAnyShape.h"
 #include "xpu/KernelABI.h"
 #include "xpu/TileLowering.h"
 #include "xpu/Transforms/Passes.h"
@@ -154,7 +155,8 @@ struct KernelLowering : XPUPattern<KernelOp> {
     LLVM::BrOp::create(rw, loc, values, body);
 
     fn->setAttr("xpu.kernel", rw.getUnitAttr());
-    for (StringRef name : {abi::kCpuSharedBytesAttr, abi::kCpuBufferAccessAttr})
+    for (StringRef name :
+         {abi::kCpuSharedBytesAttr, abi::kCpuBufferAccessAttr, abi::kCpuAnyShapeAttr})
       if (Attribute a = op->getAttr(name))
         fn->setAttr(name, a);
     if (target == Target::nvvm)

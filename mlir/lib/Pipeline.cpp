@@ -334,7 +334,15 @@ static void addStructField(abi::KernelInfo &info, abi::Param &p, DictionaryAttr 
 std::vector<abi::KernelInfo> describeKernels(ModuleOp module) {
   std::vector<abi::KernelInfo> kernels;
   std::vector<abi::CheckSite> sites;
+  auto record = [&](IntegerAttr site, abi::CheckSite s) {
+    if (sites.size() <= size_t(site.getInt()))
+      sites.resize(site.getInt() + 1);
+    sites[site.getInt()] = std::move(s);
+  };
   module.walk([&](Operation *op) {
+    // An op that becomes loops when lowered (assignLoopSites), at the op.
+    if (auto loopSite = op->getAttrOfType<IntegerAttr>("xpu.loop_site"))
+      record(loopSite, {locationText(op->getLoc()), "loop"});
     auto site = op->getAttrOfType<IntegerAttr>("xpu.site");
     if (!site)
       return;
@@ -352,9 +360,7 @@ std::vector<abi::KernelInfo> describeKernels(ModuleOp module) {
       s.what = "tile store to '" + bufferName(store.getBuffer()) + "'";
     else if (isa<scf::ForOp, scf::WhileOp>(op))
       s.what = "loop";
-    if (sites.size() <= size_t(site.getInt()))
-      sites.resize(site.getInt() + 1);
-    sites[site.getInt()] = s;
+    record(site, std::move(s));
   });
 
   auto withBarriers = functionsWithBarriers(module);
@@ -481,8 +487,15 @@ LogicalResult lowerToSPIRV(ModuleOp module, const SPIRVOptions &options) {
   PrepareLoweringOptions prepare;
   prepare.statusType = "buffer";
   pm.addPass(createPrepareLowering(prepare));
-  if (options.guardLoops)
+  if (options.guardLoops) {
+    // The loops math ops become are guarded too (tile ops and reductions
+    // became loops above, with the sites of their ops).
+    ExpandMathOptions loops;
+    loops.target = "spirv";
+    loops.loopsOnly = true;
+    pm.addPass(createExpandMath(loops));
     pm.addPass(createGuardLoopLimit());
+  }
   if (options.softwareFmaF16 || options.softwareFmaF32) {
     SoftwareFMAOptions fma;
     fma.f16 = options.softwareFmaF16;
@@ -507,6 +520,8 @@ LogicalResult lowerToSPIRV(ModuleOp module, const SPIRVOptions &options) {
   async.target = "spirv";
   pm.addPass(createLowerAsyncCopies(async));
   pm.addPass(createSPIRVFloatAtomics());
+  if (options.guardLoops)
+    pm.addPass(createGuardLoopLimit()); // the float atomics' exchange loops
   AvoidMiscompilesOptions avoid;
   avoid.target = "spirv";
   pm.addPass(createAvoidMiscompiles(avoid));

@@ -14,6 +14,7 @@ Exit status: 0 when every kernel agreed everywhere, 1 otherwise, 2 for a
 usage error. The last line reads "N passed, N failed" (kernels)."""
 import argparse
 import ctypes
+import json
 import os
 import pickle
 import random
@@ -277,6 +278,8 @@ def main(argv=None):
     ap.add_argument("--out", help="write each reduced reproducer into this folder")
     ap.add_argument("--stop-after", type=int, default=20,
                     help="stop after this many failing kernels (0: never)")
+    ap.add_argument("--counts", help="keep the run's counts in this JSON file (rewritten "
+                    "as the run goes; \"finished\" says whether it ended)")
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--replay", help=argparse.SUPPRESS)
     opts = ap.parse_args(argv)
@@ -288,10 +291,23 @@ def main(argv=None):
     # The kernels run in a worker process, so a backend that crashes costs
     # one kernel (reported and reduced as a crash), not the run.
     start = time.time()
-    passed = failed = refused = 0
+    passed = failed = refused = worker_errors = 0
     per_kind = {}
     seed, end = opts.seed, opts.seed + opts.count
     specs = "?"
+
+    def save_counts(finished):
+        if not opts.counts:
+            return
+        counts = {"first_seed": opts.seed, "count": opts.count, "next_seed": seed,
+                  "backends": specs, "kernels": passed + failed + refused - worker_errors,
+                  "passed": passed, "failed": failed, "refused": refused,
+                  "worker_errors": worker_errors,
+                  "kinds": {f"{spec} {kind}": n for (spec, kind), n in sorted(per_kind.items())},
+                  "seconds": round(time.time() - start, 1), "finished": finished}
+        with open(opts.counts + ".tmp", "w") as fh:
+            json.dump(counts, fh, indent=1)
+        os.replace(opts.counts + ".tmp", opts.counts)
     while seed < end:
         cmd = [sys.executable, "-u", __file__, "--worker", "--seed", str(seed),
                "--count", str(end - seed), "--backends", opts.backends]
@@ -325,6 +341,8 @@ def main(argv=None):
                 if done % 100 == 0:
                     print(f"progress: {done} kernels, {failed} failed, "
                           f"{time.time() - start:.0f} s", flush=True)
+                if done % 25 == 0:
+                    save_counts(False)
                 if opts.stop_after and failed >= opts.stop_after:
                     child.kill()
                     break
@@ -338,6 +356,7 @@ def main(argv=None):
             if rc not in (0, -9):
                 print(f"FAIL: the worker exited with {rc}")
                 failed += 1
+                worker_errors += 1
             break
         print(f"\n=== seed {current}: crash on {device} (signal {-rc})", flush=True)
         per_kind[(device, "crash")] = per_kind.get((device, "crash"), 0) + 1
@@ -355,6 +374,7 @@ def main(argv=None):
         failed += 1
     print(f"{refused} kernels refused by admission (not run)")
     print(f"{passed} passed, {failed} failed")
+    save_counts(seed >= end)
     return 0 if failed == 0 else 1
 
 

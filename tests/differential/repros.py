@@ -33,6 +33,22 @@ def for_loop(rng, n):
     return [np.zeros(n, np.int32), cnt], 6 * cnt
 
 
+def while_ctlz_i64(rng, n, block=32):
+    cnt = counts(rng, n)
+    want = []
+    for i, c in enumerate(cnt):
+        v = i % block
+        for _ in range(max(int(c), 0) + 1):
+            v = 64 - v.bit_length()
+        want.append(v)
+    return [np.zeros(n, np.int16), cnt], np.array(want, np.int16)
+
+
+def while_header_i16(rng, n):
+    args, want = while_header(rng, n)
+    return [np.zeros(n, np.int16), args[1]], want.astype(np.int16)
+
+
 def i1_broadcast(rng, n):
     x = rng.integers(-2**62, 2**62, 3 * n, dtype=np.int64)
     return [np.zeros(n, np.int8), x], (x[2::3] & 1).astype(np.int8)
@@ -95,9 +111,11 @@ CASES = {
     "vk-floordivsi-sext-const": (2, 32, floordiv_const),
     "vk-remsi-intmin": (2, 32, remsi),
     "vk-sext-cmp-slt": (2, 32, sext_slt),
+    "vk-while-ctlz-i64": (2, 32, while_ctlz_i64),
     "vk-while-vector-header-vec2": (2, 32, while_header),
     "vk-while-vector-header-vec3": (2, 32, while_header),
     "vk-while-vector-header-vec4": (2, 32, while_header),
+    "vk-while-zext-header": (2, 32, while_header_i16),
 }
 
 

@@ -80,9 +80,9 @@ xpu.kernel @sign_extend(%o: !xpu.buffer<2xi64>, %a: i32, %b: i1) {
 // -----
 
 // SPIRV-LABEL: xpu.kernel @while_vector
-// SPIRV: scf.while (%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) : (i32, i32, i32) -> (i32, i32, i32)
+// SPIRV: scf.while (%[[C:.*]] = %{{.*}}, %[[X:.*]] = %{{.*}}, %[[Y:.*]] = %{{.*}}, %[[M:.*]] = %{{.*}}) : (i1, i32, i32, i32) -> (i32, i32, i32)
+// SPIRV-NEXT: scf.condition(%[[C]]) %[[X]], %[[Y]], %[[M]] : i32, i32, i32
 // SPIRV: vector.from_elements
-// SPIRV: scf.condition
 // SPIRV-NOT: vector<2xi32>, i32
 // LLVM-LABEL: xpu.kernel @while_vector
 // LLVM: scf.while {{.*}} : (vector<2xi32>, i32) -> (vector<2xi32>, i32)
@@ -102,5 +102,66 @@ xpu.kernel @while_vector(%o: !xpu.buffer<2xi32>, %n: i32) {
   }
   %c0 = arith.constant 0 : index
   xpu.store %r#0, %o[%c0] : !xpu.buffer<2xi32> -> vector<2xi32>
+  xpu.return
+}
+
+// -----
+
+// A header that computes the value it passes on is peeled (lavapipe:
+// tests/differential/repros/vk-while-zext-header.mlir): the loop's own header
+// only forwards, the body runs the header after itself.
+// SPIRV-LABEL: xpu.kernel @while_computing_header
+// SPIRV: %[[T:.*]] = arith.trunci %{{.*}} : i32 to i16
+// SPIRV: %[[E:.*]] = arith.extui %{{.*}} : i16 to i32
+// SPIRV: %[[C:.*]] = arith.cmpi sgt
+// SPIRV: scf.while (%[[A:.*]] = %[[C]], %[[B:.*]] = %[[E]], %{{.*}} = %{{.*}}) : (i1, i32, i32) -> (i32, i32)
+// SPIRV-NEXT: scf.condition(%[[A]]) %[[B]], %{{.*}} : i32, i32
+// SPIRV: arith.subi
+// SPIRV: arith.trunci
+// SPIRV: arith.extui
+// SPIRV: scf.yield
+// LLVM-LABEL: xpu.kernel @while_computing_header
+// LLVM: scf.while {{.*}} : (i32, i32) -> (i32, i32)
+// LLVM-NEXT: arith.trunci
+xpu.kernel @while_computing_header(%o: !xpu.buffer<2xi16>, %n: i32) {
+  %zero = arith.constant 0 : i32
+  %one = arith.constant 1 : i32
+  %six = arith.constant 6 : i16
+  %r:2 = scf.while (%a = %zero, %m = %n) : (i32, i32) -> (i32, i32) {
+    %t = arith.trunci %a : i32 to i16
+    %s = arith.addi %t, %six : i16
+    %h = arith.extui %s : i16 to i32
+    %c = arith.cmpi sgt, %m, %zero : i32
+    scf.condition(%c) %h, %m : i32, i32
+  } do {
+  ^bb0(%b: i32, %k: i32):
+    %k2 = arith.subi %k, %one : i32
+    scf.yield %b, %k2 : i32, i32
+  }
+  %r16 = arith.trunci %r#0 : i32 to i16
+  %c0 = arith.constant 0 : index
+  xpu.store %r16, %o[%c0] : !xpu.buffer<2xi16>
+  xpu.return
+}
+
+// -----
+
+// A header that only computes its condition stays as it is.
+// SPIRV-LABEL: xpu.kernel @while_forwarding_header
+// SPIRV: scf.while (%{{.*}} = %{{.*}}) : (i32) -> i32 {
+// SPIRV-NEXT: arith.cmpi
+xpu.kernel @while_forwarding_header(%o: !xpu.buffer<1xi32>, %n: i32) {
+  %zero = arith.constant 0 : i32
+  %one = arith.constant 1 : i32
+  %r = scf.while (%m = %n) : (i32) -> i32 {
+    %c = arith.cmpi sgt, %m, %zero : i32
+    scf.condition(%c) %m : i32
+  } do {
+  ^bb0(%k: i32):
+    %k2 = arith.subi %k, %one : i32
+    scf.yield %k2 : i32
+  }
+  %c0 = arith.constant 0 : index
+  xpu.store %r, %o[%c0] : !xpu.buffer<1xi32>
   xpu.return
 }

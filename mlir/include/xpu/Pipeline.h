@@ -66,7 +66,15 @@ void assignCheckSites(mlir::ModuleOp module);
 /// Numbers every scf.for and scf.while after the accesses (`xpu.site`,
 /// described as "loop"), for devices that stop loops after a budget of
 /// passes: the GuardLoopLimit pass reports a stopped loop at its site.
+/// Ops that a lowering turns into loops (tile ops, xpu.reduce, math.ipowi,
+/// float min/max atomics) get a site of their own (`xpu.loop_site`),
+/// which those loops take (inheritLoopSite): the budget is shared by every
+/// loop, so one the kernel does not spell out can run out of it too.
 void assignLoopSites(mlir::ModuleOp module);
+
+/// Gives `loop`, made by lowering `from`, the loop site assignLoopSites
+/// gave `from` (nothing when it has none).
+void inheritLoopSite(mlir::Operation *loop, mlir::Operation *from);
 
 /// How a kernel parameter of `type` is passed (its name left empty).
 abi::Param paramOf(mlir::Type type);

@@ -1,5 +1,6 @@
 // Rewrites the math ops a target's lowering lacks into ones it has, so that
 // every math op runs on every backend. See Passes.td (xpu-expand-math).
+#include "xpu/Pipeline.h"
 #include "xpu/Transforms/Passes.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -100,6 +101,7 @@ struct IPowIExpansion : OpRewritePattern<math::IPowIOp> {
     // Loop: (result, b, p) while p != 0.
     auto loop = scf::WhileOp::create(rw, loc, TypeRange{t, t, t},
                                      ValueRange{one, base, exp});
+    xpu::inheritLoopSite(loop, op);
     {
       OpBuilder::InsertionGuard g(rw);
       Block *before = rw.createBlock(&loop.getBefore(), {}, {t, t, t}, {loc, loc, loc});
@@ -307,6 +309,12 @@ struct ExpandMathPass : xpu::impl::ExpandMathBase<ExpandMathPass> {
     }
     MLIRContext *ctx = &getContext();
     RewritePatternSet patterns(ctx);
+    if (loopsOnly) {
+      patterns.add<IPowIExpansion>(ctx);
+      if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+        signalPassFailure();
+      return;
+    }
     populateMathF32ExpansionPatterns(patterns, widened);
     math::populateExpansionPatterns(patterns, {"clampf"});
     patterns.add<IsFiniteExpansion, IsNormalExpansion, IPowIExpansion>(ctx);

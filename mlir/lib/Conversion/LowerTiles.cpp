@@ -5,6 +5,7 @@
 // invocations, between barriers. See Passes.td (xpu-lower-tiles).
 #include "xpu/Dialect/XPU/IR/Invocation.h"
 #include "xpu/Dialect/XPU/IR/Tiles.h"
+#include "xpu/Pipeline.h"
 #include "xpu/Transforms/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -73,8 +74,18 @@ private:
   SmallVector<Operation *> lowered;      ///< tile ops, erased at the end
   SmallVector<Operation *> carriers;     ///< scf.for / scf.if carrying tiles
 
+  Operation *lowering = nullptr;         ///< the tile op being lowered
+
   Value idx(int64_t v) {
     return arith::ConstantIndexOp::create(b, kernel.getLoc(), v);
+  }
+
+  /// A loop of the tile op being lowered, with its loop site: a device with
+  /// a loop budget reports running out of it there (xpu-guard-loop-limit).
+  scf::ForOp forLoop(Location loc, Value lb, Value ub, Value step, ValueRange inits = {}) {
+    auto loop = scf::ForOp::create(b, loc, lb, ub, step, inits);
+    inheritLoopSite(loop, lowering);
+    return loop;
   }
 
   /// A new workgroup-shared buffer for a tile, allocated at kernel entry.
@@ -112,15 +123,15 @@ private:
       int64_t wc = std::gcd(fixedCount, cols), wr = fixedCount / wc;
       Value ti = arith::DivUIOp::create(b, loc, self, idx(wc));
       Value tj = arith::RemUIOp::create(b, loc, self, idx(wc));
-      auto rowsLoop = scf::ForOp::create(b, loc, ti, idx(rows), idx(wr));
+      auto rowsLoop = forLoop(loc, ti, idx(rows), idx(wr));
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPointToStart(rowsLoop.getBody());
-      auto colsLoop = scf::ForOp::create(b, loc, tj, idx(cols), idx(wc));
+      auto colsLoop = forLoop(loc, tj, idx(cols), idx(wc));
       b.setInsertionPointToStart(colsLoop.getBody());
       body(rowsLoop.getInductionVar(), colsLoop.getInductionVar());
       return;
     }
-    auto loop = scf::ForOp::create(b, loc, self, idx(rows * cols), count);
+    auto loop = forLoop(loc, self, idx(rows * cols), count);
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(loop.getBody());
     Value e = loop.getInductionVar();
@@ -191,6 +202,7 @@ private:
     if (isTileOp(op)) {
       b.setInsertionPoint(op);
       lowered.push_back(op);
+      lowering = op;
       return lowerTileOp(op);
     }
     if (auto forOp = dyn_cast<scf::ForOp>(op))
@@ -446,7 +458,7 @@ private:
     Type laneA = nr > 1 ? Type(VectorType::get({nr}, ta)) : ta;
 
     barrier(loc);
-    auto blockLoop = scf::ForOp::create(b, loc, self, idx(blocks), count);
+    auto blockLoop = forLoop(loc, self, idx(blocks), count);
     {
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPointToStart(blockLoop.getBody());
@@ -464,7 +476,7 @@ private:
         for (int64_t v = 0; v < nv; ++v)
           acc.push_back(LoadOp::create(b, loc, lane, cs, at2(r0, r, c0, v * nr, N)));
       int64_t kstep = packed ? 4 : 1;
-      auto kLoop = scf::ForOp::create(b, loc, idx(0), idx(K), idx(kstep), acc);
+      auto kLoop = forLoop(loc, idx(0), idx(K), idx(kstep), acc);
       {
         OpBuilder::InsertionGuard g2(b);
         b.setInsertionPointToStart(kLoop.getBody());
@@ -569,7 +581,7 @@ private:
     Value group = arith::DivUIOp::create(b, loc, lane, idx(4));
     Value quad2 = arith::MulIOp::create(b, loc, arith::RemUIOp::create(b, loc, lane, idx(4)),
                                         idx(2));
-    auto stripLoop = scf::ForOp::create(b, loc, warp, idx(blocks), idx(warps));
+    auto stripLoop = forLoop(loc, warp, idx(blocks), idx(warps));
     {
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPointToStart(stripLoop.getBody());
@@ -588,7 +600,7 @@ private:
             acc.push_back(vector::ExtractOp::create(b, loc, v, ArrayRef<int64_t>{e}));
         }
       }
-      auto kLoop = scf::ForOp::create(b, loc, idx(0), idx(K), idx(16), acc);
+      auto kLoop = forLoop(loc, idx(0), idx(K), idx(16), acc);
       {
         OpBuilder::InsertionGuard g2(b);
         b.setInsertionPointToStart(kLoop.getBody());

@@ -1,5 +1,6 @@
 // Float compare-exchange and min/max atomics on global buffers as integer
 // atomics on the buffer's bits, for SPIR-V. See Passes.td.
+#include "xpu/Pipeline.h"
 #include "xpu/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
@@ -84,6 +85,7 @@ void expand(AtomicRMWOp op) {
     // Until the element is the one the exchange expected: min/max of what
     // the last attempt found (first guess: the operand itself).
     auto loop = scf::WhileOp::create(b, loc, TypeRange{bits}, ValueRange{asBits(op.getValue())});
+    inheritLoopSite(loop, op);
     Block *before = b.createBlock(&loop.getBefore(), {}, {bits}, {loc});
     Value seenBits = before->getArgument(0);
     Value seen = arith::BitcastOp::create(b, loc, elem, seenBits);

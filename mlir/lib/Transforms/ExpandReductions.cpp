@@ -2,6 +2,7 @@
 // for every backend. See Passes.td.
 #include "xpu/Dialect/XPU/IR/Combiners.h"
 #include "xpu/Dialect/XPU/IR/Invocation.h"
+#include "xpu/Pipeline.h"
 #include "xpu/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
@@ -45,6 +46,7 @@ void expand(ReduceOp op) {
     b.setInsertionPointToStart(ifOp.thenBlock());
     Value init = LoadOp::create(b, loc, t, scratch, zero);
     auto loop = scf::ForOp::create(b, loc, one, n, one, ValueRange{init});
+    inheritLoopSite(loop, op);
     b.setInsertionPointToStart(loop.getBody());
     Value next = LoadOp::create(b, loc, t, scratch, loop.getInductionVar());
     Value acc = combine(b, loc, op.getKind(), loop.getRegionIterArgs()[0], next);
@@ -55,6 +57,7 @@ void expand(ReduceOp op) {
     // Pairwise halving: stride = next power of two >= n, halved each round;
     // slot i takes slot i + stride when that one exists.
     auto pow2 = scf::WhileOp::create(b, loc, TypeRange{b.getIndexType()}, ValueRange{one});
+    inheritLoopSite(pow2, op);
     {
       OpBuilder::InsertionGuard g(b);
       Block *before = b.createBlock(&pow2.getBefore(), {}, {b.getIndexType()}, {loc});
@@ -68,6 +71,7 @@ void expand(ReduceOp op) {
     Value stride0 = arith::ShRUIOp::create(b, loc, pow2.getResult(0), one);
     auto rounds = scf::WhileOp::create(b, loc, TypeRange{b.getIndexType()},
                                        ValueRange{stride0});
+    inheritLoopSite(rounds, op);
     {
       OpBuilder::InsertionGuard g(b);
       Block *before = b.createBlock(&rounds.getBefore(), {}, {b.getIndexType()}, {loc});

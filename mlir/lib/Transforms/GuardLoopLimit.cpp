@@ -11,6 +11,7 @@
 #include "xpu/Pipeline.h"
 #include "xpu/Transforms/Passes.h"
 
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -22,22 +23,49 @@ namespace xpu {
 using namespace mlir;
 using namespace xpu;
 
+namespace {
+
+constexpr llvm::StringLiteral kSite = "xpu.site";
+constexpr llvm::StringLiteral kLoopSite = "xpu.loop_site";
+
+/// Whether a lowering may make loops of `op`: the tile ops (xpu-lower-tiles:
+/// loops over elements, blocks and K), xpu.reduce (xpu-expand-reductions),
+/// math.ipowi (xpu-expand-math), float min/max atomics (compare-exchange
+/// loops of xpu-spirv-float-atomics).
+bool lowersToLoops(Operation *op) {
+  if (isa<ReduceOp, math::IPowIOp>(op))
+    return true;
+  if (auto atomic = dyn_cast<AtomicRMWOp>(op))
+    return atomic.getKind() == AtomicKind::fmin || atomic.getKind() == AtomicKind::fmax;
+  auto isTile = [](Type t) { return isa<TileType>(t); };
+  return isa<XPUDialect>(op->getDialect()) &&
+         (llvm::any_of(op->getResultTypes(), isTile) ||
+          llvm::any_of(op->getOperandTypes(), isTile));
+}
+
+} // namespace
+
 void xpu::assignLoopSites(ModuleOp module) {
   int64_t next = 0;
   module.walk([&](Operation *op) {
-    if (auto site = op->getAttrOfType<IntegerAttr>("xpu.site"))
+    if (auto site = op->getAttrOfType<IntegerAttr>(kSite))
       next = std::max(next, site.getInt() + 1);
   });
   Builder b(module.getContext());
   module.walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (isa<scf::ForOp, scf::WhileOp>(op))
-      op->setAttr("xpu.site", b.getI64IntegerAttr(next++));
+      op->setAttr(kSite, b.getI64IntegerAttr(next++));
+    else if (lowersToLoops(op))
+      op->setAttr(kLoopSite, b.getI64IntegerAttr(next++));
   });
 }
 
-namespace {
+void xpu::inheritLoopSite(Operation *loop, Operation *from) {
+  if (Attribute site = from->getAttr(kLoopSite))
+    loop->setAttr(kSite, site);
+}
 
-constexpr llvm::StringLiteral kSite = "xpu.site";
+namespace {
 
 /// scf.for as the scf.while the SPIR-V lowering would make of it (as
 /// upstream's scf-for-to-while does), keeping the site.

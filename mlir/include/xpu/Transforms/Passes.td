@@ -162,8 +162,9 @@ def AvoidMiscompiles : Pass<"xpu-avoid-miscompiles", "mlir::ModuleOp"> {
     `mului_extended` form their high halves without i128. `spirv` (lavapipe,
     Mesa 22.3.6 / LLVM 15; MLIR 22's SCF conversion): `arith.extsi`
     becomes a zero extension and two shifts, an `scf.while` carries vectors
-    as their lanes, and one whose header holds a loop or an if has its
-    header's first run peeled so the loop's header only forwards values.
+    as their lanes, and one whose header holds a loop or an if, or computes
+    a value it passes on, has its header's first run peeled so the loop's
+    header only forwards values.
 
     ```mlir
     %b = arith.trunci %x : i64 to i1
@@ -567,6 +568,9 @@ def ExpandMath : Pass<"xpu-expand-math", "mlir::ModuleOp"> {
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"cpu\"",
            "cpu | nvvm | rocdl | spirv">,
+    Option<"loopsOnly", "loops-only", "bool", /*default=*/"false",
+           "expand only the ops that become loops (ipowi), so that a device's "
+           "loop guard (xpu-guard-loop-limit), run next, sees their loops">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",
                            "::mlir::math::MathDialect"];
@@ -803,7 +807,12 @@ def GuardLoopLimit : Pass<"xpu-guard-loop-limit", "mlir::ModuleOp"> {
     (lavapipe: 65,535 passes per group of invocations run together, shared
     by all their loops; measured by src/calibration/loop_probe.cpp). Runs
     after `xpu-prepare-lowering` on loops that `assignLoopSites` numbered
-    (`xpu.site`). Each such loop, as an `scf.while` (an `scf.for` is
+    (`xpu.site`), and on the loops lowerings made of tile ops, `xpu.reduce`
+    and `math.ipowi` before it (each takes its op's `xpu.loop_site`: a
+    budget spent by the kernel's own loops can run out in one of those); it
+    runs again after `xpu-spirv-float-atomics` for its exchange loops (a
+    loop it guarded no longer has a site).
+    Each such loop, as an `scf.while` (an `scf.for` is
     rewritten into one first), also yields its condition, exclusive-ored
     with a value the driver's compiler cannot know is false
     (`grid_size x == 0`): had the condition simply been yielded, the

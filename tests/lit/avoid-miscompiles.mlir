@@ -80,8 +80,9 @@ xpu.kernel @sign_extend(%o: !xpu.buffer<2xi64>, %a: i32, %b: i1) {
 // -----
 
 // SPIRV-LABEL: xpu.kernel @while_vector
-// SPIRV: scf.while (%[[C:.*]] = %{{.*}}, %[[X:.*]] = %{{.*}}, %[[Y:.*]] = %{{.*}}, %[[M:.*]] = %{{.*}}) : (i1, i32, i32, i32) -> (i32, i32, i32)
-// SPIRV-NEXT: scf.condition(%[[C]]) %[[X]], %[[Y]], %[[M]] : i32, i32, i32
+// SPIRV: scf.while (%[[C:.*]] = %{{.*}}, %[[X:.*]] = %{{.*}}, %[[Y:.*]] = %{{.*}}, %[[M:.*]] = %{{.*}}) : (i32, i32, i32, i32) -> (i32, i32, i32)
+// SPIRV: %[[B:.*]] = arith.cmpi ne, %[[C]], %{{.*}} : i32
+// SPIRV-NEXT: scf.condition(%[[B]]) %[[X]], %[[Y]], %[[M]] : i32, i32, i32
 // SPIRV: vector.from_elements
 // SPIRV-NOT: vector<2xi32>, i32
 // LLVM-LABEL: xpu.kernel @while_vector
@@ -114,8 +115,10 @@ xpu.kernel @while_vector(%o: !xpu.buffer<2xi32>, %n: i32) {
 // SPIRV: %[[T:.*]] = arith.trunci %{{.*}} : i32 to i16
 // SPIRV: %[[E:.*]] = arith.extui %{{.*}} : i16 to i32
 // SPIRV: %[[C:.*]] = arith.cmpi sgt
-// SPIRV: scf.while (%[[A:.*]] = %[[C]], %[[B:.*]] = %[[E]], %{{.*}} = %{{.*}}) : (i1, i32, i32) -> (i32, i32)
-// SPIRV-NEXT: scf.condition(%[[A]]) %[[B]], %{{.*}} : i32, i32
+// SPIRV: %[[W:.*]] = arith.extui %[[C]] : i1 to i32
+// SPIRV: scf.while (%[[A:.*]] = %[[W]], %[[B:.*]] = %[[E]], %{{.*}} = %{{.*}}) : (i32, i32, i32) -> (i32, i32)
+// SPIRV: %[[N:.*]] = arith.cmpi ne, %[[A]], %{{.*}} : i32
+// SPIRV-NEXT: scf.condition(%[[N]]) %[[B]], %{{.*}} : i32, i32
 // SPIRV: arith.subi
 // SPIRV: arith.trunci
 // SPIRV: arith.extui
@@ -163,5 +166,30 @@ xpu.kernel @while_forwarding_header(%o: !xpu.buffer<1xi32>, %n: i32) {
   }
   %c0 = arith.constant 0 : index
   xpu.store %r, %o[%c0] : !xpu.buffer<1xi32>
+  xpu.return
+}
+
+// -----
+
+// Loops carry booleans as i32 on SPIR-V (NVIDIA's Vulkan driver 580 crashed
+// on an i1 loop value: tests/differential/repros/vk-loop-carried-i1.mlir).
+// SPIRV-LABEL: xpu.kernel @for_bool
+// SPIRV: %[[W:.*]] = arith.extui %{{.*}} : i1 to i32
+// SPIRV: %[[R:.*]] = scf.for {{.*}} iter_args(%[[A:.*]] = %[[W]]) -> (i32)
+// SPIRV: arith.cmpi ne, %[[A]], %{{.*}} : i32
+// SPIRV: %[[Y:.*]] = arith.extui %{{.*}} : i1 to i32
+// SPIRV-NEXT: scf.yield %[[Y]] : i32
+// SPIRV: %[[B:.*]] = arith.cmpi ne, %[[R]], %{{.*}} : i32
+// SPIRV: xpu.store %[[B]]
+// LLVM-LABEL: xpu.kernel @for_bool
+// LLVM: scf.for {{.*}} -> (i1)
+xpu.kernel @for_bool(%o: !xpu.buffer<1xi1>, %b: i1, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%a = %b) -> (i1) {
+    %x = arith.xori %a, %b : i1
+    scf.yield %x : i1
+  }
+  xpu.store %r, %o[%c0] : !xpu.buffer<1xi1>
   xpu.return
 }

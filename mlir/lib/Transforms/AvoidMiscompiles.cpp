@@ -309,6 +309,71 @@ scf::WhileOp trivialHeader(scf::WhileOp op) {
   return loop;
 }
 
+/// i32 for i1 and vector<N x i32> for vector<N x i1>; null for other types.
+Type wideBool(Type t) {
+  if (t.isInteger(1))
+    return IntegerType::get(t.getContext(), 32);
+  if (auto v = dyn_cast<VectorType>(t); v && v.getElementType().isInteger(1))
+    return v.clone(IntegerType::get(t.getContext(), 32));
+  return {};
+}
+
+Value boolOfWide(OpBuilder &b, Location loc, Value wide) {
+  Value zero = arith::ConstantOp::create(b, loc, cast<TypedAttr>(b.getZeroAttr(wide.getType())));
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, wide, zero);
+}
+
+/// Loops carry booleans as i32 (spirv). NVIDIA's Vulkan driver 580 crashed
+/// (SIGSEGV in vkCreateComputePipelines) on every valid module whose scf.for
+/// or scf.while carried an i1: 32 of 2,500 differential kernels on the H200,
+/// all reduced to the shape of tests/differential/repros/vk-loop-carried-i1.mlir.
+/// The loop is rebuilt with the same body: i1 operands and results become
+/// i32 (extui in, != 0 out), its regions' i1 arguments likewise, and what
+/// its own terminators pass on is widened.
+void boolsCarriedAsI32(Operation *loop) {
+  auto widens = [](Type t) { return bool(wideBool(t)); };
+  if (!llvm::any_of(loop->getOperandTypes(), widens) &&
+      !llvm::any_of(loop->getResultTypes(), widens))
+    return;
+  OpBuilder b(loop);
+  Location loc = loop->getLoc();
+  OperationState state(loc, loop->getName());
+  for (Value v : loop->getOperands())
+    state.addOperands(wideBool(v.getType())
+                          ? Value(arith::ExtUIOp::create(b, loc, wideBool(v.getType()), v))
+                          : v);
+  for (Type t : loop->getResultTypes())
+    state.addTypes(wideBool(t) ? wideBool(t) : t);
+  state.addAttributes(loop->getDiscardableAttrDictionary().getValue());
+  state.propertiesAttr = loop->getPropertiesAsAttribute();
+  for (unsigned i = 0; i < loop->getNumRegions(); ++i)
+    state.addRegion();
+  Operation *wide = b.create(state);
+  for (unsigned i = 0; i < loop->getNumRegions(); ++i) {
+    Region &region = wide->getRegion(i);
+    region.takeBody(loop->getRegion(i));
+    Block &block = region.front();
+    OpBuilder in = OpBuilder::atBlockBegin(&block);
+    for (BlockArgument arg : block.getArguments())
+      if (Type t = wideBool(arg.getType())) {
+        arg.setType(t);
+        Value narrow = boolOfWide(in, loc, arg);
+        arg.replaceAllUsesExcept(narrow, narrow.getDefiningOp());
+      }
+    Operation *term = block.getTerminator();
+    OpBuilder out(term);
+    // scf.condition's first operand decides; the rest are passed on.
+    unsigned first = isa<scf::ConditionOp>(term) ? 1 : 0;
+    for (unsigned k = first; k < term->getNumOperands(); ++k)
+      if (Type t = wideBool(term->getOperand(k).getType()))
+        term->setOperand(k, arith::ExtUIOp::create(out, loc, t, term->getOperand(k)));
+  }
+  b.setInsertionPointAfter(wide);
+  for (auto [old, now] : llvm::zip(loop->getResults(), wide->getResults()))
+    old.replaceAllUsesWith(wideBool(old.getType()) ? boolOfWide(b, loc, now) : now);
+  loop->erase();
+}
+
 struct AvoidMiscompilesPass : xpu::impl::AvoidMiscompilesBase<AvoidMiscompilesPass> {
   using AvoidMiscompilesBase::AvoidMiscompilesBase;
   void runOnOperation() override {
@@ -335,6 +400,15 @@ struct AvoidMiscompilesPass : xpu::impl::AvoidMiscompilesBase<AvoidMiscompilesPa
         else if (auto w = dyn_cast<scf::WhileOp>(op))
           scalarizeLoopValues(trivialHeader(w));
       }
+    }
+    if (target == "spirv") {
+      SmallVector<Operation *> loops;
+      getOperation().walk([&](Operation *op) {
+        if (isa<scf::ForOp, scf::WhileOp>(op))
+          loops.push_back(op);
+      });
+      for (Operation *loop : loops)
+        boolsCarriedAsI32(loop);
     }
   }
 };

@@ -38,9 +38,9 @@ nv_icd=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
 # two device calls of 10 minutes: "base" (everything before the parts) and
 # "parts"; XPU_DEVICE_PARTS is one or more globs (space-separated) of the
 # part names to run (default all); globs that match no part fail the run.
-stages="${XPU_DEVICE_STAGES:-base parts}"
+device_stages="${XPU_DEVICE_STAGES:-base parts}"
 parts_glob="${XPU_DEVICE_PARTS:-*}"
-if [[ " $stages " == *" base "* ]]; then
+if [[ " $device_stages " == *" base "* ]]; then
 step "machine"
 date -u; uname -a; nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --format=csv
 ldd "$run/lib/libxpujit.so" | grep -v "^\s*/" || true
@@ -99,7 +99,7 @@ fi
 
 # Each topic's checks and benchmarks live in tests/device/parts/NAME.sh, run in
 # name order with step, check, $bin, $res and $run available.
-if [[ " $stages " == *" parts "* ]]; then
+if [[ " $device_stages " == *" parts "* ]]; then
   ran=0
   read -ra globs <<<"$parts_glob"  # split on spaces without expanding them here
   for glob in "${globs[@]}"; do
@@ -121,7 +121,7 @@ step "summary"
 {
   echo "# xpujit on the H200 ($(date -u +%Y-%m-%d))"
   echo
-  echo "Command: \`XPU_DEVICE_STAGES='$stages' XPU_DEVICE_PARTS='$parts_glob' bash tests/device/h200.sh\`"
+  echo "Command: \`XPU_DEVICE_STAGES='$device_stages' XPU_DEVICE_PARTS='$parts_glob' bash tests/device/h200.sh\`"
   echo "(bundle from scripts/device-bundle.sh)."
   echo "Checks: conformance on cuda (cold and cached), vulkan (cold and cached, when"
   echo "the NVIDIA Vulkan driver is found) and cpu, the device-fault case,"

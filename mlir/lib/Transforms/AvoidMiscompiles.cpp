@@ -36,11 +36,7 @@ Value splatInt(OpBuilder &b, Location loc, Type t, int64_t v) {
 /// i1` into a load of `<129 x i1>`, whose x86 lowering reads the whole byte
 /// instead of its low bit (repro: shared/repros/differential/
 /// cpu-i1-broadcast.mlir, o[i] = in[3i+2] & 1 came out as in[3i+2] & 0xff
-/// masks). `(x & 1) != 0` keeps the load an integer load. Also for spirv:
-/// MLIR's lowering makes a truncation to vector<N x i1> an OpSelect of bool
-/// vector constants, which NVIDIA's Vulkan driver 580 got wrong on the H200
-/// (tests/differential/open/nv-vk-ceildivui-i64-vector.mlir: [0, -1] for
-/// [-1, 0]).
+/// masks). `(x & 1) != 0` keeps the load an integer load.
 void truncToBoolAsCompare(arith::TruncIOp op) {
   if (!getElementTypeOrSelf(op.getType()).isInteger(1))
     return;
@@ -424,8 +420,6 @@ struct AvoidMiscompilesPass : xpu::impl::AvoidMiscompilesBase<AvoidMiscompilesPa
       } else {
         if (auto e = dyn_cast<arith::ExtSIOp>(op))
           signExtendByShifts(e);
-        else if (auto t = dyn_cast<arith::TruncIOp>(op))
-          truncToBoolAsCompare(t);
         else if (isa<arith::DivSIOp, arith::DivUIOp, arith::RemSIOp, arith::RemUIOp,
                      arith::CeilDivSIOp, arith::CeilDivUIOp, arith::FloorDivSIOp>(op))
           divisionByLanes(op);

@@ -193,3 +193,22 @@ xpu.kernel @for_bool(%o: !xpu.buffer<1xi1>, %b: i1, %n: index) {
   xpu.store %r, %o[%c0] : !xpu.buffer<1xi1>
   xpu.return
 }
+
+// -----
+
+// Vector division lane by lane on SPIR-V (NVIDIA's Vulkan driver 580:
+// tests/differential/open/README.md).
+// SPIRV-LABEL: xpu.kernel @vector_division
+// SPIRV-NOT: arith.divsi {{.*}} : vector
+// SPIRV: vector.extract %{{.*}}[0] : i16 from vector<2xi16>
+// SPIRV: arith.divsi %{{.*}}, %{{.*}} : i16
+// SPIRV: arith.divsi %{{.*}}, %{{.*}} : i16
+// SPIRV: vector.from_elements %{{.*}}, %{{.*}} : vector<2xi16>
+// LLVM-LABEL: xpu.kernel @vector_division
+// LLVM: arith.divsi %{{.*}}, %{{.*}} : vector<2xi16>
+xpu.kernel @vector_division(%o: !xpu.buffer<2xi16>, %a: vector<2xi16>, %b: vector<2xi16>) {
+  %q = arith.divsi %a, %b : vector<2xi16>
+  %c0 = arith.constant 0 : index
+  xpu.store %q, %o[%c0] : !xpu.buffer<2xi16> -> vector<2xi16>
+  xpu.return
+}

@@ -311,9 +311,9 @@ scf::WhileOp trivialHeader(scf::WhileOp op) {
 
 /// Vector integer division and remainder lane by lane (spirv). NVIDIA's
 /// Vulkan driver 580 computed a vector<4xi16> OpSDiv of -1 by a selected
-/// constant divisor as -1 in every lane, and vector ceildivsi/ceildivui of
-/// i32/i64 wrongly in some lanes (tests/differential/open/nv-vk-*.mlir, on
-/// the H200), while the scalar forms agreed on 5,000 differential kernels.
+/// constant divisor as -1 in every lane, and a vector<3xi32> ceildivsi with
+/// one lane's sign wrong (tests/differential/open/nv-vk-divsi-i16-vector.mlir,
+/// nv-vk-ceildivsi-i32-vector.mlir, on the H200); lane by lane both agree.
 void divisionByLanes(Operation *op) {
   auto type = dyn_cast<VectorType>(op->getResult(0).getType());
   if (!type || type.getRank() != 1)

@@ -1,5 +1,6 @@
 // CPU code generation with LLVM, and loading with ORC; see cpu_codegen.h.
 #include "cpu_codegen.h"
+#include "cpu_float_builtins.h"
 #include "../common/llvm_codegen.h"
 
 #include "runtime/dump.h"
@@ -132,6 +133,7 @@ llvm::orc::LLJIT *jit(Status &st) {
       return;
     }
     instance = std::move(*j);
+    defineFloatBuiltins(*instance);
   });
   if (!instance)
     st = {XPU_ERROR_BACKEND, "cannot start the CPU JIT: " + error};

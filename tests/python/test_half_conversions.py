@@ -12,41 +12,25 @@ import numpy as np
 
 from conftest import ROOT
 
-CONVERT = """
-xpu.kernel @narrow64(%o: !xpu.buffer<f16>, %x: !xpu.buffer<f64, ro>) {
+def converting(name, src, dst, op):
+    """A kernel @name storing `op` (arith.truncf / extf) of each src element as dst."""
+    return f"""
+xpu.kernel @{name}(%o: !xpu.buffer<{dst}>, %x: !xpu.buffer<{src}, ro>) {{
   %i = xpu.global_id x
-  %n = xpu.buffer_size %o : !xpu.buffer<f16>
+  %n = xpu.buffer_size %o : !xpu.buffer<{dst}>
   %in = arith.cmpi ult, %i, %n : index
-  scf.if %in {
-    %v = xpu.load %x[%i] : !xpu.buffer<f64, ro>
-    %h = arith.truncf %v : f64 to f16
-    xpu.store %h, %o[%i] : !xpu.buffer<f16>
-  }
+  scf.if %in {{
+    %v = xpu.load %x[%i] : !xpu.buffer<{src}, ro>
+    %h = {op} %v : {src} to {dst}
+    xpu.store %h, %o[%i] : !xpu.buffer<{dst}>
+  }}
   xpu.return
-}
-xpu.kernel @narrow32(%o: !xpu.buffer<f16>, %x: !xpu.buffer<f32, ro>) {
-  %i = xpu.global_id x
-  %n = xpu.buffer_size %o : !xpu.buffer<f16>
-  %in = arith.cmpi ult, %i, %n : index
-  scf.if %in {
-    %v = xpu.load %x[%i] : !xpu.buffer<f32, ro>
-    %h = arith.truncf %v : f32 to f16
-    xpu.store %h, %o[%i] : !xpu.buffer<f16>
-  }
-  xpu.return
-}
-xpu.kernel @widen(%o: !xpu.buffer<f32>, %x: !xpu.buffer<f16, ro>) {
-  %i = xpu.global_id x
-  %n = xpu.buffer_size %o : !xpu.buffer<f32>
-  %in = arith.cmpi ult, %i, %n : index
-  scf.if %in {
-    %v = xpu.load %x[%i] : !xpu.buffer<f16, ro>
-    %w = arith.extf %v : f16 to f32
-    xpu.store %w, %o[%i] : !xpu.buffer<f32>
-  }
-  xpu.return
-}
-"""
+}}"""
+
+
+CONVERT = (converting("narrow64", "f64", "f16", "arith.truncf")
+           + converting("narrow32", "f32", "f16", "arith.truncf")
+           + converting("widen", "f16", "f32", "arith.extf"))
 
 
 def edge_cases():

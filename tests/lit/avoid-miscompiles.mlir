@@ -172,7 +172,7 @@ xpu.kernel @while_forwarding_header(%o: !xpu.buffer<1xi32>, %n: i32) {
 // -----
 
 // Loops carry booleans as i32 on SPIR-V (NVIDIA's Vulkan driver 580 crashed
-// on an i1 loop value: tests/differential/repros/vk-loop-carried-i1.mlir).
+// on an i1 loop value: tests/differential/open/nv-vk-loop-carried-i1.mlir).
 // SPIRV-LABEL: xpu.kernel @for_bool
 // SPIRV: %[[W:.*]] = arith.extui %{{.*}} : i1 to i32
 // SPIRV: %[[R:.*]] = scf.for {{.*}} iter_args(%[[A:.*]] = %[[W]]) -> (i32)

@@ -349,7 +349,7 @@ Value boolOfWide(OpBuilder &b, Location loc, Value wide) {
 /// Loops carry booleans as i32 (spirv). NVIDIA's Vulkan driver 580 crashed
 /// (SIGSEGV in vkCreateComputePipelines) on every valid module whose scf.for
 /// or scf.while carried an i1: 32 of 2,500 differential kernels on the H200,
-/// all reduced to the shape of tests/differential/repros/vk-loop-carried-i1.mlir.
+/// all reduced to the shape of tests/differential/open/nv-vk-loop-carried-i1.mlir.
 /// The loop is rebuilt with the same body: i1 operands and results become
 /// i32 (extui in, != 0 out), its regions' i1 arguments likewise, and what
 /// its own terminators pass on is widened.

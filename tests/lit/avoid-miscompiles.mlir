@@ -196,19 +196,32 @@ xpu.kernel @for_bool(%o: !xpu.buffer<1xi1>, %b: i1, %n: index) {
 
 // -----
 
-// Vector division lane by lane on SPIR-V (NVIDIA's Vulkan driver 580:
-// tests/differential/open/README.md).
+// Element-wise ops on integer vectors lane by lane on SPIR-V (NVIDIA's
+// Vulkan driver 580: tests/differential/open/README.md); float-only ones
+// stay vectors, and a scalar select condition is used as it is.
 // SPIRV-LABEL: xpu.kernel @vector_division
 // SPIRV-NOT: arith.divsi {{.*}} : vector
 // SPIRV: vector.extract %{{.*}}[0] : i16 from vector<2xi16>
 // SPIRV: arith.divsi %{{.*}}, %{{.*}} : i16
 // SPIRV: arith.divsi %{{.*}}, %{{.*}} : i16
+// SPIRV-NOT: vector.from_elements
+// SPIRV: arith.cmpi ne, %{{.*}}, %{{.*}} : i16
+// SPIRV: arith.cmpi ne, %{{.*}}, %{{.*}} : i16
+// SPIRV: arith.select %{{.*}}, %{{.*}}, %{{.*}} : i16
+// SPIRV: arith.select %{{.*}}, %{{.*}}, %{{.*}} : i16
+// SPIRV: arith.select %arg5, %{{.*}}, %{{.*}} : i16
 // SPIRV: vector.from_elements %{{.*}}, %{{.*}} : vector<2xi16>
+// SPIRV: arith.addf %{{.*}}, %{{.*}} : vector<2xf32>
 // LLVM-LABEL: xpu.kernel @vector_division
 // LLVM: arith.divsi %{{.*}}, %{{.*}} : vector<2xi16>
-xpu.kernel @vector_division(%o: !xpu.buffer<2xi16>, %a: vector<2xi16>, %b: vector<2xi16>) {
+xpu.kernel @vector_division(%o: !xpu.buffer<2xi16>, %f: !xpu.buffer<2xf32>, %a: vector<2xi16>, %b: vector<2xi16>, %x: vector<2xf32>, %p: i1) {
   %q = arith.divsi %a, %b : vector<2xi16>
+  %ne = arith.cmpi ne, %q, %b : vector<2xi16>
+  %s = arith.select %ne, %q, %a : vector<2xi1>, vector<2xi16>
+  %t = arith.select %p, %s, %b : vector<2xi16>
+  %y = arith.addf %x, %x : vector<2xf32>
   %c0 = arith.constant 0 : index
-  xpu.store %q, %o[%c0] : !xpu.buffer<2xi16> -> vector<2xi16>
+  xpu.store %t, %o[%c0] : !xpu.buffer<2xi16> -> vector<2xi16>
+  xpu.store %y, %f[%c0] : !xpu.buffer<2xf32> -> vector<2xf32>
   xpu.return
 }

@@ -165,8 +165,8 @@ def AvoidMiscompiles : Pass<"xpu-avoid-miscompiles", "mlir::ModuleOp"> {
     as their lanes, and one whose header holds a loop or an if, or computes
     a value it passes on, has its header's first run peeled so the loop's
     header only forwards values; (NVIDIA's Vulkan driver 580) loops carry
-    booleans as i32, and vector integer division and remainder go lane by
-    lane.
+    booleans as i32, and element-wise arith and math ops on integer
+    vectors go lane by lane.
 
     ```mlir
     %b = arith.trunci %x : i64 to i1

@@ -141,6 +141,8 @@ void putKernels(Writer &w, const std::vector<abi::KernelInfo> &kernels) {
       w.u8(uint8_t(p.space));
       w.u8(uint8_t(p.access));
       w.u64(uint64_t(p.staticCount));
+      w.u8(p.uses);
+      w.u8(p.cost);
       putView(w, p);
       w.u32(uint32_t(p.structArg));
       w.u32(p.fieldOffset);
@@ -187,6 +189,8 @@ void getKernels(Reader &r, std::vector<abi::KernelInfo> &kernels) {
       p.isBuffer = r.u8() != 0;
       uint8_t elem = r.u8(), lanes = r.u8(), space = r.u8(), access = r.u8();
       p.staticCount = int64_t(r.u64());
+      p.uses = r.u8();
+      p.cost = r.u8();
       if (elem < uint8_t(abi::Scalar::i1) || elem > uint8_t(abi::Scalar::f64) ||
           lanes < 1 || space > uint8_t(abi::Space::priv) ||
           access > uint8_t(abi::Access::alias))
@@ -242,6 +246,28 @@ void getKernels(Reader &r, std::vector<abi::KernelInfo> &kernels) {
   }
 }
 
+void putFootprints(Writer &w, const std::vector<abi::Footprint> &footprints) {
+  w.u64(footprints.size());
+  for (const abi::Footprint &f : footprints)
+    for (const abi::CodeFact *fact : {&f.registers, &f.spillBytes, &f.sharedBytes,
+                                      &f.localBytes, &f.maxWorkgroupSize}) {
+      w.u8(fact->known);
+      w.u64(fact->value);
+      w.str(fact->source);
+    }
+}
+
+void getFootprints(Reader &r, std::vector<abi::Footprint> &footprints) {
+  footprints.resize(r.count(5 * 17));
+  for (abi::Footprint &f : footprints)
+    for (abi::CodeFact *fact : {&f.registers, &f.spillBytes, &f.sharedBytes,
+                                &f.localBytes, &f.maxWorkgroupSize}) {
+      fact->known = r.u8() != 0;
+      fact->value = r.u64();
+      fact->source = r.str();
+    }
+}
+
 std::string finish(Reader &r, const char *what) {
   if (!r.ok())
     return std::string("malformed ") + what + " payload";
@@ -258,6 +284,7 @@ std::vector<uint8_t> encode(const KernelPayload &p) {
   w.str(p.toolchain);
   w.bytes(p.code.data(), p.code.size());
   putKernels(w, p.kernels);
+  putFootprints(w, p.footprints);
   return std::move(w.out);
 }
 
@@ -268,6 +295,9 @@ std::string decode(const std::vector<uint8_t> &bytes, KernelPayload &out) {
   std::string code = r.str();
   out.code.assign(code.begin(), code.end());
   getKernels(r, out.kernels);
+  getFootprints(r, out.footprints);
+  if (r.ok() && out.footprints.size() > out.kernels.size())
+    r.fail();
   if (r.ok() && out.code.empty())
     return "empty blob in the kernel payload";
   return finish(r, "kernel");
@@ -329,7 +359,8 @@ bool sameInterface(const std::vector<abi::KernelInfo> &a,
       if (p.isBuffer != q.isBuffer || p.elem != q.elem || p.lanes != q.lanes ||
           p.space != q.space || p.access != q.access ||
           p.staticCount != q.staticCount || p.role != q.role || p.dim != q.dim ||
-          p.view != q.view || p.structArg != q.structArg || p.fieldOffset != q.fieldOffset)
+          p.view != q.view || p.structArg != q.structArg || p.fieldOffset != q.fieldOffset ||
+          p.uses != q.uses || p.cost != q.cost)
         return false;
     }
     if (x.structs.size() != y.structs.size() || x.printParam != y.printParam ||

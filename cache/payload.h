@@ -21,6 +21,8 @@ struct KernelPayload {
   std::string format;        ///< "elf-object", "cubin", ...
   std::string toolchain;     ///< what produced it
   std::vector<abi::KernelInfo> kernels;
+  /// Per kernel, what the code generator learned of its code (may be empty).
+  std::vector<abi::Footprint> footprints;
   std::string log; ///< how long each stage took; not stored in entries
 };
 

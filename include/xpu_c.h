@@ -81,6 +81,7 @@ typedef enum xpu_status {
   XPU_ERROR_OUT_OF_BOUNDS = 13,  /* a checked access was out of bounds */
   XPU_ERROR_ARGUMENT_MISMATCH = 14, /* launch arguments do not fit kernel */
   XPU_ERROR_INTERNAL = 15,          /* a bug in xpujit: please report it */
+  XPU_ERROR_DEADLINE = 16,   /* a submission's window closed before it could start */
   XPU_STATUS_FORCE32 = 0x7FFFFFFF
 } xpu_status;
 
@@ -836,6 +837,253 @@ XPU_API xpu_status xpu_launch_with_options(xpu_kernel kernel, xpu_stream stream,
                                            const uint32_t block[3],
                                            const xpu_arg *args, size_t arg_count,
                                            const xpu_launch_options *options);
+
+/*===========================================================================*
+ * Scheduling: manifests, submissions, launch graphs
+ *
+ * Every launch is a submission (spec §17.8). xpu_launch is one at the
+ * default policy on its stream; xpu_submit adds a policy, a deadline window,
+ * a compute-unit budget and a capture identity. The scheduler takes each
+ * submission's read and write sets from the kernel's manifest, bound to the
+ * buffers passed:
+ *
+ * - Ordering. A launch that uses a buffer which enqueued work on another
+ *   stream writes (read after write), or that writes a buffer such work
+ *   reads or writes (write after read, write after write), waits on the
+ *   device for that work: streams that share buffers never race. (An
+ *   asynchronous copy on another stream is still refused with
+ *   XPU_ERROR_BUSY instead, see Buffers.) The order is the order in which
+ *   the host made the calls; calls made at once from two threads are
+ *   ordered one way or the other.
+ * - Automatic capture. A chain of launches on a stream (the launches
+ *   between two other operations on it: a synchronization, a copy, an
+ *   event) that repeats with the same kernels and launch shapes is, from
+ *   its third time, held on the host and handed to the device in recorded
+ *   segments (CUDA and HIP graphs, pre-recorded Vulkan command buffers),
+ *   with each segment's arguments updated where they changed. Results are
+ *   those of the launches one by one. On the CPU, whose graphs replay
+ *   launch by launch, chains run as launched; launches that print
+ *   (xpu.printf) or that launch observers see (xpu_launch_hooks_set,
+ *   XPU_TRACE) are never held. A held launch reaches the device at the
+ *   latest at the next operation on its stream, so launch failures of held
+ *   work are reported by the call that hands it over.
+ *   xpu_stream_set_auto_capture turns it off for one stream;
+ *   xpu_stream_native turns it off for good on that stream (another
+ *   library's work must find xpujit's launches already enqueued).
+ * - XPU_SCHEDULER=bypass takes the raw launch path, for A/B measurement:
+ *   no ordering across streams (streams that share buffers race, as
+ *   CUDA's do), no automatic capture, policies and budgets not honoured.
+ *   Deadline windows are still enforced, and explicit graphs still work.
+ *===========================================================================*/
+
+/* What a kernel does with a buffer parameter, from its IR (bits). A buffer
+ * only updated by atomic read-modify-writes (not exchanges) accumulates;
+ * ordering treats accumulating as writing. */
+enum {
+  XPU_USE_READ = 1u << 0,       /* loads elements (or an atomic's old value) */
+  XPU_USE_WRITE = 1u << 1,      /* stores elements */
+  XPU_USE_ACCUMULATE = 1u << 2, /* atomic read-modify-writes */
+  XPU_USE_UNKNOWN = 1u << 3     /* a use the analysis cannot follow; ordered
+                                   as a read-write */
+};
+/* How a parameter bears on the kernel's cost (bits): its value, a buffer's
+ * length, or values loaded from a buffer reach a loop bound or a branch
+ * condition. */
+enum {
+  XPU_COST_VALUE = 1u << 0,
+  XPU_COST_LENGTH = 1u << 1,
+  XPU_COST_CONTENTS = 1u << 2
+};
+
+/* One fact of a manifest. A fact no query gives is absent (known 0), never
+ * guessed; `source` then says why. Strings are owned by the kernel. */
+typedef struct xpu_manifest_fact {
+  uint64_t value;
+  uint32_t known;
+  const char *source; /* the query or tool behind the value, or why absent */
+} xpu_manifest_fact;
+
+/* The manifest of a kernel on its device: what its code occupies (from the
+ * code generator, e.g. ptxas -v or the AMD code object's metadata, and from
+ * the driver, e.g. cuFuncGetAttribute) and what it does with its
+ * parameters (xpu_kernel_param_uses). */
+typedef struct xpu_kernel_manifest {
+  uint32_t struct_size; /* set by the caller: sizeof(xpu_kernel_manifest) */
+  const char *target;   /* the device and the code's target, e.g. "cuda
+                           device 'NVIDIA H200' (sm_90)" */
+  uint32_t classified;  /* 1 when every buffer's access mode is known; an
+                           unclassified kernel runs as an unclassified
+                           submission (XPU_SUBMIT_UNCLASSIFIED) */
+  xpu_manifest_fact registers;          /* per invocation */
+  xpu_manifest_fact spill_bytes;        /* registers spilled, bytes per invocation */
+  xpu_manifest_fact shared_bytes;       /* static workgroup-shared memory */
+  xpu_manifest_fact local_bytes;        /* private memory (stack, scratch) per invocation */
+  xpu_manifest_fact max_workgroup_size; /* the largest workgroup the code runs */
+  /* All of it as JSON: {"schema": "xpujit.manifest/1", "kernel", "target",
+   * "classified", "footprint": {NAME: {"value", "source"} or {"absent"}},
+   * "params": [{"name", "kind", "type", "access": [...], "declared",
+   * "cost": [...]}], "cost_params": [names]}. */
+  const char *json;
+} xpu_kernel_manifest;
+
+/* Fills `out` up to out->struct_size. Strings are owned by the kernel.
+ * Thread-safe. */
+XPU_API xpu_status xpu_kernel_manifest_get(xpu_kernel kernel,
+                                           xpu_kernel_manifest *out);
+/* Launch argument `index`'s (as xpu_kernel_param counts them) XPU_USE_*
+ * bits (0 for scalars and structs) and XPU_COST_* bits (a struct's: any of
+ * its fields'; a view's layout bounding work counts as its length); either
+ * pointer may be NULL. XPU_ERROR_NOT_FOUND past the last argument. */
+XPU_API xpu_status xpu_kernel_param_uses(xpu_kernel kernel, uint32_t index,
+                                         uint32_t *uses, uint32_t *cost);
+/* The manifests of every kernel of `text` for a target without a device
+ * (targets, chips and errors as for xpu_compile_for_target, which it runs):
+ * a JSON array of the objects above, with the code generator's facts and
+ * none of a driver's. `*json` (NUL-terminated) is freed with
+ * xpu_compiled_code_free. */
+XPU_API xpu_status xpu_compile_manifest(xpu_context context, const char *text,
+                                        size_t length,
+                                        const xpu_module_options *options,
+                                        const char *target, const char *chip,
+                                        char **json, xpu_diagnostics *diagnostics);
+
+/* The clock of deadline windows: CLOCK_MONOTONIC, in nanoseconds. */
+XPU_API uint64_t xpu_clock_ns(void);
+
+/* What a submission optimizes for, and what xpujit does about it today:
+ * - THROUGHPUT (the default): launches may be batched (Vulkan) and held by
+ *   automatic capture.
+ * - LATENCY: handed to the device at once: work held for the stream before
+ *   it is submitted, the submission is never held, and Vulkan submits its
+ *   batch after it.
+ * - FRAME_BUDGET: as LATENCY; needs a deadline window (window_close_ns).
+ * - ENERGY: as THROUGHPUT: xpujit has no power controls, and the result
+ *   says the policy was not honoured. */
+typedef enum xpu_policy {
+  XPU_POLICY_THROUGHPUT = 0,
+  XPU_POLICY_LATENCY = 1,
+  XPU_POLICY_FRAME_BUDGET = 2,
+  XPU_POLICY_ENERGY = 3,
+  XPU_POLICY_FORCE32 = 0x7FFFFFFF
+} xpu_policy;
+
+/* Capture identity that keeps a submission out of automatic capture. */
+#define XPU_CAPTURE_NEVER UINT64_MAX
+
+typedef struct xpu_submission {
+  uint32_t struct_size; /* sizeof(xpu_submission) */
+  xpu_policy policy;
+  xpu_stream stream;    /* NULL: the kernel device's default stream */
+  /* The window, on xpu_clock_ns(), in which the submission may start: it
+   * is handed to the device no earlier than window_open_ns (the call waits
+   * until then) and only if that happens by window_close_ns, once the
+   * stream's earlier work has finished (the call waits for that too, so
+   * the work starts when it is handed over). Otherwise it is not run: the
+   * call fails with XPU_ERROR_DEADLINE and says by how much the window was
+   * missed, and why. 0: no bound. Never run late. */
+  uint64_t window_open_ns;
+  uint64_t window_close_ns;
+  /* Run on at most this many compute units (multiprocessors, CUs): where
+   * the driver partitions compute (HIP CU masks) the submission runs on a
+   * stream restricted to the first `compute_units` of them; elsewhere it
+   * runs unrestricted and the result says the budget was not honoured,
+   * and why. 0: no budget. */
+  uint32_t compute_units;
+  /* Automatic capture keeps one recorded chain per (stream, capture id):
+   * chains told apart by their id are recognised even when they
+   * alternate on one stream. A change of id ends the chain before it.
+   * XPU_CAPTURE_NEVER: never held or captured. 0: the stream's default. */
+  uint64_t capture_id;
+  /* As xpu_launch_options.dynamic_shared_bytes. */
+  uint32_t dynamic_shared_bytes;
+} xpu_submission;
+#define XPU_SUBMISSION_INIT                                                    \
+  {sizeof(xpu_submission), XPU_POLICY_THROUGHPUT, NULL, 0, 0, 0, 0, 0}
+
+/* What became of a submission (bits of xpu_submission_result.flags). */
+enum {
+  XPU_SUBMIT_UNCLASSIFIED = 1u << 0, /* the kernel has no complete manifest:
+                                        its buffers were ordered as
+                                        read-write (also logged once) */
+  XPU_SUBMIT_ORDERED = 1u << 1,      /* it waits for other streams' work on
+                                        its buffers */
+  XPU_SUBMIT_HELD = 1u << 2,         /* held by automatic capture: handed to
+                                        the device with its segment */
+  XPU_SUBMIT_RECORDED = 1u << 3,     /* recorded into an explicit capture
+                                        (xpu_stream_begin_capture), not run */
+  XPU_SUBMIT_BUDGET_NOT_HONOURED = 1u << 4, /* compute_units not reserved */
+  XPU_SUBMIT_POLICY_NOT_HONOURED = 1u << 5, /* the policy changed nothing */
+  XPU_SUBMIT_BYPASSED = 1u << 6,     /* XPU_SCHEDULER=bypass: the raw path */
+  XPU_SUBMIT_BUDGET_RESERVED = 1u << 7 /* it runs on the budget's compute
+                                          units only */
+};
+
+typedef struct xpu_submission_result {
+  uint32_t struct_size;   /* set by the caller: sizeof(xpu_submission_result) */
+  uint32_t flags;         /* XPU_SUBMIT_* bits */
+  uint32_t compute_units; /* the compute units it may run on (the device's
+                             count when unrestricted) */
+  const char *note;       /* why a policy or budget was not honoured, why
+                             the kernel is unclassified; "" when nothing.
+                             Valid until this thread's next submission. */
+} xpu_submission_result;
+
+/* Launches `kernel` as xpu_launch does, as the submission `submission`
+ * describes (NULL: XPU_SUBMISSION_INIT). `result` (may be NULL) says what
+ * became of it, also when the call fails with XPU_ERROR_DEADLINE. A bad
+ * policy or window (close before open) is XPU_ERROR_INVALID_ARGUMENT. */
+XPU_API xpu_status xpu_submit(xpu_kernel kernel, const xpu_submission *submission,
+                              const uint32_t grid[3], const uint32_t block[3],
+                              const xpu_arg *args, size_t arg_count,
+                              xpu_submission_result *result);
+
+/* Turns automatic capture on (`enabled` nonzero, the default) or off for
+ * one stream; turning it off hands held work to the device first. Under
+ * XPU_SCHEDULER=bypass it stays off. */
+XPU_API xpu_status xpu_stream_set_auto_capture(xpu_stream stream, int enabled);
+
+/* Launch graphs: a chain of launches recorded once and replayed as a unit:
+ * a CUDA graph (cuGraphLaunch), a HIP graph, a pre-recorded Vulkan command
+ * buffer, a recorded launch list on the CPU.
+ *
+ * Between xpu_stream_begin_capture and xpu_stream_end_capture, launches and
+ * submissions on the stream are checked as usual and recorded, not run;
+ * other operations on it (copies, events) fail with
+ * XPU_ERROR_INVALID_ARGUMENT, and a stream captures one graph at a time.
+ * A kernel that prints (xpu.printf) is not recorded (XPU_ERROR_UNSUPPORTED:
+ * each launch needs a print buffer of its own). Launch observers
+ * (xpu_launch_hooks_set, traces) see neither recorded launches nor
+ * replays. A graph keeps its kernels and buffers alive. An instantiated
+ * graph (xpu_graph_exec) runs on any stream of its device, in that stream's
+ * order, as its launches would one by one: buffer borrows, run-time checks
+ * (reported at the stream's next synchronization) and ordering across
+ * streams apply to it as a whole. Not thread-safe while being updated;
+ * launching the same exec from two threads at once is ordered as the
+ * calls are. */
+typedef struct xpu_graph_s *xpu_graph;
+typedef struct xpu_graph_exec_s *xpu_graph_exec;
+
+XPU_API xpu_status xpu_stream_begin_capture(xpu_stream stream);
+/* Ends the capture; `*out` holds the launches recorded since it began (at
+ * least one). The graph belongs to the device's context. */
+XPU_API xpu_status xpu_stream_end_capture(xpu_stream stream, xpu_graph *out);
+XPU_API void xpu_graph_release(xpu_graph graph);
+XPU_API xpu_status xpu_graph_node_count(xpu_graph graph, uint32_t *out);
+/* Prepares the graph for replay on its device. Later changes to the graph
+ * (there are none yet) would not affect it. Owned by the context. */
+XPU_API xpu_status xpu_graph_instantiate(xpu_graph graph, xpu_graph_exec *out);
+XPU_API void xpu_graph_exec_release(xpu_graph_exec exec);
+/* Enqueues the whole graph on `stream` (NULL: the default stream). */
+XPU_API xpu_status xpu_graph_launch(xpu_graph_exec exec, xpu_stream stream);
+/* Replaces the arguments of launch `node` (in capture order) with `args`,
+ * checked as a launch's are against the node's kernel: scalars and
+ * buffers. The next launch of the exec uses them; enqueued launches of it
+ * keep the arguments they were enqueued with. */
+XPU_API xpu_status xpu_graph_exec_set_args(xpu_graph_exec exec, uint32_t node,
+                                           const xpu_arg *args, size_t arg_count);
+/* How the device replays it: "cuda graph", "hip graph", "vulkan command
+ * buffer", or "recorded launch list". Owned by the exec. */
+XPU_API const char *xpu_graph_exec_kind(xpu_graph_exec exec);
 
 /*===========================================================================*
  * Builder: kernels made by calls instead of text

@@ -48,7 +48,7 @@ public:
   std::mutex mu;
   std::condition_variable cv;
   uint64_t recorded = 0, completed = 0;
-  std::chrono::steady_clock::time_point completedAt;
+  std::chrono::steady_clock::time_point completedTime;
 
   uint64_t mark() {
     std::lock_guard<std::mutex> g(mu);
@@ -58,7 +58,7 @@ public:
     {
       std::lock_guard<std::mutex> g(mu);
       completed = std::max(completed, gen);
-      completedAt = std::chrono::steady_clock::now();
+      completedTime = std::chrono::steady_clock::now();
     }
     cv.notify_all();
   }
@@ -75,6 +75,10 @@ public:
     waitFor(target);
     return {};
   }
+  std::optional<std::chrono::steady_clock::time_point> completedAt() override {
+    std::lock_guard<std::mutex> g(mu);
+    return completedTime;
+  }
   bool isComplete() override {
     std::lock_guard<std::mutex> g(mu);
     return completed >= recorded;
@@ -89,7 +93,7 @@ public:
     }
     // Both at once: elapsed(a, b) and elapsed(b, a) may run concurrently.
     std::scoped_lock g(mu, s.mu);
-    ms = std::chrono::duration<double, std::milli>(completedAt - s.completedAt).count();
+    ms = std::chrono::duration<double, std::milli>(completedTime - s.completedTime).count();
     return {};
   }
 };

@@ -1,5 +1,6 @@
 // NVIDIA code generation; see cuda_codegen.h.
 #include "cuda_codegen.h"
+#include "ptxas_report.h"
 #include "../common/llvm_codegen.h"
 
 #include "capability/target_facts.h"
@@ -200,7 +201,7 @@ rt::TargetDesc nvptxTarget(int major, int minor) {
 }
 
 Status compileForNVPTX(mlir::ModuleOp module, const rt::TargetDesc &target,
-                       rt::Blob &out) {
+                       rt::Blob &out, const std::vector<abi::KernelInfo> *kernels) {
   codegen::StageTimer timer;
   if (mlir::failed(lowerToLLVMDialect(module, LLVMTarget::nvvm, 32, target.chip)))
     return {XPU_ERROR_COMPILE, "lowering for NVPTX failed"};
@@ -249,8 +250,9 @@ Status compileForNVPTX(mlir::ModuleOp module, const rt::TargetDesc &target,
     f.write(reinterpret_cast<const char *>(ptx.data()), std::streamsize(ptx.size()));
   }
   std::string log;
-  int rc = runProgram({assembler.path, "-arch=" + target.chip, "-O3", "--output-file",
-                       cubin, in},
+  // -v: the report of registers, spills and memory the manifest carries.
+  int rc = runProgram({assembler.path, "-arch=" + target.chip, "-O3", "-v",
+                       "--output-file", cubin, in},
                       log);
   std::ifstream f(cubin, std::ios::binary);
   std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(f)), {});
@@ -263,6 +265,8 @@ Status compileForNVPTX(mlir::ModuleOp module, const rt::TargetDesc &target,
   out.code = std::move(bytes);
   out.format = "cubin";
   out.toolchain = toolchain + "; ptxas " + assembler.version;
+  if (kernels)
+    out.footprints = parsePtxasReport(log, *kernels, assembler.version);
   timer.lap("ptxas");
   out.log = timer.log();
   return {};

@@ -37,7 +37,9 @@ rt::TargetDesc nvptxTarget(int major, int minor);
 
 /// Generates code for `target`; `out.format` is "cubin" or "ptx", and
 /// `out.toolchain` names LLVM, the PTX version and ptxas (or its absence).
+/// With `kernels`, `out.footprints` holds what ptxas reported of each.
 rt::Status compileForNVPTX(mlir::ModuleOp module, const rt::TargetDesc &target,
-                           rt::Blob &out);
+                           rt::Blob &out,
+                           const std::vector<abi::KernelInfo> *kernels = nullptr);
 
 } // namespace xpu::cuda

@@ -4,6 +4,7 @@
 // cleanly with XPU_ERROR_DEVICE_LOST, and a new xpu context gets a new one.
 #include "cuda_codegen.h"
 #include "cuda_driver.h"
+#include "cuda_graph.h"
 #include "capability/tile_facts.h"
 #include "../common/driver_launch.h"
 
@@ -66,6 +67,7 @@ public:
   CudaModule(CudaDevice &d, CUmodule m) : device(d), module(m) {}
   ~CudaModule() override;
   rt::BackendKernel *kernel(size_t index) override { return &kernels.at(index); }
+  void describe(size_t index, abi::Footprint &f) override;
   CudaDevice &device;
   CUmodule module;
   std::vector<CudaKernel> kernels;
@@ -125,6 +127,27 @@ public:
     return check(drv.cuMemcpyDtoH(dst, src.address() + offset, bytes), "cuMemcpyDtoH");
   }
   Status createQueue(std::unique_ptr<rt::Queue> &out) override;
+  /// Green contexts (driver 12.4+) would partition SMs; xpujit does not make
+  /// them yet (it loads modules in the primary context only, and nothing
+  /// here has run on a GPU): budgets are said to be not honoured.
+  Status createPartitionedQueue(const rt::PartitionRequest &request,
+                                std::unique_ptr<rt::Queue> &out) override {
+    (void)request, (void)out;
+    return {XPU_ERROR_UNSUPPORTED,
+            label() + ": xpujit does not partition SMs yet (no CUDA green contexts)"};
+  }
+  Status createGraph(const std::vector<const rt::LaunchRequest *> &nodes,
+                     const std::vector<std::vector<uint32_t>> &after,
+                     std::unique_ptr<rt::BackendGraph> &out) override {
+    GraphContext c;
+    c.drv = &drv;
+    c.enter = [this] { return enter(); };
+    c.check = [this](CUresult r, const std::string &what) { return check(r, what); };
+    c.function = [](const rt::BackendKernel *k) {
+      return static_cast<const CudaKernel *>(k)->function;
+    };
+    return createCudaGraph(c, nodes, after, out);
+  }
   Status createEvent(std::unique_ptr<rt::BackendEvent> &out) override {
     XPU_RETURN_IF_ERROR(enter());
     CUevent e = nullptr;
@@ -136,9 +159,9 @@ public:
   Status allocateStatusWord(rt::StatusWord &out) override;
   void freeStatusWord(const rt::StatusWord &word) override;
 
-  Status compile(mlir::ModuleOp module, const std::vector<abi::KernelInfo> &,
+  Status compile(mlir::ModuleOp module, const std::vector<abi::KernelInfo> &kernels,
                  rt::Blob &out) override {
-    return compileForNVPTX(module, target_, out);
+    return compileForNVPTX(module, target_, out, &kernels);
   }
   Status load(const rt::Blob &blob, const std::vector<abi::KernelInfo> &kernels,
               std::unique_ptr<rt::LoadedModule> &out) override;
@@ -340,6 +363,24 @@ CudaModule::~CudaModule() {
     device.drv.cuModuleUnload(module);
 }
 
+/// The driver's word on the loaded code. No attribute gives spills: they
+/// come from ptxas's report, when ptxas made the cubin.
+void CudaModule::describe(size_t index, abi::Footprint &f) {
+  if (!device.enter().isOk())
+    return;
+  auto query = [&](abi::CodeFact &fact, int attribute, const char *name) {
+    int v = 0;
+    if (device.drv.cuFuncGetAttribute(&v, attribute, kernels.at(index).function) ==
+            CUDA_SUCCESS && v >= 0)
+      fact = {true, uint64_t(v), std::string("cuFuncGetAttribute(") + name + ")"};
+  };
+  query(f.registers, CU_FUNC_ATTRIBUTE_NUM_REGS, "NUM_REGS");
+  query(f.sharedBytes, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, "SHARED_SIZE_BYTES");
+  query(f.localBytes, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, "LOCAL_SIZE_BYTES");
+  query(f.maxWorkgroupSize, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
+        "MAX_THREADS_PER_BLOCK");
+}
+
 Status CudaDevice::allocateStatusWord(rt::StatusWord &out) {
   XPU_RETURN_IF_ERROR(enter());
   std::lock_guard<std::mutex> g(mu);
@@ -434,6 +475,9 @@ public:
       return device.check(res, "cuLaunchKernel of '" + r.info->name + "'");
     inFlight.add(r.info->name);
     return {};
+  }
+  Status launchGraph(rt::BackendGraph &graph) override {
+    return launchCudaGraph(graph, stream);
   }
   Status record(rt::BackendEvent &event) override {
     XPU_RETURN_IF_ERROR(device.enter());

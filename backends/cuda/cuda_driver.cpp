@@ -26,6 +26,12 @@ const Driver *driver(std::string &why) {
   }
     XPU_CUDA_ENTRY_POINTS(XPU_CUDA_RESOLVE)
 #undef XPU_CUDA_RESOLVE
+#define XPU_CUDA_RESOLVE_OPTIONAL(name, symbol, ret, params)                   \
+  d.name = reinterpret_cast<ret(*) params>(dlsym(lib, symbol));               \
+  if (!d.name)                                                                 \
+    d.missing += std::string(d.missing.empty() ? "" : ", ") + symbol;
+    XPU_CUDA_OPTIONAL_ENTRY_POINTS(XPU_CUDA_RESOLVE_OPTIONAL)
+#undef XPU_CUDA_RESOLVE_OPTIONAL
     CUresult r = d.cuInit(0);
     if (r != CUDA_SUCCESS) {
       error = r == CUDA_ERROR_NO_DEVICE ? "the driver found no device"

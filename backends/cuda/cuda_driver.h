@@ -20,6 +20,22 @@ using CUfunction = struct CUfunc_st *;
 using CUstream = struct CUstream_st *;
 using CUevent = struct CUevent_st *;
 using CUjit_option = int;
+using CUgraph = struct CUgraph_st *;
+using CUgraphNode = struct CUgraphNode_st *;
+using CUgraphExec = struct CUgraphExec_st *;
+
+/// CUDA_KERNEL_NODE_PARAMS_v2 (cuda.h, CUDA 12): what a graph's kernel node
+/// launches.
+struct CudaKernelNodeParams {
+  CUfunction func;
+  unsigned gridDimX, gridDimY, gridDimZ;
+  unsigned blockDimX, blockDimY, blockDimZ;
+  unsigned sharedMemBytes;
+  void **kernelParams;
+  void **extra;
+  void *kern;     ///< CUkernel, when func is null
+  CUcontext ctx;  ///< null: the current context
+};
 struct CUuuid {
   char bytes[16];
 };
@@ -52,6 +68,14 @@ enum : int {
   CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES = 4,
   CU_JIT_ERROR_LOG_BUFFER = 5,
   CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6,
+};
+
+// cuFuncGetAttribute: what the loaded code of a kernel occupies.
+enum : int {
+  CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 0,
+  CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES = 1,
+  CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES = 3,
+  CU_FUNC_ATTRIBUTE_NUM_REGS = 4,
 };
 
 constexpr unsigned CU_STREAM_NON_BLOCKING = 0x1;
@@ -126,15 +150,34 @@ enum : unsigned { CU_MEMORYTYPE_HOST = 1, CU_MEMORYTYPE_DEVICE = 2, CU_MEMORYTYP
   X(cuModuleUnload, "cuModuleUnload", CUresult, (CUmodule))                    \
   X(cuModuleGetFunction, "cuModuleGetFunction", CUresult,                      \
     (CUfunction *, CUmodule, const char *))                                    \
+  X(cuFuncGetAttribute, "cuFuncGetAttribute", CUresult, (int *, int, CUfunction)) \
   X(cuLaunchKernel, "cuLaunchKernel", CUresult,                                \
     (CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,   \
      unsigned, CUstream, void **, void **))
+
+// Entry points a driver may lack (graphs: CUDA 12 for the _v2 kernel node
+// parameters); the backend works without them and says what is missing.
+#define XPU_CUDA_OPTIONAL_ENTRY_POINTS(X)                                      \
+  X(cuGraphCreate, "cuGraphCreate", CUresult, (CUgraph *, unsigned))           \
+  X(cuGraphDestroy, "cuGraphDestroy", CUresult, (CUgraph))                     \
+  X(cuGraphAddKernelNode, "cuGraphAddKernelNode_v2", CUresult,                 \
+    (CUgraphNode *, CUgraph, const CUgraphNode *, size_t,                      \
+     const CudaKernelNodeParams *))                                            \
+  X(cuGraphInstantiateWithFlags, "cuGraphInstantiateWithFlags", CUresult,      \
+    (CUgraphExec *, CUgraph, unsigned long long))                              \
+  X(cuGraphExecDestroy, "cuGraphExecDestroy", CUresult, (CUgraphExec))         \
+  X(cuGraphLaunch, "cuGraphLaunch", CUresult, (CUgraphExec, CUstream))         \
+  X(cuGraphExecKernelNodeSetParams, "cuGraphExecKernelNodeSetParams_v2",       \
+    CUresult, (CUgraphExec, CUgraphNode, const CudaKernelNodeParams *))
 
 /// The resolved entry points.
 struct Driver {
 #define XPU_CUDA_MEMBER(name, symbol, ret, params) ret(*name) params = nullptr;
   XPU_CUDA_ENTRY_POINTS(XPU_CUDA_MEMBER)
+  XPU_CUDA_OPTIONAL_ENTRY_POINTS(XPU_CUDA_MEMBER)
 #undef XPU_CUDA_MEMBER
+  /// The optional entry points the driver lacks ("" when none).
+  std::string missing;
 };
 
 /// Loads libcuda.so.1 and calls cuInit once per process. Returns null, with

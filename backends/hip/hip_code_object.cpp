@@ -75,6 +75,8 @@ Status readMetadata(llvm::StringRef blob, CodeObject &out) {
     kernel.maxFlatWorkgroupSize = uint32_t(number(k, ".max_flat_workgroup_size"));
     kernel.sgprs = uint32_t(number(k, ".sgpr_count"));
     kernel.vgprs = uint32_t(number(k, ".vgpr_count"));
+    kernel.sgprSpills = uint32_t(number(k, ".sgpr_spill_count"));
+    kernel.vgprSpills = uint32_t(number(k, ".vgpr_spill_count"));
     kernel.dynamicStack = flag(k, ".uses_dynamic_stack");
     auto km = k.getMap();
     if (auto it = km.find(".args"); it != km.end()) {
@@ -101,6 +103,33 @@ std::string describeArg(const CodeObjectArg &a) {
 }
 
 } // namespace
+
+std::vector<abi::Footprint> footprints(const CodeObject &code,
+                                       const std::vector<abi::KernelInfo> &kernels) {
+  std::vector<abi::Footprint> out(kernels.size());
+  for (size_t i = 0; i < kernels.size(); ++i) {
+    const CodeObjectKernel *k = code.find(kernels[i].name);
+    if (!k)
+      continue;
+    abi::Footprint &f = out[i];
+    auto meta = [](const char *key) {
+      return std::string("AMDGPU code object metadata ") + key;
+    };
+    f.registers = {true, k->vgprs,
+                   meta(".vgpr_count") + " (per work-item; " + std::to_string(k->sgprs) +
+                       " SGPRs per wave, .sgpr_count)"};
+    // A spilled VGPR takes 4 bytes of scratch per work-item; spilled SGPRs
+    // go to VGPR lanes, not memory.
+    f.spillBytes = {true, uint64_t(k->vgprSpills) * 4,
+                    meta(".vgpr_spill_count") + " x 4 bytes (" +
+                        std::to_string(k->sgprSpills) +
+                        " SGPRs spilled to VGPR lanes, .sgpr_spill_count)"};
+    f.sharedBytes = {true, k->groupSegmentBytes, meta(".group_segment_fixed_size")};
+    f.localBytes = {true, k->privateSegmentBytes, meta(".private_segment_fixed_size")};
+    f.maxWorkgroupSize = {true, k->maxFlatWorkgroupSize, meta(".max_flat_workgroup_size")};
+  }
+  return out;
+}
 
 const CodeObjectKernel *CodeObject::find(const std::string &name) const {
   for (const CodeObjectKernel &k : kernels)

@@ -28,6 +28,7 @@ struct CodeObjectKernel {
   uint32_t wavefrontSize = 0;
   uint32_t maxFlatWorkgroupSize = 0;
   uint32_t sgprs = 0, vgprs = 0;
+  uint32_t sgprSpills = 0, vgprSpills = 0;
   bool dynamicStack = false;
 };
 
@@ -41,6 +42,11 @@ struct CodeObject {
 /// Parses `bytes` as an AMDGPU code object. Bad input is an error status,
 /// never a crash.
 rt::Status readCodeObject(const std::vector<uint8_t> &bytes, CodeObject &out);
+
+/// The manifest's footprint of each of `kernels` (in order) from the code
+/// object's metadata.
+std::vector<abi::Footprint> footprints(const CodeObject &code,
+                                       const std::vector<abi::KernelInfo> &kernels);
 
 /// The explicit arguments a kernel must have on AMDGPU: the kernel ABI's
 /// flattened parameters (a buffer is a global pointer and an i64 count),

@@ -123,6 +123,7 @@ Status compileForAMDGPU(mlir::ModuleOp module, const rt::TargetDesc &target,
   CodeObject code;
   XPU_RETURN_IF_ERROR(readCodeObject(hsaco, code));
   XPU_RETURN_IF_ERROR(checkCodeObject(code, target, kernels));
+  out.footprints = footprints(code, kernels);
 
   out.code = std::move(hsaco);
   out.format = "hsaco";

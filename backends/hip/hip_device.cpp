@@ -6,6 +6,7 @@
 #include "hip_code_object.h"
 #include "capability/tile_facts.h"
 #include "hip_codegen.h"
+#include "hip_graph.h"
 #include "hip_runtime.h"
 #include "../common/driver_launch.h"
 
@@ -105,6 +106,20 @@ public:
     return check(hip.hipMemcpyDtoH(dst, devicePtr(src, offset), bytes), "hipMemcpyDtoH");
   }
   Status createQueue(std::unique_ptr<rt::Queue> &out) override;
+  Status createPartitionedQueue(const rt::PartitionRequest &request,
+                                std::unique_ptr<rt::Queue> &out) override;
+  Status createGraph(const std::vector<const rt::LaunchRequest *> &nodes,
+                     const std::vector<std::vector<uint32_t>> &after,
+                     std::unique_ptr<rt::BackendGraph> &out) override {
+    GraphContext c;
+    c.hip = &hip;
+    c.enter = [this] { return enter(); };
+    c.check = [this](hipError_t e, const std::string &what) { return check(e, what); };
+    c.function = [](const rt::BackendKernel *k) {
+      return static_cast<const HipKernel *>(k)->function;
+    };
+    return createHipGraph(c, nodes, after, out);
+  }
   Status createEvent(std::unique_ptr<rt::BackendEvent> &out) override {
     XPU_RETURN_IF_ERROR(enter());
     hipEvent_t e = nullptr;
@@ -298,6 +313,9 @@ public:
     inFlight.add(r.info->name);
     return {};
   }
+  Status launchGraph(rt::BackendGraph &graph) override {
+    return launchHipGraph(graph, stream);
+  }
   Status record(rt::BackendEvent &event) override {
     XPU_RETURN_IF_ERROR(device.enter());
     return device.check(
@@ -331,6 +349,28 @@ Status HipDevice::createQueue(std::unique_ptr<rt::Queue> &out) {
   hipStream_t s = nullptr;
   XPU_RETURN_IF_ERROR(check(hip.hipStreamCreateWithFlags(&s, hipStreamNonBlocking),
                             "hipStreamCreateWithFlags"));
+  out = std::make_unique<HipQueue>(*this, s);
+  return {};
+}
+
+/// A stream on the first `computeUnits` CUs of the device
+/// (hipExtStreamCreateWithCUMask: bit i of the mask enables CU i).
+Status HipDevice::createPartitionedQueue(const rt::PartitionRequest &request,
+                                         std::unique_ptr<rt::Queue> &out) {
+  if (!hip.hipExtStreamCreateWithCUMask)
+    return {XPU_ERROR_UNSUPPORTED, hip.library + " lacks hipExtStreamCreateWithCUMask"};
+  if (request.computeUnits == 0 || request.computeUnits > id.computeUnits)
+    return rt::invalidArgument("a budget of " + std::to_string(request.computeUnits) +
+                               " compute units on a device of " +
+                               std::to_string(id.computeUnits));
+  XPU_RETURN_IF_ERROR(enter());
+  std::vector<uint32_t> mask((id.computeUnits + 31) / 32, 0);
+  for (uint32_t cu = 0; cu < request.computeUnits; ++cu)
+    mask[cu / 32] |= 1u << (cu % 32);
+  hipStream_t s = nullptr;
+  XPU_RETURN_IF_ERROR(check(hip.hipExtStreamCreateWithCUMask(&s, uint32_t(mask.size()),
+                                                             mask.data()),
+                            "hipExtStreamCreateWithCUMask"));
   out = std::make_unique<HipQueue>(*this, s);
   return {};
 }

@@ -52,6 +52,10 @@ const Runtime *runtime(std::string &why) {
   }
     XPU_HIP_ENTRY_POINTS(XPU_HIP_RESOLVE)
 #undef XPU_HIP_RESOLVE
+#define XPU_HIP_RESOLVE_OPTIONAL(name, ret, params)                            \
+  r.name = reinterpret_cast<ret(*) params>(dlsym(lib, #name));
+    XPU_HIP_OPTIONAL_ENTRY_POINTS(XPU_HIP_RESOLVE_OPTIONAL)
+#undef XPU_HIP_RESOLVE_OPTIONAL
     hipError_t e = r.hipInit(0);
     if (e != hipSuccess) {
       error = e == hipErrorNoDevice ? "the HIP runtime found no device"

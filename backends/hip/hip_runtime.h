@@ -17,6 +17,23 @@ using hipModule_t = struct ihipModule_t *;
 using hipFunction_t = struct ihipModuleSymbol_t *;
 using hipStream_t = struct ihipStream_t *;
 using hipEvent_t = struct ihipEvent_t *;
+using hipGraph_t = struct ihipGraph *;
+using hipGraphNode_t = struct hipGraphNode *;
+using hipGraphExec_t = struct hipGraphExec *;
+
+/// hipKernelNodeParams (HIP 6 hip_runtime_api.h): what a graph's kernel
+/// node launches. `func` takes a module's hipFunction_t.
+struct HipDim3 {
+  uint32_t x, y, z;
+};
+struct HipKernelNodeParams {
+  HipDim3 blockDim;
+  void **extra;
+  void *func;
+  HipDim3 gridDim;
+  void **kernelParams;
+  unsigned sharedMemBytes;
+};
 
 constexpr hipError_t hipSuccess = 0;
 constexpr hipError_t hipErrorOutOfMemory = 2;
@@ -96,10 +113,28 @@ constexpr unsigned hipHostMallocCoherent = 0x40000000;
     (hipFunction_t, unsigned, unsigned, unsigned, unsigned, unsigned,          \
      unsigned, unsigned, hipStream_t, void **, void **))
 
+// Entry points a runtime may lack: graphs, and CU-masked streams (compute
+// partitioning); the backend works without them and says what is missing.
+#define XPU_HIP_OPTIONAL_ENTRY_POINTS(X)                                       \
+  X(hipGraphCreate, hipError_t, (hipGraph_t *, unsigned))                      \
+  X(hipGraphDestroy, hipError_t, (hipGraph_t))                                 \
+  X(hipGraphAddKernelNode, hipError_t,                                         \
+    (hipGraphNode_t *, hipGraph_t, const hipGraphNode_t *, size_t,             \
+     const HipKernelNodeParams *))                                             \
+  X(hipGraphInstantiate, hipError_t,                                           \
+    (hipGraphExec_t *, hipGraph_t, hipGraphNode_t *, char *, size_t))          \
+  X(hipGraphExecDestroy, hipError_t, (hipGraphExec_t))                         \
+  X(hipGraphLaunch, hipError_t, (hipGraphExec_t, hipStream_t))                 \
+  X(hipGraphExecKernelNodeSetParams, hipError_t,                               \
+    (hipGraphExec_t, hipGraphNode_t, const HipKernelNodeParams *))             \
+  X(hipExtStreamCreateWithCUMask, hipError_t,                                  \
+    (hipStream_t *, uint32_t, const uint32_t *))
+
 /// The resolved entry points.
 struct Runtime {
 #define XPU_HIP_MEMBER(name, ret, params) ret(*name) params = nullptr;
   XPU_HIP_ENTRY_POINTS(XPU_HIP_MEMBER)
+  XPU_HIP_OPTIONAL_ENTRY_POINTS(XPU_HIP_MEMBER)
 #undef XPU_HIP_MEMBER
   std::string library; ///< the file it came from
 };

@@ -1,6 +1,7 @@
 // The Vulkan device: logical-device creation with the requested features,
 // memory and buffers, blocking copies through staging, status words.
 #include "vulkan_codegen.h"
+#include "vulkan_graph.h"
 #include "vulkan_kernels.h"
 #include "vulkan_queue.h"
 
@@ -421,6 +422,12 @@ Binding VulkanDevice::statusBinding(uint64_t word, uint32_t &offset) {
 Status VulkanDevice::createQueue(std::unique_ptr<rt::Queue> &out) {
   out = std::make_unique<VulkanQueue>(*this);
   return {};
+}
+
+Status VulkanDevice::createGraph(const std::vector<const rt::LaunchRequest *> &nodes,
+                                 const std::vector<std::vector<uint32_t>> &after,
+                                 std::unique_ptr<rt::BackendGraph> &out) {
+  return createVulkanGraph(*this, nodes, after, out);
 }
 
 Status VulkanDevice::createEvent(std::unique_ptr<rt::BackendEvent> &out) {

@@ -141,6 +141,9 @@ public:
   Status download(rt::BackendBuffer &src, size_t offset, void *dst,
                   size_t bytes) override;
   Status createQueue(std::unique_ptr<rt::Queue> &out) override;
+  Status createGraph(const std::vector<const rt::LaunchRequest *> &nodes,
+                     const std::vector<std::vector<uint32_t>> &after,
+                     std::unique_ptr<rt::BackendGraph> &out) override;
   Status createEvent(std::unique_ptr<rt::BackendEvent> &out) override;
   std::string toolchainIdentity() const override;
   std::vector<cap::Fact> probeCapabilities() override;

@@ -3,6 +3,8 @@
 // each submission waits for the stream's previous one and for the events
 // the stream waits on, and signals the next value of its timeline.
 #include "vulkan_queue.h"
+#include "vulkan_dispatch.h"
+#include "vulkan_graph.h"
 #include "vulkan_kernels.h"
 
 #include <cstring>
@@ -168,14 +170,7 @@ Status VulkanQueue::ready() {
 Status VulkanQueue::begin() {
   XPU_RETURN_IF_ERROR(ready());
   if (open.cmd) {
-    VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-    barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
-    barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
-                            VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
-    VkPipelineStageFlags stages =
-        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
-    device.fn.vkCmdPipelineBarrier(open.cmd, stages, stages, 0, 1, &barrier, 0,
-                                   nullptr, 0, nullptr);
+    recordBarrier(device, open.cmd);
     return {};
   }
   retire(timeline->reached());
@@ -206,17 +201,34 @@ Status VulkanQueue::flush() {
   XPU_RETURN_IF_ERROR(ready());
   if (open.cmd) {
     // The host reads status words and mapped buffers after a wait.
-    VkMemoryBarrier toHost{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-    toHost.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
-    toHost.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-    device.fn.vkCmdPipelineBarrier(
-        open.cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
-        VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &toHost, 0, nullptr, 0, nullptr);
+    recordHostBarrier(device, open.cmd);
     XPU_VK_RETURN_IF_ERROR(device.fn.vkEndCommandBuffer(open.cmd), "vkEndCommandBuffer");
   }
+  for (auto &[t, v] : waits)
+    open.keep.push_back(t);
+  Status st = submit(open.cmd, waits, open.value);
+  waits.clear();
+  if (!st.isOk()) {
+    // The batch's work is dropped; its command buffer can be reused.
+    if (open.cmd)
+      slot.idle.push_back(open.cmd);
+    open = Batch();
+    return fail(st);
+  }
+  for (Arena &a : arenas)
+    if (a.lastUse == UINT64_MAX)
+      a.lastUse = open.value;
+  inFlight.push_back(std::move(open));
+  open = Batch();
+  return {};
+}
 
-  // Wait for this stream's previous submission (one queue does not order
-  // submissions by itself), the events waited on, and blocking copies.
+/// Submits `cmd` (may be null) after this stream's previous submission,
+/// `extra` waits and blocking copies, signalling the stream's next value.
+Status VulkanQueue::submit(VkCommandBuffer cmd,
+                           const std::vector<std::pair<std::shared_ptr<Timeline>, uint64_t>> &extra,
+                           uint64_t &value) {
+  // One queue does not order submissions by itself.
   std::vector<VkSemaphore> sems;
   std::vector<uint64_t> values;
   auto addWait = [&](const std::shared_ptr<Timeline> &t, uint64_t v) {
@@ -226,50 +238,50 @@ Status VulkanQueue::flush() {
     }
   };
   addWait(slot.timeline, timeline->submitted);
-  for (auto &[t, v] : waits) {
+  for (auto &[t, v] : extra)
     addWait(t, v);
-    open.keep.push_back(t);
-  }
   std::shared_ptr<Timeline> copies = device.copies();
   addWait(copies, copies->submitted);
   std::vector<VkPipelineStageFlags> stages(sems.size(),
                                            VK_PIPELINE_STAGE_ALL_COMMANDS_BIT);
-  uint64_t value = timeline->submitted + 1;
+  value = timeline->submitted + 1;
   VkTimelineSemaphoreSubmitInfo timelineInfo{
       VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
   timelineInfo.waitSemaphoreValueCount = uint32_t(values.size());
   timelineInfo.pWaitSemaphoreValues = values.data();
   timelineInfo.signalSemaphoreValueCount = 1;
   timelineInfo.pSignalSemaphoreValues = &value;
-  VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
-  submit.pNext = &timelineInfo;
-  submit.waitSemaphoreCount = uint32_t(sems.size());
-  submit.pWaitSemaphores = sems.data();
-  submit.pWaitDstStageMask = stages.data();
-  submit.commandBufferCount = open.cmd ? 1 : 0;
-  submit.pCommandBuffers = &open.cmd;
-  submit.signalSemaphoreCount = 1;
-  submit.pSignalSemaphores = &timeline->semaphore;
+  VkSubmitInfo info{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+  info.pNext = &timelineInfo;
+  info.waitSemaphoreCount = uint32_t(sems.size());
+  info.pWaitSemaphores = sems.data();
+  info.pWaitDstStageMask = stages.data();
+  info.commandBufferCount = cmd ? 1 : 0;
+  info.pCommandBuffers = &cmd;
+  info.signalSemaphoreCount = 1;
+  info.pSignalSemaphores = &timeline->semaphore;
   VkResult r;
   {
     std::lock_guard<std::mutex> g(device.queueMu);
-    r = device.fn.vkQueueSubmit(device.queue, 1, &submit, VK_NULL_HANDLE);
+    r = device.fn.vkQueueSubmit(device.queue, 1, &info, VK_NULL_HANDLE);
   }
-  waits.clear();
-  if (r != VK_SUCCESS) {
-    // The batch's work is dropped; its command buffer can be reused.
-    if (open.cmd)
-      slot.idle.push_back(open.cmd);
-    open = Batch();
-    return fail(device.markLost(vkStatus(r, "vkQueueSubmit")));
-  }
+  if (r != VK_SUCCESS)
+    return device.markLost(vkStatus(r, "vkQueueSubmit"));
   timeline->submitted = value;
-  for (Arena &a : arenas)
-    if (a.lastUse == UINT64_MAX)
-      a.lastUse = value;
-  open.value = value;
-  inFlight.push_back(std::move(open));
-  open = Batch();
+  return {};
+}
+
+Status VulkanQueue::launchGraph(rt::BackendGraph &graph) {
+  XPU_RETURN_IF_ERROR(ready());
+  XPU_RETURN_IF_ERROR(flush()); // what was recorded before runs before
+  Batch batch;
+  VkCommandBuffer cmd = VK_NULL_HANDLE;
+  std::shared_ptr<void> keep;
+  XPU_RETURN_IF_ERROR(prepareGraph(graph, cmd, keep));
+  batch.keep.push_back(std::move(keep));
+  // The graph's command buffer stays the graph's: the batch only keeps it.
+  XPU_RETURN_IF_ERROR(fail(submit(cmd, {}, batch.value)));
+  inFlight.push_back(std::move(batch));
   return {};
 }
 
@@ -424,100 +436,17 @@ Status VulkanQueue::recorded() {
 
 Status VulkanQueue::launch(const rt::LaunchRequest &r) {
   XPU_RETURN_IF_ERROR(ready());
-  const KernelProgram &k = *static_cast<VulkanKernel *>(r.kernel)->program;
-  const VkPhysicalDeviceLimits &limits = device.info.props.limits;
-  static const char axes[] = "xyz";
-  for (int d = 0; d < 3; ++d)
-    if (r.block[d] > limits.maxComputeWorkGroupSize[d])
-      return rt::invalidArgument(
-          "a workgroup extent of " + std::to_string(r.block[d]) + " along " +
-          axes[d] + " exceeds the vulkan device limit maxComputeWorkGroupSize[" +
-          std::to_string(d) + "] = " + std::to_string(limits.maxComputeWorkGroupSize[d]));
-  // Without shaderInt64 `index` is 32 bits wide, and bounds proofs rely on
-  // every global id and size being a non-negative index (abi::maxGlobalExtent).
-  if (!device.info.requested[Feature::shaderInt64])
-    for (int d = 0; d < 3; ++d)
-      if (uint64_t(r.grid[d]) * r.block[d] > abi::maxGlobalExtent(32))
-        return rt::invalidArgument(
-            "a launch of " + std::to_string(uint64_t(r.grid[d]) * r.block[d]) +
-            " invocations along " + axes[d] + " exceeds " +
-            std::to_string(abi::maxGlobalExtent(32)) +
-            ", the most a vulkan device without shaderInt64 (32-bit index) runs");
-
-  // The argument block: element counts and scalars (abi::vulkanArgLayout).
-  std::vector<uint8_t> block(k.args.bytes, 0);
-  std::vector<Binding> bindings;
-  std::vector<uint32_t> dynamicOffsets;
-  size_t slot = 0;
-  for (size_t i = 0; i < k.info.params.size(); ++i) {
-    const abi::Param &p = k.info.params[i];
-    uint8_t *to = block.data() + k.args.offsets[i];
-    if (p.isBuffer) {
-      auto *buf = static_cast<VulkanBuffer *>(r.buffers[i]);
-      if (buf->size > limits.maxStorageBufferRange)
-        return {XPU_ERROR_UNSUPPORTED,
-                "kernel '" + k.info.name + "' argument " + std::to_string(i) +
-                    " ('" + p.name + "'): a buffer of " + std::to_string(buf->size) +
-                    " bytes exceeds the vulkan device limit maxStorageBufferRange = " +
-                    std::to_string(limits.maxStorageBufferRange)};
-      uint64_t count;
-      std::memcpy(&count, r.args + (*r.slots)[slot + 1].offset, 8);
-      uint32_t count32 = uint32_t(count);
-      std::memcpy(to, &count32, 4);
-      Binding b;
-      b.index = uint32_t(bindings.size());
-      b.buffer = buf->buffer;
-      b.serial = buf->serial;
-      bindings.push_back(b);
-      slot += 2;
-      continue;
-    }
-    // Lanes narrower than 32 bits are widened; the kernel truncates them.
-    const uint8_t *from = r.args + (*r.slots)[slot++].offset;
-    unsigned bytes = abi::scalarBytes(p.elem), lane = abi::vulkanLaneBytes(p.elem);
-    for (unsigned l = 0; l < p.lanes; ++l)
-      std::memcpy(to + l * lane, from + l * bytes, bytes);
-  }
-  if (k.hasStatus) {
-    uint32_t offset;
-    Binding b = device.statusBinding(r.status, offset);
-    b.index = k.numBuffers;
-    bindings.push_back(b);
-    dynamicOffsets.push_back(offset);
-  }
-  if (k.argsInUniform) {
-    VulkanBuffer *arena;
-    VkDeviceSize offset;
-    XPU_RETURN_IF_ERROR(hostSlot(block.data(), k.args.bytes,
-                                 limits.minUniformBufferOffsetAlignment, arena, offset));
-    Binding b;
-    b.index = k.numBuffers + 1;
-    b.type = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC;
-    b.buffer = arena->buffer;
-    b.range = k.args.bytes;
-    b.serial = arena->serial;
-    bindings.push_back(b);
-    dynamicOffsets.push_back(uint32_t(offset));
-  }
-
-  VkDescriptorSet set = VK_NULL_HANDLE;
-  VkPipeline pipeline = VK_NULL_HANDLE;
-  XPU_RETURN_IF_ERROR(device.descriptors->get(k, bindings, set));
-  XPU_RETURN_IF_ERROR(
-      const_cast<KernelProgram &>(k).pipeline(r.block, pipeline));
-
+  Dispatch d;
+  XPU_RETURN_IF_ERROR(prepareDispatch(
+      device, r,
+      [this](const void *data, VkDeviceSize bytes, VkDeviceSize align,
+             VulkanBuffer *&buffer, VkDeviceSize &offset) {
+        return hostSlot(data, bytes, align, buffer, offset);
+      },
+      d));
   XPU_RETURN_IF_ERROR(begin());
-  VkCommandBuffer cmd = open.cmd;
-  device.fn.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
-  if (set)
-    device.fn.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, k.layout,
-                                      0, 1, &set, uint32_t(dynamicOffsets.size()),
-                                      dynamicOffsets.data());
-  if (!k.argsInUniform && k.args.bytes)
-    device.fn.vkCmdPushConstants(cmd, k.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
-                                 k.args.bytes, block.data());
-  device.fn.vkCmdDispatch(cmd, r.grid[0], r.grid[1], r.grid[2]);
-  open.keep.push_back(static_cast<VulkanKernel *>(r.kernel)->program);
+  recordDispatch(device, open.cmd, d);
+  open.keep.push_back(std::move(d.program));
   ++open.commands;
   return recorded();
 }

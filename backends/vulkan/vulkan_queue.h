@@ -67,9 +67,12 @@ public:
   Status copyOut(rt::BackendBuffer &src, size_t offset, void *dst,
                  size_t bytes) override;
   Status launch(const rt::LaunchRequest &request) override;
+  Status launchGraph(rt::BackendGraph &graph) override;
   Status record(rt::BackendEvent &event) override;
   Status wait(rt::BackendEvent &event) override;
   Status synchronize() override;
+  /// Submits the open batch now (latency; also before any wait).
+  Status flush() override;
 
 private:
   /// Work recorded into one command buffer and submitted together; what it
@@ -91,7 +94,9 @@ private:
 
   Status ready();
   Status begin();
-  Status flush();
+  Status submit(VkCommandBuffer cmd,
+                const std::vector<std::pair<std::shared_ptr<Timeline>, uint64_t>> &extra,
+                uint64_t &value);
   /// Submits after a command when the batch is full, or when the device has
   /// nothing else to do (so work starts at once unless the device is busy).
   Status recorded();

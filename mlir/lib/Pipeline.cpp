@@ -1,5 +1,6 @@
 // The compiler's stages as functions; see Pipeline.h.
 #include "xpu/Pipeline.h"
+#include "xpu/Analysis/AccessModes.h"
 #include "xpu/Dialect/XPU/IR/Tiles.h"
 #include "xpu/FrontEnd/GPUImport.h"
 #include "xpu/ParserGuards.h"
@@ -368,8 +369,11 @@ std::vector<abi::KernelInfo> describeKernels(ModuleOp module) {
     info.name = kernel.getSymName().str();
     info.profile = kernel.getProfileName().str();
     info.location = locationText(kernel.getLoc());
+    ParamUses uses = analyzeParamUses(kernel);
     for (auto [i, type] : llvm::enumerate(kernel.getArgumentTypes())) {
       abi::Param p = paramOf(type);
+      p.uses = uses.uses[i];
+      p.cost = uses.cost[i];
       if (auto name = kernel.getArgAttrOfType<StringAttr>(i, "xpu.name"))
         p.name = name.str();
       else

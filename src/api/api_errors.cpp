@@ -31,6 +31,7 @@ XPU_API const char *xpu_status_name(xpu_status status) {
     NAME(XPU_ERROR_OUT_OF_BOUNDS)
     NAME(XPU_ERROR_ARGUMENT_MISMATCH)
     NAME(XPU_ERROR_INTERNAL)
+    NAME(XPU_ERROR_DEADLINE)
 #undef NAME
   case XPU_STATUS_FORCE32:
     break;

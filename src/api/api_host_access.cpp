@@ -104,7 +104,12 @@ XPU_API xpu_status xpu_stream_native(xpu_stream stream, void **out) {
     return finish(st);
   if (!out)
     return finish(invalidArgument("xpu_stream_native: `out` is NULL"));
-  void *native = s->queue->nativeHandle();
+  void *native = nullptr;
+  {
+    // Launches the scheduler holds reach the driver's stream first.
+    std::lock_guard<std::mutex> g(s->mu);
+    native = s->queue->nativeHandle();
+  }
   if (!native)
     return finish({XPU_ERROR_UNSUPPORTED,
                    s->device->device->label() + " has no driver stream behind its streams"});

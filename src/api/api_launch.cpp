@@ -1,9 +1,11 @@
-// C API: launch arguments and xpu_launch. Arguments are checked against the
-// kernel's parameter list, packed into the kernel ABI's argument block, and
-// the buffers are lent to the stream until it synchronizes.
+// C API: launch arguments, xpu_launch and xpu_submit. Arguments are checked
+// against the kernel's parameter list and packed into the kernel ABI's
+// argument block; the scheduler (src/scheduler/submit.cpp) enqueues them
+// and lends the buffers to the stream until it synchronizes.
 #include "runtime/enum_bits.h"
 #include "runtime/objects.h"
 #include "runtime/view_args.h"
+#include "scheduler/submit.h"
 #include "xpu/PrintFormat.h"
 
 #include <cstddef>
@@ -12,6 +14,7 @@
 
 using namespace xpu::rt;
 namespace abi = xpu::abi;
+namespace sched = xpu::sched;
 
 namespace {
 
@@ -253,6 +256,42 @@ Status packStruct(const abi::KernelInfo &info, const abi::StructArg &s, size_t a
 static_assert(sizeof(void *) != 8 || sizeof(xpu_arg{}.v) == 32,
               "xpu_arg's union must stay 32 bytes");
 
+/// xpu_launch_with_options and xpu_submit: resolve, check and pack, then
+/// submit.
+xpu_status launchOn(xpu_kernel kernel, xpu_stream stream, const uint32_t grid[3],
+                    const uint32_t block[3], const xpu_arg *args, size_t arg_count,
+                    uint32_t dynamicShared, const xpu_submission *submission,
+                    xpu_submission_result *result) {
+  std::shared_ptr<KernelObj> k;
+  if (Status st = resolve(kernel, k); !st.isOk())
+    return finish(st);
+  const std::shared_ptr<DeviceObj> &dev = k->module->device;
+  std::shared_ptr<StreamObj> s;
+  if (!stream) {
+    if (Status st = dev->stream0(s); !st.isOk())
+      return finish(st);
+  } else {
+    if (Status st = resolve(stream, s); !st.isOk())
+      return finish(st);
+    if (s->device != dev)
+      return finish(invalidArgument("the stream belongs to another device than "
+                                    "the kernel's module"));
+  }
+  thread_local sched::PreparedLaunch launch;
+  struct Release { // hold no buffer past the call, whatever the way out
+    ~Release() {
+      launch.buffers.clear();
+      launch.printBuffer.reset();
+      launch.callArgs = nullptr;
+    }
+  } release;
+  if (Status st = sched::prepareLaunch(k, grid, block, args, arg_count, dynamicShared,
+                                       launch);
+      !st.isOk())
+    return finish(st);
+  return finish(sched::submit(k, s, launch, submission, result));
+}
+
 } // namespace
 
 extern "C" {
@@ -310,70 +349,70 @@ XPU_API xpu_status xpu_launch_with_options(xpu_kernel kernel, xpu_stream stream,
                                     sizeof(options->dynamic_shared_bytes))
       dynamicShared = options->dynamic_shared_bytes;
   }
-  std::shared_ptr<KernelObj> k;
-  if (Status st = resolve(kernel, k); !st.isOk())
-    return finish(st);
+  return launchOn(kernel, stream, grid, block, args, arg_count, dynamicShared, nullptr,
+                  nullptr);
+}
+
+XPU_API xpu_status xpu_submit(xpu_kernel kernel, const xpu_submission *submission,
+                              const uint32_t grid[3], const uint32_t block[3],
+                              const xpu_arg *args, size_t arg_count,
+                              xpu_submission_result *result) {
+  if (submission && submission->struct_size < sizeof(xpu_submission))
+    return finish(invalidArgument("xpu_submission.struct_size must be "
+                                  "sizeof(xpu_submission)"));
+  return launchOn(kernel, submission ? submission->stream : nullptr, grid, block, args,
+                  arg_count, submission ? submission->dynamic_shared_bytes : 0, submission,
+                  result);
+}
+
+} // extern "C"
+
+namespace xpu::sched {
+
+Status prepareLaunch(const std::shared_ptr<KernelObj> &k, const uint32_t grid[3],
+                     const uint32_t block[3], const xpu_arg *args, size_t arg_count,
+                     uint32_t dynamicShared, PreparedLaunch &out) {
   const std::shared_ptr<DeviceObj> &dev = k->module->device;
-  std::shared_ptr<StreamObj> s;
-  if (!stream) {
-    if (Status st = dev->stream0(s); !st.isOk())
-      return finish(st);
-  } else {
-    if (Status st = resolve(stream, s); !st.isOk())
-      return finish(st);
-    if (s->device != dev)
-      return finish(invalidArgument("the stream belongs to another device than "
-                                    "the kernel's module"));
-  }
   if (!grid || !block)
-    return finish(invalidArgument("xpu_launch: `grid` or `block` is NULL"));
+    return invalidArgument("xpu_launch: `grid` or `block` is NULL");
   const abi::KernelInfo &info = *k->info;
   if (arg_count != k->arguments.size())
-    return finish({XPU_ERROR_ARGUMENT_MISMATCH,
-                   "kernel '" + info.name + "' takes " +
-                       std::to_string(k->arguments.size()) + " arguments, got " +
-                       std::to_string(arg_count)});
+    return {XPU_ERROR_ARGUMENT_MISMATCH, "kernel '" + info.name + "' takes " +
+                                             std::to_string(k->arguments.size()) +
+                                             " arguments, got " + std::to_string(arg_count)};
   if (arg_count && !args)
-    return finish(invalidArgument("xpu_launch: `args` is NULL"));
+    return invalidArgument("xpu_launch: `args` is NULL");
   // The profile's rules first: a deterministic kernel is refused for its
   // shape the same way on every device, whatever the device's own limits.
   if (info.profile == "deterministic-v1")
-    if (Status st = checkDeterministicLaunch(info, grid, block, args); !st.isOk())
-      return finish(st);
-  if (Status st = checkShape(*k, dev->device->identity(), grid, block); !st.isOk())
-    return finish(st);
+    XPU_RETURN_IF_ERROR(checkDeterministicLaunch(info, grid, block, args));
+  XPU_RETURN_IF_ERROR(checkShape(*k, dev->device->identity(), grid, block));
   bool takesDynamicShared = info.minDynamicSharedBytes > 0;
   for (const abi::Param &p : info.params)
     takesDynamicShared |= p.role == abi::Role::dynamicSharedBytes;
   if (!takesDynamicShared)
     dynamicShared = 0;
   if (dynamicShared > k->dynamicSharedCapacity)
-    return finish(invalidArgument(
+    return invalidArgument(
         "kernel '" + info.name + "' asks for " + std::to_string(dynamicShared) +
         " bytes of dynamic shared memory; the device leaves it " +
-        std::to_string(k->dynamicSharedCapacity) + " after its static shared memory"));
+        std::to_string(k->dynamicSharedCapacity) + " after its static shared memory");
   if (dynamicShared < info.minDynamicSharedBytes)
-    return finish(invalidArgument(
+    return invalidArgument(
         "kernel '" + info.name + "' reads " + std::to_string(info.minDynamicSharedBytes) +
         " bytes of dynamic shared memory; the launch gives " +
         std::to_string(dynamicShared) +
-        " (xpu_launch_options.dynamic_shared_bytes)"));
+        " (xpu_launch_options.dynamic_shared_bytes)");
 
-  // Pack the argument block.
-  alignas(16) uint8_t small[256];
-  std::vector<uint8_t> large;
-  uint8_t *block_ = small;
-  if (k->argBytes > sizeof small) {
-    large.resize(k->argBytes);
-    block_ = large.data();
-  }
-  std::memset(block_, 0, k->argBytes);
-  // Reused per thread: the launch path allocates nothing in steady state.
-  thread_local LaunchRequest req;
-  thread_local std::vector<std::shared_ptr<BufferObj>> lent;
-  struct Release { // hold no buffer past the call, whatever the way out
-    ~Release() { lent.clear(); }
-  } release;
+  // Pack the argument block. `out` is reused per thread: the launch path
+  // allocates nothing in steady state.
+  out.args.assign(k->argBytes, 0);
+  uint8_t *block_ = out.args.data();
+  LaunchRequest &req = out.request;
+  out.buffers.clear();
+  out.printBuffer.reset();
+  out.callArgs = args;
+  out.callArgCount = arg_count;
   req.buffers.assign(info.params.size(), nullptr);
   req.status = 0;
   req.dynamicSharedBytes = dynamicShared;
@@ -381,20 +420,19 @@ XPU_API xpu_status xpu_launch_with_options(xpu_kernel kernel, xpu_stream stream,
   // values of the view before them, or the dynamic shared memory size.
   ViewValues view;
   size_t arg = 0;
-  std::shared_ptr<BufferObj> printBuffer;
+  std::shared_ptr<BufferObj> &printBuffer = out.printBuffer;
   for (size_t i = 0; i < info.params.size(); ++i) {
     const abi::Param &p = info.params[i];
     const abi::Slot &slot = k->slots[k->firstSlot[i]];
     if (p.role == abi::Role::structField)
       continue; // packed with the struct's first field
     if (p.role == abi::Role::printBuffer) {
-      if (Status st = makePrintBuffer(dev, printBuffer); !st.isOk())
-        return finish(st);
+      XPU_RETURN_IF_ERROR(makePrintBuffer(dev, printBuffer));
       uint64_t address = printBuffer->memory->address(), count = printBuffer->bytes / 4;
       std::memcpy(block_ + slot.offset, &address, 8);
       std::memcpy(block_ + k->slots[k->firstSlot[i] + 1].offset, &count, 8);
       req.buffers[i] = printBuffer->memory.get();
-      lent.push_back(printBuffer);
+      out.buffers.push_back(printBuffer);
       continue;
     }
     if (p.role != abi::Role::argument) {
@@ -408,9 +446,7 @@ XPU_API xpu_status xpu_launch_with_options(xpu_kernel kernel, xpu_stream stream,
     const size_t a_ = arg++;
     const xpu_arg &a = args[a_];
     if (p.structArg >= 0) {
-      if (Status st = packStruct(info, info.structs[p.structArg], a_, a, block_, &slot);
-          !st.isOk())
-        return finish(st);
+      XPU_RETURN_IF_ERROR(packStruct(info, info.structs[p.structArg], a_, a, block_, &slot));
       continue;
     }
     if (p.isBuffer) {
@@ -418,43 +454,42 @@ XPU_API xpu_status xpu_launch_with_options(xpu_kernel kernel, xpu_stream stream,
       bool kindFits = kindBits == XPU_PARAM_BUFFER ||
                       (p.view && kindBits == XPU_PARAM_VIEW && a.v.view);
       if (!kindFits)
-        return finish(mismatch(info, a_, p,
-                               std::string(p.view ? "expected a view or a buffer"
-                                                  : "expected a buffer") +
-                                   ", got " + describe(a)));
+        return mismatch(info, a_, p,
+                        std::string(p.view ? "expected a view or a buffer"
+                                           : "expected a buffer") +
+                            ", got " + describe(a));
       std::shared_ptr<BufferObj> buf;
       if (Status st = resolve(bufferOf(p, a), buf); !st.isOk())
-        return finish(mismatch(info, a_, p, st.message()));
+        return mismatch(info, a_, p, st.message());
       if (buf->device != dev)
-        return finish(mismatch(info, a_, p, "the buffer lives on another device"));
-      if (Status st = buf->checkNotMapped("launch with it"); !st.isOk())
-        return finish(st);
+        return mismatch(info, a_, p, "the buffer lives on another device");
+      XPU_RETURN_IF_ERROR(buf->checkNotMapped("launch with it"));
       uint64_t count = buf->bytes / abi::scalarBytes(p.elem);
       if (p.view) {
         if (Status st = viewArgument(p, a, buf->bytes, view); !st.isOk())
-          return finish(mismatch(info, a_, p, st.message()));
+          return mismatch(info, a_, p, st.message());
       } else if (p.staticCount >= 0 && count < uint64_t(p.staticCount)) {
-        return finish(mismatch(info, a_, p, "the kernel needs " +
-                                                std::to_string(p.staticCount) +
-                                                " elements; the buffer holds " +
-                                                std::to_string(count)));
+        return mismatch(info, a_, p,
+                        "the kernel needs " + std::to_string(p.staticCount) +
+                            " elements; the buffer holds " + std::to_string(count));
       }
       uint64_t address = buf->memory->address();
       std::memcpy(block_ + slot.offset, &address, 8);
       std::memcpy(block_ + k->slots[k->firstSlot[i] + 1].offset, &count, 8);
       req.buffers[i] = buf->memory.get();
-      lent.push_back(std::move(buf));
+      out.buffers.push_back(std::move(buf));
     } else {
       uint32_t lanes = a.lanes ? a.lanes : 1;
       if (enumBits(a.kind) != XPU_PARAM_SCALAR || enumBits(a.type) != uint32_t(p.elem) ||
           lanes != p.lanes)
-        return finish(mismatch(info, a_, p, "got " + describe(a)));
+        return mismatch(info, a_, p, "got " + describe(a));
       // A wider vector than xpu_arg's value holds cannot be passed: copying
       // it would read past the caller's argument.
       if (slot.bytes > sizeof a.v)
-        return finish(mismatch(info, a_, p, "the value takes " + std::to_string(slot.bytes) +
-                                                " bytes, more than an xpu_arg carries (" +
-                                                std::to_string(sizeof a.v) + ")"));
+        return mismatch(info, a_, p,
+                        "the value takes " + std::to_string(slot.bytes) +
+                            " bytes, more than an xpu_arg carries (" +
+                            std::to_string(sizeof a.v) + ")");
       std::memcpy(block_ + slot.offset, a.v.bytes, slot.bytes);
     }
   }
@@ -466,34 +501,7 @@ XPU_API xpu_status xpu_launch_with_options(xpu_kernel kernel, xpu_stream stream,
   req.args = block_;
   req.argBytes = k->argBytes;
   req.slots = &k->slots;
-
-  std::lock_guard<std::mutex> g(s->mu);
-  StatusWord word;
-  if (!info.checkSites.empty()) {
-    if (Status st = dev->device->allocateStatusWord(word); !st.isOk())
-      return finish(st);
-    req.status = word.device;
-  }
-  Status st = xpu::observe::launchObserved()
-                  ? xpu::observe::observedLaunch(*s, *k, req, args, arg_count)
-                  : s->queue->launch(req);
-  if (!st.isOk()) {
-    if (word.host)
-      dev->device->freeStatusWord(word);
-    return finish(st);
-  }
-  uint64_t seq = ++s->enqueued;
-  if (word.host)
-    s->checks.push_back({word, k->info});
-  if (printBuffer)
-    s->prints.push_back({printBuffer, k->info});
-  s->keep(k); // and with it the module and its loaded code
-  for (size_t i = 0, b = 0; i < info.params.size(); ++i)
-    if (info.params[i].isBuffer) {
-      lent[b]->lend(s, seq, info.params[i].access != abi::Access::ro, k->info);
-      s->keep(lent[b++]);
-    }
-  return XPU_SUCCESS;
+  return {};
 }
 
-} // extern "C"
+} // namespace xpu::sched

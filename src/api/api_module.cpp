@@ -7,6 +7,7 @@
 #include "runtime/objects.h"
 #include "runtime/targets.h"
 #include "runtime/view_args.h"
+#include "scheduler/manifest.h"
 
 #include <cstddef>
 #include <cstdlib>
@@ -252,15 +253,19 @@ void *callerCopy(const void *bytes, size_t size, size_t extra = 0) {
   return copy;
 }
 
-/// xpu_compile_for_target and, with `report`, its module report.
+/// xpu_compile_for_target and, with `report`, its module report; with
+/// `manifests`, its kernels' manifests (xpu_compile_manifest).
 xpu_status compileOffline(const char *api, xpu_context context, const char *text,
                           size_t length, const xpu_module_options *options,
                           const char *target, const char *chip, void **code,
-                          size_t *size, char **report, xpu_diagnostics *diagnostics) {
+                          size_t *size, char **report, char **manifests,
+                          xpu_diagnostics *diagnostics) {
   if (diagnostics)
     *diagnostics = nullptr;
   if (report)
     *report = nullptr;
+  if (manifests)
+    *manifests = nullptr;
   std::shared_ptr<ContextObj> ctx;
   if (Status st = resolve(context, ctx); !st.isOk())
     return finish(st);
@@ -297,17 +302,23 @@ xpu_status compileOffline(const char *api, xpu_context context, const char *text
   publish(std::move(diags), diagnostics);
   if (!st.isOk())
     return finish(st);
+  std::string manifestText =
+      manifests ? xpu::sched::offlineManifests(desc, target, blob, kernels) : "";
   void *bytes = callerCopy(blob.code.data(), blob.code.size());
   void *json = report ? callerCopy(reportText.data(), reportText.size(), 1) : nullptr;
-  if (!bytes || (report && !json)) {
+  void *listed = manifests ? callerCopy(manifestText.data(), manifestText.size(), 1) : nullptr;
+  if (!bytes || (report && !json) || (manifests && !listed)) {
     std::free(bytes);
     std::free(json);
+    std::free(listed);
     return finish({XPU_ERROR_OUT_OF_MEMORY, "no memory for the generated code"});
   }
   *code = bytes;
   *size = blob.code.size();
   if (report)
     *report = static_cast<char *>(json);
+  if (manifests)
+    *manifests = static_cast<char *>(listed);
   return XPU_SUCCESS;
 }
 
@@ -320,7 +331,7 @@ XPU_API xpu_status xpu_compile_for_target(xpu_context context, const char *text,
                                           void **code, size_t *size,
                                           xpu_diagnostics *diagnostics) {
   return compileOffline("xpu_compile_for_target", context, text, length, options, target,
-                        chip, code, size, nullptr, diagnostics);
+                        chip, code, size, nullptr, nullptr, diagnostics);
 }
 
 XPU_API xpu_status xpu_compile_for_target_report(
@@ -333,7 +344,25 @@ XPU_API xpu_status xpu_compile_for_target_report(
     return finish(invalidArgument("xpu_compile_for_target_report: `report` is NULL"));
   }
   return compileOffline("xpu_compile_for_target_report", context, text, length, options,
-                        target, chip, code, size, report, diagnostics);
+                        target, chip, code, size, report, nullptr, diagnostics);
+}
+
+XPU_API xpu_status xpu_compile_manifest(xpu_context context, const char *text,
+                                        size_t length,
+                                        const xpu_module_options *options,
+                                        const char *target, const char *chip,
+                                        char **json, xpu_diagnostics *diagnostics) {
+  if (!json) {
+    if (diagnostics)
+      *diagnostics = nullptr;
+    return finish(invalidArgument("xpu_compile_manifest: `json` is NULL"));
+  }
+  void *code = nullptr;
+  size_t size = 0;
+  xpu_status st = compileOffline("xpu_compile_manifest", context, text, length, options,
+                                 target, chip, &code, &size, nullptr, json, diagnostics);
+  std::free(code);
+  return st;
 }
 
 XPU_API void xpu_compiled_code_free(void *code) { std::free(code); }

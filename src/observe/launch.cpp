@@ -135,12 +135,16 @@ Status observedLaunch(rt::StreamObj &s, const rt::KernelObj &k,
   if (timed) {
     pending = std::make_unique<PendingLaunch>();
     // The stream's origin: a completed event whose host time is known,
-    // from which device times are placed on the host's timeline.
+    // from which device times are placed on the host's timeline. The time
+    // after its synchronize is late by the wake-up of this thread (ms on a
+    // loaded machine, and every device time with it), so the backend's own
+    // completion time is taken where it has one.
     if (!s.observed.origin && device.createEvent(s.observed.origin).isOk()) {
       if (s.queue->record(*s.observed.origin).isOk() &&
-          s.observed.origin->synchronize().isOk())
-        s.observed.originUs = nowUs();
-      else
+          s.observed.origin->synchronize().isOk()) {
+        auto done = s.observed.origin->completedAt();
+        s.observed.originUs = done ? usAt(*done) : nowUs();
+      } else
         s.observed.origin.reset();
     }
     if (!device.createEvent(pending->start).isOk() ||

@@ -7,6 +7,7 @@
 #include "runtime/status.h"
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -49,6 +50,8 @@ rt::Status configureFromEnvironment();
 
 /// Microseconds on the trace's clock (steady, from the first use).
 double nowUs();
+/// A steady-clock reading on the same microsecond scale as nowUs().
+double usAt(std::chrono::steady_clock::time_point t);
 
 // --- compiling --------------------------------------------------------------
 

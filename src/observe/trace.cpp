@@ -16,12 +16,12 @@ namespace xpu::observe {
 
 std::atomic<uint32_t> gFeatures{0};
 
-double nowUs() {
+double usAt(std::chrono::steady_clock::time_point t) {
   static const auto origin = std::chrono::steady_clock::now();
-  return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() -
-                                                   origin)
-      .count();
+  return std::chrono::duration<double, std::micro>(t - origin).count();
 }
+
+double nowUs() { return usAt(std::chrono::steady_clock::now()); }
 
 namespace trace {
 namespace {

@@ -7,9 +7,11 @@
 #include "runtime/status.h"
 #include "xpu/KernelABI.h"
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -53,6 +55,10 @@ struct Blob {
   std::string format;        ///< "elf-object", "cubin", "ptx", ...
   std::string toolchain;     ///< what produced it, e.g. "LLVM 22.1.8; ptxas 13.0"
   std::string log;           ///< how long each stage took, for the build log
+  /// Per kernel (KernelInfo order), what the code generator knows of the
+  /// code it made: ptxas's report, the AMD code object's metadata. Empty
+  /// when it knows nothing.
+  std::vector<abi::Footprint> footprints;
 };
 
 /// "host-visible", "managed", ...
@@ -84,6 +90,11 @@ public:
   virtual bool isComplete() = 0;
   /// Milliseconds from `start` to this event, both complete.
   virtual Status elapsedSince(BackendEvent &start, double &ms) = 0;
+  /// The host's steady clock when this complete event completed, where the
+  /// backend knows it (the CPU's); GPU events have device times only.
+  virtual std::optional<std::chrono::steady_clock::time_point> completedAt() {
+    return std::nullopt;
+  }
 };
 
 class BackendKernel {
@@ -97,6 +108,9 @@ class LoadedModule {
 public:
   virtual ~LoadedModule() = default;
   virtual BackendKernel *kernel(size_t index) = 0;
+  /// Adds what the driver says of kernel `index`'s loaded code to `f`
+  /// (cuFuncGetAttribute); a backend whose driver says nothing adds nothing.
+  virtual void describe(size_t index, abi::Footprint &f) { (void)index, (void)f; }
 };
 
 /// A word kernels report failed run-time checks through (abi::kStatusWords
@@ -120,6 +134,18 @@ struct LaunchRequest {
   uint64_t status = 0; ///< StatusWord::device
   /// Dynamic shared memory per workgroup, after the static (interop).
   uint32_t dynamicSharedBytes = 0;
+};
+
+/// A chain of launches the device replays as one unit: a CUDA or HIP graph,
+/// a pre-recorded Vulkan command buffer (src/scheduler/ owns the rest).
+class BackendGraph {
+public:
+  virtual ~BackendGraph() = default;
+  /// "cuda graph", "vulkan command buffer", ...
+  virtual const char *kind() const = 0;
+  /// Node `index` runs `request` (its kernel and shape, new arguments and
+  /// buffers) from the graph's next launch on.
+  virtual Status update(size_t index, const LaunchRequest &request) = 0;
 };
 
 class Device;
@@ -154,6 +180,20 @@ public:
   /// The driver's own stream (CUstream, hipStream_t), for interop; null
   /// where there is none.
   virtual void *nativeHandle() const { return nullptr; }
+  /// Enqueues a graph its device made (Device::createGraph).
+  virtual Status launchGraph(BackendGraph &graph) {
+    (void)graph;
+    return {XPU_ERROR_UNSUPPORTED, "this queue replays no graphs"};
+  }
+  /// Hands work recorded for the queue to the device now, where the queue
+  /// batches it (Vulkan): for latency.
+  virtual Status flush() { return {}; }
+};
+
+/// A queue whose launches run on part of a device's compute units (a
+/// compute-unit budget, spec §17.8).
+struct PartitionRequest {
+  uint32_t computeUnits = 0; ///< at most this many
 };
 
 class Device {
@@ -188,6 +228,24 @@ public:
   virtual Status download(BackendBuffer &src, size_t offset, void *dst,
                           size_t bytes) = 0;
   virtual Status createQueue(std::unique_ptr<Queue> &out) = 0;
+  /// A queue restricted to `request.computeUnits` compute units, where the
+  /// driver partitions compute; else UNSUPPORTED saying why.
+  virtual Status createPartitionedQueue(const PartitionRequest &request,
+                                        std::unique_ptr<Queue> &out) {
+    (void)request, (void)out;
+    return {XPU_ERROR_UNSUPPORTED,
+            label() + " offers no compute partitioning to xpujit"};
+  }
+  /// Records `nodes` (in stream order) as one graph; node i runs after the
+  /// nodes `after[i]` names (earlier ones), the others may overlap it.
+  /// UNSUPPORTED where the device has no graphs of its own: the scheduler
+  /// then replays the launches one by one.
+  virtual Status createGraph(const std::vector<const LaunchRequest *> &nodes,
+                             const std::vector<std::vector<uint32_t>> &after,
+                             std::unique_ptr<BackendGraph> &out) {
+    (void)nodes, (void)after, (void)out;
+    return {XPU_ERROR_UNSUPPORTED, label() + " has no native graphs"};
+  }
   virtual Status createEvent(std::unique_ptr<BackendEvent> &out) = 0;
   virtual Status allocateStatusWord(StatusWord &out) = 0;
   virtual void freeStatusWord(const StatusWord &word) = 0;

@@ -268,7 +268,8 @@ static Status loadProgram(Device &device, const cache::KernelPayload &payload,
                           std::shared_ptr<const Program> &out) {
   auto program = std::make_shared<Program>();
   program->blob = {payload.code, payload.format, payload.toolchain,
-                   payload.log.empty() ? "loaded from the kernel cache" : payload.log};
+                   payload.log.empty() ? "loaded from the kernel cache" : payload.log,
+                   payload.footprints};
   for (const abi::KernelInfo &k : kernels)
     program->kernels.push_back(std::make_shared<const abi::KernelInfo>(k));
   program->diagnostics = std::move(diagnostics);
@@ -308,6 +309,7 @@ static Status compile(Device &device, Session &s, const CompileRequest &request,
   out.format = std::move(blob.format);
   out.toolchain = std::move(blob.toolchain);
   out.kernels = kernels;
+  out.footprints = std::move(blob.footprints);
   char times[128];
   std::snprintf(times, sizeof times, "calibration %.1f ms; front end %.1f ms; gates %.1f ms; ",
                 s.calibrationMs, s.frontEndMs, gatesMs);

@@ -155,6 +155,12 @@ static Status readSettings(Settings &s) {
       return invalidArgument("XPU_VULKAN_STAGING='" + staging + "' is not one of: 0, 1");
     s.vulkanStaging = staging == "1";
   }
+  if (const char *v = std::getenv("XPU_SCHEDULER"); v && *v) {
+    std::string mode = v;
+    if (mode != "on" && mode != "bypass")
+      return invalidArgument("XPU_SCHEDULER='" + mode + "' is not one of: on, bypass");
+    s.schedulerBypass = mode == "bypass";
+  }
   XPU_RETURN_IF_ERROR(readCalibrationSettings(s));
   return readCacheSettings(s);
 }

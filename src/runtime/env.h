@@ -31,6 +31,9 @@ struct Settings {
   /// staging copies even where device memory is host-visible.
   std::string vulkanDisableFeatures; ///< XPU_VULKAN_DISABLE_FEATURES
   bool vulkanStaging = false;        ///< XPU_VULKAN_STAGING=1
+  /// XPU_SCHEDULER=bypass: the raw launch path (no ordering across
+  /// streams, no automatic capture), for A/B measurement.
+  bool schedulerBypass = false;
 
   /// Calibration: a snapshot file to serve records from, and whether to
   /// print this process's calibration counters at exit.

@@ -38,6 +38,8 @@ const char *kindName(Kind kind) {
   case Kind::kernel: return "kernel";
   case Kind::diagnostics: return "diagnostics";
   case Kind::builder: return "builder";
+  case Kind::graph: return "graph";
+  case Kind::graphExec: return "graph exec";
   }
   return "object";
 }

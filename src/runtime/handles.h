@@ -32,6 +32,8 @@ enum class Kind : uint8_t {
   kernel,
   diagnostics,
   builder,
+  graph,
+  graphExec,
 };
 
 const char *kindName(Kind kind);

@@ -2,6 +2,7 @@
 #include "runtime/objects.h"
 #include "calibration/device_calibration.h"
 #include "runtime/log.h"
+#include "scheduler/stream_queue.h"
 #include "xpu/PrintFormat.h"
 
 #include <cstdio>
@@ -25,7 +26,10 @@ Status createStream(const std::shared_ptr<DeviceObj> &device,
                     std::shared_ptr<StreamObj> &out) {
   auto stream = std::make_shared<StreamObj>();
   stream->device = device;
-  XPU_RETURN_IF_ERROR(device->device->createQueue(stream->queue));
+  std::unique_ptr<Queue> queue;
+  XPU_RETURN_IF_ERROR(device->device->createQueue(queue));
+  // The scheduler's side of the stream (src/scheduler/stream_queue.h).
+  stream->queue = sched::frontQueue(*device->device, std::move(queue), *stream);
   std::lock_guard<std::mutex> g(device->mu);
   device->streams.push_back(stream);
   out = std::move(stream);
@@ -94,6 +98,7 @@ static Status printRecords(Device &device, const PendingPrint &p) {
 
 Status StreamObj::synchronize() {
   std::vector<std::shared_ptr<Object>> finished;
+  std::vector<std::shared_ptr<const void>> scheduled; // graphs, fences, held chains
   Status st;
   {
     std::lock_guard<std::mutex> g(mu);
@@ -101,13 +106,17 @@ Status StreamObj::synchronize() {
     uint64_t upTo = enqueued;
     st = queue->synchronize();
     for (PendingCheck &check : checks) {
-      uint32_t count = check.word.host[0], first = check.word.host[1];
+      // A graph's word may be counted into by a later replay on another
+      // stream meanwhile: taken atomically, so no count is lost.
+      uint32_t count = __atomic_exchange_n(&check.word.host[0], 0u, __ATOMIC_ACQ_REL);
+      uint32_t first = __atomic_exchange_n(&check.word.host[1], 0u, __ATOMIC_ACQ_REL);
       const auto &sites = check.kernel->checkSites;
       bool loop = first > 0 && first <= sites.size() && sites[first - 1].what == "loop";
       if (count && st.isOk())
         st = loop ? device->device->calibration().loopStopped(*check.kernel, sites[first - 1])
                   : outOfBounds(*check.kernel, count, first);
-      device->device->freeStatusWord(check.word);
+      if (!check.owner)
+        device->device->freeStatusWord(check.word);
     }
     checks.clear();
     for (PendingPrint &p : prints)
@@ -115,12 +124,14 @@ Status StreamObj::synchronize() {
         st = printed;
     prints.clear();
     finished.swap(inUse);
+    sched::front(*this).takeKept(scheduled);
     synchronized.store(upTo, std::memory_order_release);
     st = timing.done(std::move(st));
   }
   // Outside the lock: the last reference to a module or buffer may go here,
   // and its destruction must not wait for this stream.
   finished.clear();
+  scheduled.clear();
   return st;
 }
 

@@ -18,6 +18,10 @@
 #include <unordered_set>
 #include <vector>
 
+namespace xpu::sched {
+struct Manifest;
+}
+
 namespace xpu::rt {
 
 struct ContextObj;
@@ -62,6 +66,9 @@ struct ContextObj : Object {
 struct PendingCheck {
   StatusWord word;
   std::shared_ptr<const abi::KernelInfo> kernel;
+  /// A word a graph owns and reuses (scheduler/graph.h): read and reset,
+  /// not freed.
+  std::shared_ptr<const void> owner;
 };
 
 struct BufferObj;
@@ -176,6 +183,9 @@ struct KernelObj : Object {
   /// Dynamic shared memory a launch may ask for (interop).
   uint64_t dynamicSharedCapacity = 0;
   std::vector<std::string> paramNames; ///< stable storage for the C API
+  /// The kernel's manifest (scheduler/manifest.h), made on first use.
+  std::once_flag manifestOnce;
+  std::shared_ptr<const sched::Manifest> manifest;
 };
 
 /// Compiler diagnostics handed to the caller; not owned by any context.

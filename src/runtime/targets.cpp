@@ -91,7 +91,7 @@ Status generateCode(mlir::ModuleOp module, const TargetDesc &target,
   case TargetDesc::Kind::cpu:
     return cpu::compileForHost(module, out);
   case TargetDesc::Kind::nvptx:
-    return cuda::compileForNVPTX(module, target, out);
+    return cuda::compileForNVPTX(module, target, out, &kernels);
   case TargetDesc::Kind::amdgcn:
     return hip::compileForAMDGPU(module, target, kernels, out);
   case TargetDesc::Kind::spirv:

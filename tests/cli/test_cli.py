@@ -146,6 +146,34 @@ with tempfile.TemporaryDirectory() as tmp:
         check(any(n.endswith(".admitted.mlir") for n in os.listdir(dump_dir)),
               f"compile --target {target} with XPU_DUMP_DIR dumped no stages")
 
+    # --manifest: each kernel's manifest as JSON; every fact has a value and
+    # its source, or is absent with why (never a guessed number). Access
+    # modes and cost parameters come from the IR, the same on every target.
+    for target in (["--target=spirv"], ["--target=cpu"],
+                   ["--target=nvptx", "--chip=sm_90"],
+                   ["--target=amdgcn", "--chip=gfx942"]):
+        p = run("compile", saxpy, *target, "--manifest")
+        if p.returncode != 0:
+            continue
+        manifests = json.loads(p.stdout)
+        check(len(manifests) == 1 and manifests[0]["kernel"] == "saxpy", p.stdout)
+        m = manifests[0]
+        check(m["schema"] == "xpujit.manifest/1" and m["classified"], p.stdout)
+        for name, fact in m["footprint"].items():
+            check(("value" in fact and fact.get("source")) or fact.get("absent"),
+                  f"{target}: fact {name} has neither a sourced value nor a reason: {fact}")
+        params = {q["name"]: q for q in m["params"]}
+        check(params["y"]["access"] == ["read", "write"] and
+              params["x"]["access"] == ["read"] and params["n"]["cost"] == ["value"] and
+              m["cost_params"] == ["n"], f"{target}: {m['params']}")
+        if target[0] == "--target=spirv":
+            check("absent" in m["footprint"]["registers"], f"spirv registers guessed: {m}")
+    # With -o the code is written as well.
+    run("compile", saxpy, "--target=spirv", "--manifest", "-o", spv)
+    check(os.path.getsize(spv) > 0, "compile --manifest -o wrote no code")
+    p = run("compile", saxpy, "--target=spirv", "--manifest", "--json", expect=2)
+    check("choose one" in p.stderr, p.stderr)
+
 # Usage errors are exit code 2 with a message.
 p = run("run", os.path.join(EXAMPLES, "saxpy.mlir"), "--kernel", "saxpy",
         "--grid", "1", "--block", "1", "--arg", "buf:f99[4]", expect=2)

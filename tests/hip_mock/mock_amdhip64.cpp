@@ -1,7 +1,9 @@
 // A stand-in for libamdhip64 with one fake AMD device, for testing xpujit's
 // side of the HIP runtime API on machines without an AMD GPU. Memory is
 // host memory; kernels do not run: a launch is only recorded (mockLastLaunch)
-// so a test can check what xpujit passed. Device properties are written at
+// so a test can check what xpujit passed, and a graph replays its nodes as
+// such records (mockGraphLaunches); a CU-masked stream keeps its mask
+// (mockLastCUMask). Device properties are written at
 // the hipDeviceProp_tR0600 offsets of HIP 6 (name 0, uuid 256, gcnArchName
 // 1160). A kernel named "mock_fault" makes the next stream synchronization
 // fail as a memory fault does, and every later call with it.
@@ -32,6 +34,43 @@ struct Launch {
   std::vector<std::vector<uint8_t>> params; ///< the first 8 bytes of each
 } last;
 int launches = 0;
+
+/// hipKernelNodeParams of HIP 6 (the layout xpujit declares).
+struct Dim3 {
+  uint32_t x, y, z;
+};
+struct KernelNodeParams {
+  Dim3 blockDim;
+  void **extra;
+  void *func;
+  Dim3 gridDim;
+  void **kernelParams;
+  unsigned sharedMemBytes;
+};
+/// A graph node keeps what a launch would record; instantiation copies it.
+struct GraphNode {
+  Launch launch;
+  std::vector<GraphNode *> deps;
+};
+struct Graph {
+  std::vector<GraphNode *> nodes;
+};
+struct GraphExec {
+  std::vector<GraphNode *> originals; ///< to find a node by its handle
+  std::vector<Launch> launches;
+};
+int graphLaunches = 0;
+std::vector<uint32_t> lastCUMask;
+
+Launch record(void *f, const unsigned grid[3], const unsigned block[3], void **params) {
+  Launch l{static_cast<Function *>(f)->name, {grid[0], grid[1], grid[2]},
+           {block[0], block[1], block[2]}, {}};
+  for (int i = 0; params && params[i] && i < 16; ++i) {
+    auto *b = static_cast<const uint8_t *>(params[i]);
+    l.params.emplace_back(b, b + 8);
+  }
+  return l;
+}
 
 const char *arch() {
   const char *a = std::getenv("MOCK_HIP_ARCH");
@@ -181,15 +220,96 @@ int hipModuleLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsign
   if (sticky)
     return sticky;
   auto *fn = static_cast<Function *>(f);
-  last = {fn->name, {gx, gy, gz}, {bx, by, bz}, {}};
-  for (int i = 0; params && params[i] && i < 16; ++i) {
-    auto *b = static_cast<const uint8_t *>(params[i]);
-    last.params.emplace_back(b, b + 8);
-  }
+  unsigned grid[3] = {gx, gy, gz}, block[3] = {bx, by, bz};
+  last = record(f, grid, block, params);
   ++launches;
   if (fn->name == "mock_fault")
     *static_cast<int *>(stream) = 1;
   return kSuccess;
+}
+
+int hipExtStreamCreateWithCUMask(void **s, uint32_t words, const uint32_t *mask) {
+  lastCUMask.assign(mask, mask + words);
+  *s = new int(0);
+  return sticky;
+}
+
+int hipGraphCreate(void **g, unsigned) {
+  *g = new Graph;
+  return sticky;
+}
+int hipGraphDestroy(void *g) {
+  for (GraphNode *n : static_cast<Graph *>(g)->nodes)
+    delete n;
+  delete static_cast<Graph *>(g);
+  return kSuccess;
+}
+int hipGraphAddKernelNode(void **node, void *g, void *const *deps, size_t ndeps,
+                          const KernelNodeParams *p) {
+  auto *graph = static_cast<Graph *>(g);
+  auto *n = new GraphNode;
+  unsigned grid[3] = {p->gridDim.x, p->gridDim.y, p->gridDim.z};
+  unsigned block[3] = {p->blockDim.x, p->blockDim.y, p->blockDim.z};
+  n->launch = record(p->func, grid, block, p->kernelParams); // values copied now
+  for (size_t i = 0; i < ndeps; ++i) {
+    auto *d = static_cast<GraphNode *>(deps[i]);
+    bool known = false;
+    for (GraphNode *m : graph->nodes)
+      known |= m == d;
+    if (!known) {
+      delete n;
+      return kInvalidValue;
+    }
+    n->deps.push_back(d);
+  }
+  graph->nodes.push_back(n);
+  *node = n;
+  return sticky;
+}
+int hipGraphInstantiate(void **exec, void *g, void **, char *, size_t) {
+  auto *e = new GraphExec;
+  for (GraphNode *n : static_cast<Graph *>(g)->nodes) {
+    e->originals.push_back(n);
+    e->launches.push_back(n->launch);
+  }
+  *exec = e;
+  return sticky;
+}
+int hipGraphExecDestroy(void *e) {
+  delete static_cast<GraphExec *>(e);
+  return kSuccess;
+}
+int hipGraphExecKernelNodeSetParams(void *e, void *node, const KernelNodeParams *p) {
+  auto *exec = static_cast<GraphExec *>(e);
+  for (size_t i = 0; i < exec->originals.size(); ++i)
+    if (exec->originals[i] == node) {
+      unsigned grid[3] = {p->gridDim.x, p->gridDim.y, p->gridDim.z};
+      unsigned block[3] = {p->blockDim.x, p->blockDim.y, p->blockDim.z};
+      exec->launches[i] = record(p->func, grid, block, p->kernelParams);
+      return sticky;
+    }
+  return kInvalidValue;
+}
+/// Replays the nodes in order: each is recorded as a launch would be.
+int hipGraphLaunch(void *e, void *) {
+  if (sticky)
+    return sticky;
+  for (const Launch &l : static_cast<GraphExec *>(e)->launches) {
+    last = l;
+    ++launches;
+  }
+  ++graphLaunches;
+  return kSuccess;
+}
+
+/// For tests: graph launches so far, and the mask of the last CU-masked
+/// stream (up to `maxWords` words; returns how many it has).
+int mockGraphLaunches() { return graphLaunches; }
+int mockLastCUMask(uint32_t *mask, int maxWords) {
+  int n = 0;
+  for (; n < maxWords && n < int(lastCUMask.size()); ++n)
+    mask[n] = lastCUMask[n];
+  return int(lastCUMask.size());
 }
 
 /// For tests: the last launch, its parameters' first 8 bytes each (up to

@@ -198,6 +198,104 @@ TEST_CASE("a kernel needing math functions is refused naming what was looked for
   CHECK(all.find("/amdgcn/bitcode/ocml.bc") != std::string::npos);
 }
 
+template <typename F> F mockSymbol(const char *name) {
+  std::string lib = std::string(std::getenv("ROCM_PATH")) + "/lib/libamdhip64.so";
+  void *h = dlopen(lib.c_str(), RTLD_NOW | RTLD_NOLOAD);
+  REQUIRE(h);
+  auto f = reinterpret_cast<F>(dlsym(h, name));
+  REQUIRE(static_cast<bool>(f));
+  return f;
+}
+
+TEST_CASE("graphs, budgets and manifests on HIP: hipGraph nodes, CU masks, code facts") {
+  Hip h;
+  xpu_module m;
+  XPU_OK(xpu_module_create(h.ctx, h.dev, kAddOne, std::strlen(kAddOne), nullptr, &m, nullptr));
+  xpu_kernel k;
+  XPU_OK(xpu_module_kernel(m, "add_one", &k));
+  xpu_buffer b, b2;
+  XPU_OK(xpu_buffer_create(h.dev, 200 * 4, &b));
+  XPU_OK(xpu_buffer_create(h.dev, 200 * 4, &b2));
+  uint64_t address = 0, address2 = 0;
+  XPU_OK(xpu_buffer_address(b, &address));
+  XPU_OK(xpu_buffer_address(b2, &address2));
+  xpu_stream s;
+  XPU_OK(xpu_stream_create(h.dev, &s));
+  uint32_t grid[3] = {4, 1, 1}, block[3] = {64, 1, 1};
+
+  // Two launches captured: a hipGraph of two kernel nodes, replayed by
+  // hipGraphLaunch with the captured parameters, updated in place.
+  XPU_OK(xpu_stream_begin_capture(s));
+  xpu_arg first[2] = {xpu_arg_buffer(b), xpu_arg_i32(-5)};
+  xpu_arg second[2] = {xpu_arg_buffer(b), xpu_arg_i32(7)};
+  XPU_OK(xpu_launch(k, s, grid, block, first, 2));
+  XPU_OK(xpu_launch(k, s, grid, block, second, 2));
+  xpu_graph g;
+  XPU_OK(xpu_stream_end_capture(s, &g));
+  xpu_graph_exec e;
+  XPU_OK(xpu_graph_instantiate(g, &e));
+  CHECK(std::string(xpu_graph_exec_kind(e)) == "hip graph");
+  auto graphLaunches = mockSymbol<int (*)()>("mockGraphLaunches");
+  int before = graphLaunches();
+  XPU_OK(xpu_graph_launch(e, s));
+  XPU_OK(xpu_stream_synchronize(s));
+  CHECK(graphLaunches() == before + 1);
+  char name[64];
+  unsigned gr[3], bl[3];
+  uint8_t params[16][8];
+  uint64_t pointer;
+  int32_t kValue;
+  mockLastLaunch()(name, sizeof name, gr, bl, params, 16);
+  std::memcpy(&pointer, params[0], 8);
+  std::memcpy(&kValue, params[2], 4);
+  CHECK(std::string(name) == "add_one");
+  CHECK((gr[0] == 4 && bl[0] == 64));
+  CHECK(pointer == address);
+  CHECK(kValue == 7);
+  xpu_arg updated[2] = {xpu_arg_buffer(b2), xpu_arg_i32(9)};
+  XPU_OK(xpu_graph_exec_set_args(e, 1, updated, 2));
+  XPU_OK(xpu_graph_launch(e, s));
+  XPU_OK(xpu_stream_synchronize(s));
+  mockLastLaunch()(name, sizeof name, gr, bl, params, 16);
+  std::memcpy(&pointer, params[0], 8);
+  std::memcpy(&kValue, params[2], 4);
+  CHECK(pointer == address2);
+  CHECK(kValue == 9);
+  xpu_graph_exec_release(e);
+  xpu_graph_release(g);
+
+  // A budget reserves CUs: a stream made with the first N of the mask set.
+  xpu_submission sub = XPU_SUBMISSION_INIT;
+  sub.stream = s;
+  sub.compute_units = 4;
+  xpu_submission_result result = {sizeof result};
+  XPU_OK(xpu_submit(k, &sub, grid, block, first, 2, &result));
+  XPU_OK(xpu_stream_synchronize(s));
+  INFO(result.note);
+  CHECK((result.flags & XPU_SUBMIT_BUDGET_RESERVED) != 0);
+  CHECK(result.compute_units == 4);
+  uint32_t mask[16] = {};
+  int words = mockSymbol<int (*)(uint32_t *, int)>("mockLastCUMask")(mask, 16);
+  CHECK(words == int((h.info.compute_units + 31) / 32));
+  CHECK(mask[0] == 0xFu);
+  for (int i = 1; i < words && i < 16; ++i)
+    CHECK(mask[i] == 0u);
+
+  // The manifest's footprint from the code object's metadata.
+  xpu_kernel_manifest man = {sizeof man};
+  XPU_OK(xpu_kernel_manifest_get(k, &man));
+  INFO(man.json);
+  CHECK(man.registers.known);
+  CHECK(std::string(man.registers.source).find(".vgpr_count") != std::string::npos);
+  CHECK(man.spill_bytes.known);
+  CHECK(man.max_workgroup_size.known);
+  CHECK(man.local_bytes.known);
+  uint32_t uses = 0;
+  XPU_OK(xpu_kernel_param_uses(k, 0, &uses, nullptr));
+  CHECK(uses == (XPU_USE_READ | XPU_USE_WRITE));
+  xpu_stream_release(s);
+}
+
 TEST_CASE("a device fault is reported, then the device is lost") {
   Hip h;
   const char *text = R"(

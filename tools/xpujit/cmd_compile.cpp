@@ -1,5 +1,6 @@
 // `xpujit compile FILE --target T [--chip C] -o OUT`: the code a target's
-// devices would run, generated without a device.
+// devices would run, generated without a device; `--manifest` prints the
+// kernels' manifests.
 #include "cli.h"
 
 #include <cstdio>
@@ -14,6 +15,7 @@ namespace {
 const char *kHelp =
     "usage: xpujit compile FILE --target T [--chip C] [--wave N] -o OUT [--json]\n"
     "                      [--report FILE]\n"
+    "       xpujit compile FILE --target T [--chip C] [--wave N] --manifest [-o OUT]\n"
     "\n"
     "Compiles every kernel of FILE for target T without a device and writes\n"
     "the generated code to OUT:\n"
@@ -24,6 +26,11 @@ const char *kHelp =
     "--wave 64 asks for wave64 on AMD gfx10 and later (wave32 by default).\n"
     "--report FILE writes the module report of what was compiled (JSON,\n"
     "docs/observe.md; offline: no device, limits or cache).\n"
+    "--manifest prints each kernel's manifest on stdout, a JSON array: what\n"
+    "its code occupies (registers, spills, shared and private memory, the\n"
+    "largest workgroup; absent, with why, where no query gives it), the\n"
+    "access mode of each buffer and the parameters its cost depends on\n"
+    "(-o still writes the code when given; diagnostics then go to stderr).\n"
     "Diagnostics print as FILE:LINE:COL: error: CODE: message (or as a JSON\n"
     "array with --json). Exits 0 when OUT was written, 1 otherwise.\n";
 
@@ -45,7 +52,7 @@ bool option(int argc, char **argv, int &i, const char *name, std::string &out) {
 
 int runCompile(int argc, char **argv) {
   std::string file, target, chip, wave, output, reportPath;
-  bool json = false;
+  bool json = false, manifest = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--help" || a == "-h") {
@@ -54,6 +61,8 @@ int runCompile(int argc, char **argv) {
     }
     if (a == "--json")
       json = true;
+    else if (a == "--manifest")
+      manifest = true;
     else if (option(argc, argv, i, "--target", target) ||
              option(argc, argv, i, "--chip", chip) ||
              option(argc, argv, i, "--wave", wave) || option(argc, argv, i, "-o", output) ||
@@ -70,8 +79,17 @@ int runCompile(int argc, char **argv) {
       return kUsage;
     }
   }
-  if (file.empty() || target.empty() || output.empty()) {
+  if (file.empty() || target.empty() || (output.empty() && !manifest)) {
     std::fputs(kHelp, stderr);
+    return kUsage;
+  }
+  if (json && manifest) {
+    std::fprintf(stderr, "xpujit compile: --json and --manifest both print on stdout; "
+                         "choose one\n");
+    return kUsage;
+  }
+  if (manifest && output.empty() && !reportPath.empty()) {
+    std::fprintf(stderr, "xpujit compile: --report needs -o OUT\n");
     return kUsage;
   }
   auto parsedWave = wave.empty() ? std::optional<uint64_t>(0) : parseCount(wave, 1024);
@@ -97,13 +115,32 @@ int runCompile(int argc, char **argv) {
   char *report = nullptr;
   xpu_diagnostics diags = nullptr;
   const char *chipName = chip.empty() ? nullptr : chip.c_str();
-  xpu_status st =
-      reportPath.empty()
-          ? xpu_compile_for_target(ctx.handle, text.data(), text.size(), &options,
-                                   target.c_str(), chipName, &code, &size, &diags)
-          : xpu_compile_for_target_report(ctx.handle, text.data(), text.size(), &options,
-                                          target.c_str(), chipName, &code, &size, &report,
-                                          &diags);
+  xpu_status st = XPU_SUCCESS;
+  if (manifest) {
+    char *manifests = nullptr;
+    st = xpu_compile_manifest(ctx.handle, text.data(), text.size(), &options,
+                              target.c_str(), chipName, &manifests, &diags);
+    if (st == XPU_SUCCESS) {
+      std::fputs(manifests, stdout);
+      xpu_compiled_code_free(manifests);
+    }
+    if (st == XPU_SUCCESS && output.empty()) {
+      std::fputs(xpu_diagnostics_text(diags), stderr);
+      xpu_diagnostics_release(diags);
+      return kOk;
+    }
+    if (st == XPU_SUCCESS) {
+      xpu_diagnostics_release(diags);
+      diags = nullptr;
+    }
+  }
+  if (st == XPU_SUCCESS)
+    st = reportPath.empty()
+             ? xpu_compile_for_target(ctx.handle, text.data(), text.size(), &options,
+                                      target.c_str(), chipName, &code, &size, &diags)
+             : xpu_compile_for_target_report(ctx.handle, text.data(), text.size(), &options,
+                                             target.c_str(), chipName, &code, &size,
+                                             &report, &diags);
   bool located = false; // the failure is among the diagnostics
   for (size_t i = 0, n = xpu_diagnostics_count(diags); i < n; ++i) {
     xpu_diagnostic d;

@@ -19,7 +19,7 @@ from .builder import Builder, For, Function, If, Value, While
 from .device import (Capability, Device, DeviceInfo, backend_note,
                      default_device, device, devices)
 from .errors import (ArgumentMismatchError, BackendError, BusyError,
-                     CompileError, DeviceFaultError, DeviceLostError,
+                     CompileError, DeadlineError, DeviceFaultError, DeviceLostError,
                      Diagnostic, InternalError, InvalidArgumentError,
                      InvalidHandleError, NotFoundError, OutOfBoundsError,
                      OutOfMemoryError, ParseError, RefusedError,
@@ -49,7 +49,7 @@ def synchronize():
 
 __all__ = [
     "ArgumentMismatchError", "BackendError", "Buffer", "Builder", "BusyError",
-    "Capability", "CompileError", "Device", "DeviceFaultError", "DeviceInfo",
+    "Capability", "CompileError", "DeadlineError", "Device", "DeviceFaultError", "DeviceInfo",
     "DeviceLostError", "Diagnostic", "Event", "For", "Function", "If",
     "InternalError", "InvalidArgumentError", "InvalidHandleError", "Kernel", "Layout",
     "Mapping", "Module", "NotFoundError", "OutOfBoundsError", "OutOfMemoryError", "Param",

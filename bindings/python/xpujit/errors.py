@@ -71,12 +71,13 @@ BusyError = _error("BusyError", 12, "A buffer is borrowed by work not yet synchr
 OutOfBoundsError = _error("OutOfBoundsError", 13, "A checked access was out of bounds (reported at synchronization).")
 ArgumentMismatchError = _error("ArgumentMismatchError", 14, "Launch arguments do not fit the kernel's parameters.")
 InternalError = _error("InternalError", 15, "A bug in xpujit: please report it.")
+DeadlineError = _error("DeadlineError", 16, "A submission's window closed before it could start; it did not run.")
 
 _BY_STATUS = {cls.status: cls for cls in (
     InvalidArgumentError, InvalidHandleError, OutOfMemoryError, ParseError,
     RefusedError, NotFoundError, UnsupportedError, CompileError, BackendError,
     DeviceFaultError, DeviceLostError, BusyError, OutOfBoundsError,
-    ArgumentMismatchError, InternalError)}
+    ArgumentMismatchError, InternalError, DeadlineError)}
 
 
 def error(status, message, diagnostics=()):

@@ -50,6 +50,19 @@ const char *scalarName(Scalar s);
 enum class Space : uint8_t { global = 0, shared = 1, priv = 2 };
 enum class Access : uint8_t { rw = 0, ro = 1, owned = 2, alias = 3 };
 
+/// What a kernel does with a buffer parameter, from its IR (the manifest's
+/// access modes; mlir/lib/Analysis/AccessModes.cpp). A buffer only updated
+/// by atomic read-modify-writes (other than exchanges) accumulates.
+enum Use : uint8_t {
+  useRead = 1,
+  useWrite = 2,
+  useAccumulate = 4,
+  useUnknown = 8, ///< a use the analysis cannot follow: read-write for ordering
+};
+/// How a parameter bears on a kernel's cost: its value, a buffer's length,
+/// or a buffer's contents reach a loop bound or a branch condition.
+enum Cost : uint8_t { costValue = 1, costLength = 2, costContents = 4 };
+
 /// Where a flattened parameter's value comes from at launch. Most are the
 /// launch's arguments; the parameters an imported gpu.func kernel gained
 /// for a memref's layout and for its dynamic shared memory are filled in by
@@ -98,6 +111,8 @@ struct Param {
   /// offset `fieldOffset` in it; -1 for a parameter of its own.
   int32_t structArg = -1;
   uint32_t fieldOffset = 0;
+  uint8_t uses = 0;         ///< Use bits (buffers)
+  uint8_t cost = 0;         ///< Cost bits
 };
 
 /// A struct parameter (spec 17.4) as a launch passes it: one argument whose
@@ -134,6 +149,25 @@ struct PrintSite {
   std::string format;
   std::vector<Scalar> args;
   std::string location;
+};
+
+/// One fact about a kernel's generated code (the manifest's footprint): its
+/// value and the query or tool that gave it, or absent with why. A fact no
+/// query gives is absent, never guessed.
+struct CodeFact {
+  bool known = false;
+  uint64_t value = 0;
+  std::string source;
+};
+
+/// What a kernel's code occupies on its target, from the code generator
+/// (ptxas, the AMD code object) and the driver that loaded it.
+struct Footprint {
+  CodeFact registers;        ///< per invocation
+  CodeFact spillBytes;       ///< bytes of registers spilled per invocation
+  CodeFact sharedBytes;      ///< static workgroup-shared memory
+  CodeFact localBytes;       ///< private memory (stack, scratch) per invocation
+  CodeFact maxWorkgroupSize; ///< the most invocations a workgroup may have
 };
 
 /// A runtime-checked access site: where it is in the source.

@@ -158,6 +158,11 @@ std::string fmtRatio(double num, double den) {
 } // namespace
 
 int main(int argc, char **argv) {
+  // libomp's idle threads spin for 200 ms after a parallel region, taking a
+  // core from whatever is timed next (xpujit or pocl, rounds interleave):
+  // the stencil's xpujit times were bimodal, 0.66 or 1.5 ms. They spin as
+  // long as xpujit's workers do (50 us) unless the caller says otherwise.
+  setenv("KMP_BLOCKTIME", "50us", /*overwrite=*/0);
   int rounds = 5;
   bool quick = false;
   std::string out, only;
@@ -547,9 +552,9 @@ int main(int argc, char **argv) {
   char line[512];
   std::snprintf(line, sizeof line,
                 "- references: clang-22 -O3 -march=native -fopenmp -ffp-contract=off (%d "
-                "threads); %s\n- load average before / after: %s / %s\n- %d interleaved "
+                "threads, KMP_BLOCKTIME=%s); %s\n- load average before / after: %s / %s\n- %d interleaved "
                 "rounds; each round's time is the median of its calls\n\n",
-                omp::threads(), oclNote.c_str(), loadBefore.c_str(), loadAfter.c_str(), rounds);
+                omp::threads(), getenv("KMP_BLOCKTIME"), oclNote.c_str(), loadBefore.c_str(), loadAfter.c_str(), rounds);
   text += line;
   // On a shared machine other work only ever adds time: the best round
   // is the closest to the code's own speed; the median says how steady.

@@ -2,7 +2,8 @@
 """Every row of the integer-semantics table (docs/profiles.md) on every
 backend present: division, remainder, floordiv/ceildiv, MIN / -1,
 MIN rem -1, shifts at and above the width, per width i1-i64, scalar and
-3-lane vector, every element checked against reference.py.
+3-lane vector, plus fresh random pairs, every element checked against
+reference.py.
 The last line reads "N passed, N failed" (backend x op x width x shape)."""
 import os
 import sys
@@ -21,14 +22,18 @@ OPS = ("divsi", "divui", "remsi", "remui", "floordivsi", "ceildivsi", "ceildivui
 DTYPES = {1: np.uint8, 8: np.uint8, 16: np.uint16, 32: np.uint32, 64: np.uint64}
 
 
-def pairs(w):
-    """The table's cases for width w (unsigned form), and ordinary ones."""
+def pairs(w, rng):
+    """The table's cases for width w (unsigned form), ordinary ones, and 60
+    fresh random pairs of random bit lengths (SPIR-V divides 64-bit values
+    that fit in 32 bits one way and wider ones another)."""
     m = (1 << w) - 1
     mn = 1 << (w - 1)
     xs = sorted({0, 1, m, mn, mn - 1, 7 & m, (-7) & m})
     ys = sorted({0, 1, m, 2 & m, 3 & m, (-3) & m, w & m, (w + 1) & m, (2 * w) & m,
                  (w - 1) & m, mn})
-    return [(x, y) for x in xs for y in ys]
+    drawn = [tuple(int(rng.integers(0, 1 << int(rng.integers(1, w + 1)), dtype=np.uint64))
+                   for _ in range(2)) for _ in range(60)]
+    return [(x, y) for x in xs for y in ys] + drawn
 
 
 def kernel(op, w, lanes, n):
@@ -58,9 +63,10 @@ def main():
         except xpujit.XpuError as e:
             print(f"SKIP: {spec}: {e}")
     passed = failed = 0
+    rng = np.random.default_rng()
     for dev in devices:
         for w in (1, 8, 16, 32, 64):
-            cases = pairs(w)
+            cases = pairs(w, rng)
             # Whole vectors of 3: pad with copies of the first case.
             while len(cases) % 3:
                 cases.append(cases[0])

@@ -4,6 +4,7 @@
 #include "xpu/Transforms/Passes.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
@@ -385,6 +386,97 @@ void integerVectorByLanes(Operation *op) {
   op->erase();
 }
 
+/// The quotient and remainder of unsigned 64-bit `a` by `d` (d != 0: the
+/// divisor guards of DefineIntegerSemantics ran before): in 32 bits when
+/// both fit, else by restoring division, one quotient bit per step.
+std::pair<Value, Value> unsignedDivRem64(OpBuilder &b, Location loc, Value a, Value d) {
+  Type i64 = b.getI64Type(), i32 = b.getI32Type();
+  using P = arith::CmpIPredicate;
+  Value zero = splatInt(b, loc, i64, 0), one = splatInt(b, loc, i64, 1);
+  Value high = arith::ShRUIOp::create(b, loc, arith::OrIOp::create(b, loc, a, d),
+                                      splatInt(b, loc, i64, 32));
+  Value narrow = arith::CmpIOp::create(b, loc, P::eq, high, zero);
+  auto split = scf::IfOp::create(b, loc, TypeRange{i64, i64}, narrow, /*withElse=*/true);
+  OpBuilder t = split.getThenBodyBuilder();
+  Value a32 = arith::TruncIOp::create(t, loc, i32, a);
+  Value d32 = arith::TruncIOp::create(t, loc, i32, d);
+  scf::YieldOp::create(
+      t, loc,
+      ValueRange{arith::ExtUIOp::create(t, loc, i64, arith::DivUIOp::create(t, loc, a32, d32)),
+                 arith::ExtUIOp::create(t, loc, i64, arith::RemUIOp::create(t, loc, a32, d32))});
+  OpBuilder e = split.getElseBodyBuilder();
+  Value top = splatInt(e, loc, i64, 63);
+  auto steps = scf::ForOp::create(
+      e, loc, arith::ConstantIndexOp::create(e, loc, 0), arith::ConstantIndexOp::create(e, loc, 64),
+      arith::ConstantIndexOp::create(e, loc, 1), ValueRange{zero, zero},
+      [&](OpBuilder &l, Location loc, Value i, ValueRange qr) {
+        Value q = qr[0], r = qr[1];
+        Value at = arith::SubIOp::create(l, loc, top, arith::IndexCastUIOp::create(l, loc, i64, i));
+        Value bit = arith::AndIOp::create(l, loc, arith::ShRUIOp::create(l, loc, a, at), one);
+        // r < d before the shift; a bit shifted out of r makes it >= d.
+        Value carry = arith::CmpIOp::create(l, loc, P::ne,
+                                            arith::ShRUIOp::create(l, loc, r, top), zero);
+        Value r2 = arith::OrIOp::create(l, loc, arith::ShLIOp::create(l, loc, r, one), bit);
+        Value fits = arith::OrIOp::create(l, loc, carry,
+                                          arith::CmpIOp::create(l, loc, P::uge, r2, d));
+        Value rNext = arith::SelectOp::create(l, loc, fits, arith::SubIOp::create(l, loc, r2, d), r2);
+        Value qNext = arith::OrIOp::create(l, loc, arith::ShLIOp::create(l, loc, q, one),
+                                           arith::ExtUIOp::create(l, loc, i64, fits));
+        scf::YieldOp::create(l, loc, ValueRange{qNext, rNext});
+      });
+  scf::YieldOp::create(e, loc, steps.getResults());
+  return {split.getResult(0), split.getResult(1)};
+}
+
+/// 64-bit integer division and remainder in our own code (spirv). NVIDIA's
+/// Vulkan driver 580 computed 64-bit OpUDiv/OpSDiv wrong where a quotient
+/// meets its remainder or its product with the divisor: the ceildivui,
+/// ceildivsi and floordivsi of a vector<2xi64>, split into two divisions
+/// side by side, each came out with the other's rounding
+/// (tests/differential/open/nv-vk-ceildivui-i64-vector.mlir; on the H200,
+/// also with the remainder as a - q * d; the same kernels in 32 bits were
+/// right). Divisions by a constant, which the driver turns into multiplies,
+/// are left to it.
+void wideDivisionInSoftware(Operation *op, unsigned indexBits) {
+  Value a = op->getOperand(0), d = op->getOperand(1);
+  Type t = a.getType();
+  if (!(t.isInteger(64) || (t.isIndex() && indexBits == 64)) ||
+      d.getDefiningOp<arith::ConstantOp>())
+    return;
+  OpBuilder b(op);
+  Location loc = op->getLoc();
+  Type i64 = b.getI64Type();
+  if (t.isIndex()) {
+    a = arith::IndexCastUIOp::create(b, loc, i64, a);
+    d = arith::IndexCastUIOp::create(b, loc, i64, d);
+  }
+  bool isSigned = isa<arith::DivSIOp, arith::RemSIOp>(op);
+  bool wantsQuotient = isa<arith::DivSIOp, arith::DivUIOp>(op);
+  Value result;
+  if (!isSigned) {
+    auto [q, r] = unsignedDivRem64(b, loc, a, d);
+    result = wantsQuotient ? q : r;
+  } else {
+    // |a| / |d| unsigned (|INT_MIN| is 2^63), then the signs of C's
+    // truncating division; INT_MIN / -1 never arrives (its divisor is 1).
+    using P = arith::CmpIPredicate;
+    Value zero = splatInt(b, loc, i64, 0);
+    auto negate = [&](Value v) { return Value(arith::SubIOp::create(b, loc, zero, v)); };
+    Value aNeg = arith::CmpIOp::create(b, loc, P::slt, a, zero);
+    Value dNeg = arith::CmpIOp::create(b, loc, P::slt, d, zero);
+    auto [q, r] = unsignedDivRem64(b, loc, arith::SelectOp::create(b, loc, aNeg, negate(a), a),
+                                   arith::SelectOp::create(b, loc, dNeg, negate(d), d));
+    result = wantsQuotient
+                 ? Value(arith::SelectOp::create(
+                       b, loc, arith::XOrIOp::create(b, loc, aNeg, dNeg), negate(q), q))
+                 : Value(arith::SelectOp::create(b, loc, aNeg, negate(r), r));
+  }
+  if (t.isIndex())
+    result = arith::IndexCastUIOp::create(b, loc, t, result);
+  op->getResult(0).replaceAllUsesWith(result);
+  op->erase();
+}
+
 /// i32 for i1 and vector<N x i32> for vector<N x i1>; null for other types.
 Type wideBool(Type t) {
   if (t.isInteger(1))
@@ -486,6 +578,8 @@ struct AvoidMiscompilesPass : xpu::impl::AvoidMiscompilesBase<AvoidMiscompilesPa
           signExtendByShifts(e);
         else if (auto c = dyn_cast<arith::IndexCastOp>(op))
           indexSignExtendByShifts(c, indexBits);
+        else if (isa<arith::DivUIOp, arith::RemUIOp, arith::DivSIOp, arith::RemSIOp>(op))
+          wideDivisionInSoftware(op, indexBits);
         else if (auto w = dyn_cast<scf::WhileOp>(op))
           scalarizeLoopValues(trivialHeader(w));
       }

@@ -165,8 +165,11 @@ def AvoidMiscompiles : Pass<"xpu-avoid-miscompiles", "mlir::ModuleOp"> {
     shifts, an `scf.while` carries vectors as their lanes, and one whose
     header holds a loop or an if, or computes a value it passes on, has its
     header's first run peeled so the loop's header only forwards values;
-    (NVIDIA's Vulkan driver 580) loops carry booleans as i32, and
-    element-wise arith and math ops on integer vectors go lane by lane.
+    (NVIDIA's Vulkan driver 580) loops carry booleans as i32,
+    element-wise arith and math ops on integer vectors go lane by lane, and
+    64-bit division and remainder by a non-constant divisor are computed
+    by xpujit's own code (32-bit when the operands fit, else restoring
+    division).
 
     ```mlir
     %b = arith.trunci %x : i64 to i1
@@ -182,6 +185,7 @@ def AvoidMiscompiles : Pass<"xpu-avoid-miscompiles", "mlir::ModuleOp"> {
            "bits of index in the SPIR-V lowering (for index_cast widths)">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect",
                            "::mlir::vector::VectorDialect"];
 }
 

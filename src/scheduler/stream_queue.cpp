@@ -163,12 +163,13 @@ Status StreamQueue::enqueueExec(ExecState &exec) {
   return exec.enqueue(*inner_);
 }
 
-Status StreamQueue::partition(uint32_t units, rt::Queue *&out, std::string &why) {
+Status StreamQueue::partition(uint32_t units, rt::Queue *&out, uint32_t &reserved,
+                              std::string &why) {
   out = nullptr;
   auto it = partitions_.find(units);
   if (it == partitions_.end()) {
     Partition p;
-    Status st = dev_.createPartitionedQueue({units}, p.queue);
+    Status st = dev_.createPartitionedQueue({units}, p.queue, p.reserved);
     if (st.isOk())
       st = dev_.createEvent(p.in);
     if (st.isOk())
@@ -180,6 +181,7 @@ Status StreamQueue::partition(uint32_t units, rt::Queue *&out, std::string &why)
     it = partitions_.emplace(units, std::move(p)).first;
   }
   out = it->second.queue.get();
+  reserved = it->second.reserved;
   return {};
 }
 

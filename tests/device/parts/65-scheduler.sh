@@ -23,3 +23,13 @@ check_to "$res/scheduler-manifest-sm90.json" "$bin/xpujit" compile examples/saxp
 step "scheduler: chains of 100 saxpy(2^20) replayed, cuda:0 and vulkan:0 in one run"
 check "$bin/xpu-bench-graphs" --device cuda:0 --device vulkan:0 --chain 100 --n 1048576 \
   --iterations 50 --out "$res/scheduler-graphs.md" --tsv "$res/scheduler-graphs.tsv"
+
+# A compute-unit budget reserved by a CUDA green context (driver 12.5+):
+# 16 of the H200's 132 SMs; the result must say 16 reserved, every element
+# must be right, and the program prints (never asserts) the time of a long
+# kernel with and without the budget, and what 17 and 131 SMs reserve
+# (rounded up to the driver's 8-SM granularity; 131 rounds to the whole
+# device and must be refused as not honoured). Fails when cuda:0 is missing.
+step "scheduler: a budget of 16 SMs through a green context on cuda:0"
+check "$bin/xpu-bench-budget" --device cuda:0 --units 16 --iterations 5 \
+  --out "$res/scheduler-budget-cuda.md"

@@ -33,3 +33,20 @@ check "$bin/xpu-bench-graphs" --device cuda:0 --device vulkan:0 --chain 100 --n 
 step "scheduler: a budget of 16 SMs through a green context on cuda:0"
 check "$bin/xpu-bench-budget" --device cuda:0 --units 16 --iterations 5 \
   --out "$res/scheduler-budget-cuda.md"
+
+# Manifest facts from the NVIDIA Vulkan driver's pipeline statistics
+# (VK_KHR_pipeline_executable_properties): the log lists every statistic
+# the driver names for saxpy's pipeline (name = value (description)), the
+# manifest shows which of them became registers, spills, shared or private
+# memory (each citing its statistic) and which stayed absent. Printed for
+# the lead to read, not asserted beyond this: the run must be on the
+# NVIDIA device and succeed, and a fact the manifest claims must cite a
+# statistic.
+step "scheduler: pipeline statistics and saxpy's manifest on vulkan:0 (NVIDIA)"
+# (bash -c: the log is on stderr, and check_to keeps stdout.)
+check_to "$res/scheduler-vulkan-statistics.txt" bash -c 'XPU_LOG=debug "$0" run \
+  examples/saxpy.mlir --device vulkan:0 --kernel saxpy --grid 4096 --block 256 \
+  --arg "buf:f32[1048576]=rand" --arg "buf:f32[1048576]=rand" --arg f32:2 \
+  --arg i32:1048576 --manifest 2>&1' "$bin/xpujit"
+check grep -q "device NVIDIA" "$res/scheduler-vulkan-statistics.txt"
+check grep -q 'executable "' "$res/scheduler-vulkan-statistics.txt"

@@ -490,9 +490,15 @@ public:
   }
   Status record(rt::BackendEvent &event) override {
     XPU_RETURN_IF_ERROR(device.enter());
-    return device.check(
-        device.drv.cuEventRecord(static_cast<CudaEvent &>(event).event, stream),
-        "cuEventRecord");
+    CUevent e = static_cast<CudaEvent &>(event).event;
+    CUresult r = device.drv.cuEventRecord(e, stream);
+    // cuEventRecord wants the event and the stream of one context; events
+    // are the primary context's. A green context records any event of its
+    // primary context, and its only work is this stream's.
+    if (r == CUDA_ERROR_INVALID_HANDLE && green.context)
+      return device.check(device.drv.cuGreenCtxRecordEvent(green.context, e),
+                          "cuGreenCtxRecordEvent");
+    return device.check(r, "cuEventRecord");
   }
   Status wait(rt::BackendEvent &event) override {
     XPU_RETURN_IF_ERROR(device.enter());

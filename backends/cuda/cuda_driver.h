@@ -207,7 +207,9 @@ enum : unsigned { CU_MEMORYTYPE_HOST = 1, CU_MEMORYTYPE_DEVICE = 2, CU_MEMORYTYP
     (CUgreenCtx *, CUdevResourceDesc, CUdevice, unsigned))                     \
   X(cuGreenCtxStreamCreate, "cuGreenCtxStreamCreate", CUresult,                \
     (CUstream *, CUgreenCtx, unsigned, int))                                   \
-  X(cuGreenCtxDestroy, "cuGreenCtxDestroy", CUresult, (CUgreenCtx))
+  X(cuGreenCtxDestroy, "cuGreenCtxDestroy", CUresult, (CUgreenCtx))            \
+  X(cuGreenCtxRecordEvent, "cuGreenCtxRecordEvent", CUresult,                  \
+    (CUgreenCtx, CUevent))
 
 /// The resolved entry points.
 struct Driver {

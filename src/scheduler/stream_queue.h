@@ -99,6 +99,7 @@ private:
     std::unique_ptr<rt::Queue> queue;
     std::unique_ptr<rt::BackendEvent> in, out;
     uint32_t reserved = 0;
+    std::string refused; ///< why the device reserves no queue for it
   };
   std::map<uint32_t, Partition> partitions_;
 };

@@ -69,6 +69,7 @@ Driver fakeDriver() {
   d.cuGreenCtxCreate = createContext;
   d.cuGreenCtxStreamCreate = createStream;
   d.cuGreenCtxDestroy = destroyContext;
+  d.cuGreenCtxRecordEvent = [](CUgreenCtx, CUevent) { return CUDA_SUCCESS; };
   d.cuStreamDestroy = destroyStream;
   return d;
 }

@@ -45,6 +45,16 @@ public:
     if (names_.size() < 8 && std::find(names_.begin(), names_.end(), name) == names_.end())
       names_.push_back(name);
   }
+  /// Every name `other` holds (a graph's kernels).
+  void add(const InFlightKernels &other) {
+    std::vector<std::string> names;
+    {
+      std::lock_guard<std::mutex> g(other.mu_);
+      names = other.names_;
+    }
+    for (const std::string &k : names)
+      add(k);
+  }
   /// " while running kernel 'a', 'b'", or "" when none ran; forgets them.
   std::string take() {
     std::vector<std::string> names;
@@ -59,7 +69,7 @@ public:
   }
 
 private:
-  std::mutex mu_;
+  mutable std::mutex mu_;
   std::vector<std::string> names_;
 };
 

@@ -486,7 +486,7 @@ public:
     return {};
   }
   Status launchGraph(rt::BackendGraph &graph) override {
-    return launchCudaGraph(graph, stream);
+    return launchCudaGraph(graph, stream, inFlight);
   }
   Status record(rt::BackendEvent &event) override {
     XPU_RETURN_IF_ERROR(device.enter());

@@ -1,8 +1,9 @@
-// Launch graphs on CUDA: a CUgraph of kernel nodes with the dependencies the
-// scheduler gives, instantiated once and updated in place
+// Launch graphs on CUDA: a CUgraph of kernel nodes in stream order,
+// instantiated once and updated in place
 // (cuGraphExecKernelNodeSetParams), launched with cuGraphLaunch.
 #pragma once
 
+#include "../common/driver_launch.h"
 #include "cuda_driver.h"
 #include "runtime/backend.h"
 
@@ -25,7 +26,9 @@ rt::Status createCudaGraph(const GraphContext &context,
                            const std::vector<std::vector<uint32_t>> &after,
                            std::unique_ptr<rt::BackendGraph> &out);
 
-/// cuGraphLaunch of a graph createCudaGraph made.
-rt::Status launchCudaGraph(rt::BackendGraph &graph, CUstream stream);
+/// cuGraphLaunch of a graph createCudaGraph made; its kernels join
+/// `running`, so that a fault reported later names them.
+rt::Status launchCudaGraph(rt::BackendGraph &graph, CUstream stream,
+                           driver::InFlightKernels &running);
 
 } // namespace xpu::cuda

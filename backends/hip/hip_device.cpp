@@ -314,7 +314,7 @@ public:
     return {};
   }
   Status launchGraph(rt::BackendGraph &graph) override {
-    return launchHipGraph(graph, stream);
+    return launchHipGraph(graph, stream, inFlight);
   }
   Status record(rt::BackendEvent &event) override {
     XPU_RETURN_IF_ERROR(device.enter());

@@ -49,6 +49,7 @@ public:
   hipGraph_t graph = nullptr;
   hipGraphExec_t exec = nullptr;
   std::vector<hipGraphNode_t> nodes;
+  driver::InFlightKernels kernels; ///< the graph's kernel names
 };
 
 } // namespace
@@ -77,6 +78,7 @@ Status createHipGraph(const GraphContext &context,
         hip.hipGraphAddKernelNode(&node, g->graph, deps.data(), deps.size(), &p),
         "hipGraphAddKernelNode of '" + requests[i]->info->name + "'"));
     g->nodes.push_back(node);
+    g->kernels.add(requests[i]->info->name);
   }
   char log[1024] = {0};
   hipGraphNode_t failed = nullptr;
@@ -88,10 +90,14 @@ Status createHipGraph(const GraphContext &context,
   return {};
 }
 
-Status launchHipGraph(rt::BackendGraph &graph, hipStream_t stream) {
+Status launchHipGraph(rt::BackendGraph &graph, hipStream_t stream,
+                      driver::InFlightKernels &running) {
   auto &g = static_cast<HipGraph &>(graph);
   XPU_RETURN_IF_ERROR(g.context.enter());
-  return g.context.check(g.context.hip->hipGraphLaunch(g.exec, stream), "hipGraphLaunch");
+  XPU_RETURN_IF_ERROR(
+      g.context.check(g.context.hip->hipGraphLaunch(g.exec, stream), "hipGraphLaunch"));
+  running.add(g.kernels); // a fault at the next sync names them
+  return {};
 }
 
 } // namespace xpu::hip

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "hip_runtime.h"
+#include "../common/driver_launch.h"
 #include "runtime/backend.h"
 
 #include <functional>
@@ -27,7 +28,9 @@ rt::Status createHipGraph(const GraphContext &context,
                           const std::vector<std::vector<uint32_t>> &after,
                           std::unique_ptr<rt::BackendGraph> &out);
 
-/// hipGraphLaunch of a graph createHipGraph made.
-rt::Status launchHipGraph(rt::BackendGraph &graph, hipStream_t stream);
+/// hipGraphLaunch of a graph createHipGraph made; its kernels join
+/// `running`, so that a fault reported later names them.
+rt::Status launchHipGraph(rt::BackendGraph &graph, hipStream_t stream,
+                          driver::InFlightKernels &running);
 
 } // namespace xpu::hip

@@ -524,6 +524,7 @@ LogicalResult lowerToSPIRV(ModuleOp module, const SPIRVOptions &options) {
     pm.addPass(createGuardLoopLimit()); // the float atomics' exchange loops
   AvoidMiscompilesOptions avoid;
   avoid.target = "spirv";
+  avoid.indexBits = options.indexBits;
   pm.addPass(createAvoidMiscompiles(avoid));
   ConvertXPUToSPIRVOptions convert;
   convert.indexBits = options.indexBits;

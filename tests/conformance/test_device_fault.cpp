@@ -115,6 +115,49 @@ TEST_CASE("device fault: named, the device lost, a new context made") {
   xpu_context_release(ctx);
 }
 
+// In a process of its own too (tests/CMakeLists.txt: ".graphfault"): the
+// fault is found at the synchronization after a graph replay, where no
+// single launch was made, and must still name the graph's kernels.
+TEST_CASE("graph fault: a replayed graph's fault names its kernels") {
+  if (target().backend != XPU_BACKEND_CUDA && target().backend != XPU_BACKEND_HIP) {
+    MESSAGE("skipped: only CUDA and HIP report device faults (see the case above)");
+    return;
+  }
+  xpu_context ctx;
+  XPU_OK(xpu_context_create(nullptr, &ctx));
+  xpu_device dev = deviceIn(ctx);
+  REQUIRE(dev);
+  xpu_module_options opts = XPU_MODULE_OPTIONS_INIT;
+  opts.flags = XPU_MODULE_NO_RUNTIME_CHECKS;
+  xpu_module mod;
+  XPU_OK(xpu_module_create(ctx, dev, kWild, std::strlen(kWild), &opts, &mod, nullptr));
+  xpu_kernel k;
+  XPU_OK(xpu_module_kernel(mod, "wild_store", &k));
+  xpu_buffer out;
+  XPU_OK(xpu_buffer_create(dev, 1024, &out));
+  xpu_stream s;
+  XPU_OK(xpu_stream_create(dev, &s));
+  uint32_t grid[3] = {1, 1, 1}, block[3] = {32, 1, 1};
+  xpu_arg near[2] = {xpu_arg_buffer(out), xpu_arg_i64(0)};
+  xpu_arg far[2] = {xpu_arg_buffer(out), xpu_arg_i64(int64_t(1) << 40)};
+  XPU_OK(xpu_stream_begin_capture(s));
+  XPU_OK(xpu_launch(k, s, grid, block, near, 2));
+  XPU_OK(xpu_launch(k, s, grid, block, near, 2));
+  xpu_graph g;
+  XPU_OK(xpu_stream_end_capture(s, &g));
+  xpu_graph_exec e;
+  XPU_OK(xpu_graph_instantiate(g, &e));
+  XPU_OK(xpu_graph_launch(e, s)); // in bounds: runs
+  XPU_OK(xpu_stream_synchronize(s));
+  XPU_OK(xpu_graph_exec_set_args(e, 1, far, 2));
+  XPU_OK(xpu_graph_launch(e, s));
+  CHECK(xpu_stream_synchronize(s) == XPU_ERROR_DEVICE_FAULT);
+  CHECK(std::string(xpu_last_error_message()).find("wild_store") != std::string::npos);
+  xpu_graph_exec_release(e);
+  xpu_graph_release(g);
+  xpu_context_release(ctx); // must not hang or crash
+}
+
 TEST_CASE("event timing measures a launch") {
   xpu_event a, b;
   XPU_OK(xpu_event_create(target().dev, &a));

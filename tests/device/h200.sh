@@ -49,10 +49,12 @@ step "devices"
 check "$bin/xpujit" devices --caps
 
 step "conformance on cuda (cold cache, then from the cache)"
-check env XPU_TEST_BACKEND=cuda "$bin/conformance" '-tce=*device fault*'
-check env XPU_TEST_BACKEND=cuda XPU_TEST_EXPECT_CACHED=1 "$bin/conformance" '-tce=*device fault*'
+check env XPU_TEST_BACKEND=cuda "$bin/conformance" '-tce=*device fault*,*graph fault*'
+check env XPU_TEST_BACKEND=cuda XPU_TEST_EXPECT_CACHED=1 "$bin/conformance" '-tce=*device fault*,*graph fault*'
 step "a device fault, in a process of its own"
 check env XPU_TEST_BACKEND=cuda "$bin/conformance" '-tc=*device fault*'
+step "a device fault in a replayed graph, in a process of its own"
+check env XPU_TEST_BACKEND=cuda "$bin/conformance" '-tc=*graph fault*'
 step "conformance on cpu (same library, same machine)"
 check env XPU_TEST_BACKEND=cpu "$bin/conformance"
 
@@ -60,8 +62,8 @@ step "vulkan on the NVIDIA driver"
 devices=$("$bin/xpujit" devices)
 echo "$devices"
 if grep -q "  vulkan  " <<<"$devices"; then
-  check env XPU_TEST_BACKEND=vulkan "$bin/conformance" '-tce=*device fault*'
-  check env XPU_TEST_BACKEND=vulkan XPU_TEST_EXPECT_CACHED=1 "$bin/conformance" '-tce=*device fault*'
+  check env XPU_TEST_BACKEND=vulkan "$bin/conformance" '-tce=*device fault*,*graph fault*'
+  check env XPU_TEST_BACKEND=vulkan XPU_TEST_EXPECT_CACHED=1 "$bin/conformance" '-tce=*device fault*,*graph fault*'
   check env XPU_TEST_BACKEND=vulkan "$bin/vulkan_tests"
   check_to "$res/stream-xpu-vulkan.jsonl" "$bin/xpu-bench-stream" --device vulkan:0 --log2n 27 --iterations 100
   check "$bin/xpu-bench-launch" --device vulkan:0 --against cuda:0 --out "$res/launch-vulkan.md"

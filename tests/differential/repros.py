@@ -49,6 +49,12 @@ def while_header_i16(rng, n):
     return [np.zeros(n, np.int16), args[1]], want.astype(np.int16)
 
 
+def index_cast_rem(rng, n):
+    x = rng.integers(-2**31, 2**31, n, dtype=np.int64).astype(np.int32)
+    x[:3] = [-1, INT_MIN, 5]
+    return [np.zeros(n, np.int64), x], x.astype(np.int64)
+
+
 def i1_broadcast(rng, n):
     x = rng.integers(-2**62, 2**62, 3 * n, dtype=np.int64)
     return [np.zeros(n, np.int8), x], (x[2::3] & 1).astype(np.int8)
@@ -109,6 +115,7 @@ CASES = {
     "cpu-static-mulsi-extended": (14, 8, mulsi_extended),
     "cpu-vector-i1-param": (2, 32, vector_bool_param),
     "vk-floordivsi-sext-const": (2, 32, floordiv_const),
+    "vk-index-cast-sext-rem": (2, 32, index_cast_rem),
     "vk-remsi-intmin": (2, 32, remsi),
     "vk-sext-cmp-slt": (2, 32, sext_slt),
     "vk-while-ctlz-i64": (2, 32, while_ctlz_i64),

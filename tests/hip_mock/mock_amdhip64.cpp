@@ -5,8 +5,9 @@
 // such records (mockGraphLaunches); a CU-masked stream keeps its mask
 // (mockLastCUMask). Device properties are written at
 // the hipDeviceProp_tR0600 offsets of HIP 6 (name 0, uuid 256, gcnArchName
-// 1160). A kernel named "mock_fault" makes the next stream synchronization
-// fail as a memory fault does, and every later call with it.
+// 1160). A kernel named "mock_fault", launched or replayed in a graph,
+// makes the next stream synchronization fail as a memory fault does, and
+// every later call with it.
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -291,12 +292,14 @@ int hipGraphExecKernelNodeSetParams(void *e, void *node, const KernelNodeParams 
   return kInvalidValue;
 }
 /// Replays the nodes in order: each is recorded as a launch would be.
-int hipGraphLaunch(void *e, void *) {
+int hipGraphLaunch(void *e, void *stream) {
   if (sticky)
     return sticky;
   for (const Launch &l : static_cast<GraphExec *>(e)->launches) {
     last = l;
     ++launches;
+    if (l.name == "mock_fault")
+      *static_cast<int *>(stream) = 1;
   }
   ++graphLaunches;
   return kSuccess;

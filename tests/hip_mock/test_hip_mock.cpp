@@ -296,15 +296,17 @@ TEST_CASE("graphs, budgets and manifests on HIP: hipGraph nodes, CU masks, code 
   xpu_stream_release(s);
 }
 
-TEST_CASE("a device fault is reported, then the device is lost") {
-  Hip h;
-  const char *text = R"(
+const char *kMockFault = R"(
     xpu.kernel @mock_fault(%b: !xpu.buffer<i32>) {
       %i = xpu.global_id x
       %one = arith.constant 1 : i32
       xpu.store %one, %b[%i] : !xpu.buffer<i32>
       xpu.return
     })";
+
+TEST_CASE("a device fault is reported, then the device is lost") {
+  Hip h;
+  const char *text = kMockFault;
   xpu_module m;
   XPU_OK(xpu_module_create(h.ctx, h.dev, text, std::strlen(text), nullptr, &m, nullptr));
   xpu_kernel k;
@@ -323,4 +325,32 @@ TEST_CASE("a device fault is reported, then the device is lost") {
   xpu_buffer other;
   CHECK(xpu_buffer_create(h.dev, 16, &other) == XPU_ERROR_DEVICE_LOST);
   CHECK(std::string(xpu_last_error_message()).find("lost") != std::string::npos);
+}
+
+// In a process of its own (".graphfault"): a fault poisons the mock as it
+// does HIP.
+TEST_CASE("a graph fault names the replayed graph's kernels") {
+  Hip h;
+  xpu_module m;
+  XPU_OK(xpu_module_create(h.ctx, h.dev, kMockFault, std::strlen(kMockFault), nullptr, &m,
+                           nullptr));
+  xpu_kernel k;
+  XPU_OK(xpu_module_kernel(m, "mock_fault", &k));
+  xpu_buffer b;
+  XPU_OK(xpu_buffer_create(h.dev, 256, &b));
+  xpu_arg arg = xpu_arg_buffer(b);
+  uint32_t grid[3] = {1, 1, 1}, block[3] = {64, 1, 1};
+  xpu_stream s;
+  XPU_OK(xpu_stream_create(h.dev, &s));
+  XPU_OK(xpu_stream_begin_capture(s));
+  XPU_OK(xpu_launch(k, s, grid, block, &arg, 1));
+  xpu_graph g;
+  XPU_OK(xpu_stream_end_capture(s, &g));
+  xpu_graph_exec e;
+  XPU_OK(xpu_graph_instantiate(g, &e));
+  XPU_OK(xpu_graph_launch(e, s));
+  CHECK(xpu_stream_synchronize(s) == XPU_ERROR_DEVICE_FAULT);
+  CHECK(std::string(xpu_last_error_message()).find("kernel 'mock_fault'") != std::string::npos);
+  xpu_graph_exec_release(e);
+  xpu_graph_release(g);
 }

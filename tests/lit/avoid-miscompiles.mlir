@@ -225,3 +225,26 @@ xpu.kernel @vector_division(%o: !xpu.buffer<2xi16>, %f: !xpu.buffer<2xf32>, %a: 
   xpu.store %y, %f[%c0] : !xpu.buffer<2xf32> -> vector<2xf32>
   xpu.return
 }
+
+// -----
+
+// A widening index_cast sign-extends by shifts (lavapipe:
+// tests/differential/repros/vk-index-cast-sext-rem.mlir); one of i1 selects.
+// SPIRV-LABEL: xpu.kernel @index_cast_widening
+// SPIRV: %[[U:.*]] = arith.index_castui %{{.*}} : index to i64
+// SPIRV: %[[L:.*]] = arith.shli %[[U]], %[[S:.*]] : i64
+// SPIRV: arith.shrsi %[[L]], %[[S]] : i64
+// SPIRV: arith.select %{{.*}}, %{{.*}}, %{{.*}} : index
+// SPIRV-NOT: arith.index_cast %
+// LLVM-LABEL: xpu.kernel @index_cast_widening
+// LLVM: arith.index_cast %{{.*}} : index to i64
+xpu.kernel @index_cast_widening(%o: !xpu.buffer<2xi64>, %n: index, %b: i1) {
+  %w = arith.index_cast %n : index to i64
+  %bi = arith.index_cast %b : i1 to index
+  %bw = arith.index_castui %bi : index to i64
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  xpu.store %w, %o[%c0] : !xpu.buffer<2xi64>
+  xpu.store %bw, %o[%c1] : !xpu.buffer<2xi64>
+  xpu.return
+}

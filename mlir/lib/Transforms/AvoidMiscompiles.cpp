@@ -147,6 +147,34 @@ void signExtendByShifts(arith::ExtSIOp op) {
   op.erase();
 }
 
+/// The same defect through `arith.index_cast`, which sign-extends where it
+/// widens (index of `indexBits` to a wider integer, or back): seed 4006996
+/// of the 20,000-kernel run, `index_cast (index_cast i1 to index) to i64`
+/// rem a constant came out as the remainder of 2^64 - 1 for -1 (the
+/// remainder's `x < 0` was false; reproducer:
+/// tests/differential/repros/vk-index-cast-sext-rem.mlir).
+void indexSignExtendByShifts(arith::IndexCastOp op, unsigned indexBits) {
+  Type from = getElementTypeOrSelf(op.getIn().getType());
+  Type to = getElementTypeOrSelf(op.getType());
+  auto bits = [&](Type t) { return t.isIndex() ? indexBits : t.getIntOrFloatBitWidth(); };
+  if (bits(to) <= bits(from))
+    return; // a narrowing cast is a truncation
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  if (from.isInteger(1)) { // MLIR selects in 32 bits, then widens
+    op.replaceAllUsesWith(Value(arith::SelectOp::create(
+        b, loc, op.getIn(), splatInt(b, loc, op.getType(), -1), splatInt(b, loc, op.getType(), 0))));
+    op.erase();
+    return;
+  }
+  int64_t gap = bits(to) - bits(from);
+  Value wide = arith::IndexCastUIOp::create(b, loc, op.getType(), op.getIn());
+  Value amount = splatInt(b, loc, op.getType(), gap);
+  Value up = arith::ShLIOp::create(b, loc, wide, amount);
+  op.replaceAllUsesWith(Value(arith::ShRSIOp::create(b, loc, up, amount)));
+  op.erase();
+}
+
 /// The scalar types a value of `t` travels as: one per lane of a vector.
 void flatTypes(Type t, SmallVectorImpl<Type> &out) {
   if (auto vec = dyn_cast<VectorType>(t))
@@ -456,6 +484,8 @@ struct AvoidMiscompilesPass : xpu::impl::AvoidMiscompilesBase<AvoidMiscompilesPa
       } else {
         if (auto e = dyn_cast<arith::ExtSIOp>(op))
           signExtendByShifts(e);
+        else if (auto c = dyn_cast<arith::IndexCastOp>(op))
+          indexSignExtendByShifts(c, indexBits);
         else if (auto w = dyn_cast<scf::WhileOp>(op))
           scalarizeLoopValues(trivialHeader(w));
       }

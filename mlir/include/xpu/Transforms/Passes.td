@@ -160,13 +160,13 @@ def AvoidMiscompiles : Pass<"xpu-avoid-miscompiles", "mlir::ModuleOp"> {
     22): a truncation to i1 becomes `(x & 1) != 0`, an integer
     `vector.reduction <mul>` multiplies lane by lane, `mulsi_extended` and
     `mului_extended` form their high halves without i128. `spirv` (lavapipe,
-    Mesa 22.3.6 / LLVM 15; MLIR 22's SCF conversion): `arith.extsi`
-    becomes a zero extension and two shifts, an `scf.while` carries vectors
-    as their lanes, and one whose header holds a loop or an if, or computes
-    a value it passes on, has its header's first run peeled so the loop's
-    header only forwards values; (NVIDIA's Vulkan driver 580) loops carry
-    booleans as i32, and element-wise arith and math ops on integer
-    vectors go lane by lane.
+    Mesa 22.3.6 / LLVM 15; MLIR 22's SCF conversion): `arith.extsi`, and
+    an `arith.index_cast` that widens, becomes a zero extension and two
+    shifts, an `scf.while` carries vectors as their lanes, and one whose
+    header holds a loop or an if, or computes a value it passes on, has its
+    header's first run peeled so the loop's header only forwards values;
+    (NVIDIA's Vulkan driver 580) loops carry booleans as i32, and
+    element-wise arith and math ops on integer vectors go lane by lane.
 
     ```mlir
     %b = arith.trunci %x : i64 to i1
@@ -178,6 +178,8 @@ def AvoidMiscompiles : Pass<"xpu-avoid-miscompiles", "mlir::ModuleOp"> {
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"llvm\"",
            "llvm | spirv">,
+    Option<"indexBits", "index-bits", "unsigned", /*default=*/"32",
+           "bits of index in the SPIR-V lowering (for index_cast widths)">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::vector::VectorDialect"];

@@ -983,11 +983,14 @@ typedef struct xpu_submission {
    * missed, and why. 0: no bound. Never run late. */
   uint64_t window_open_ns;
   uint64_t window_close_ns;
-  /* Run on at most this many compute units (multiprocessors, CUs): where
-   * the driver partitions compute (HIP CU masks) the submission runs on a
-   * stream restricted to the first `compute_units` of them; elsewhere it
-   * runs unrestricted and the result says the budget was not honoured,
-   * and why. 0: no budget. */
+  /* Run on this many compute units (multiprocessors, CUs): where the
+   * driver partitions compute the submission runs on a stream restricted
+   * to them: HIP CU masks (the first `compute_units` CUs), CUDA green
+   * contexts (driver 12.5+; the count rounded up to the driver's partition
+   * granularity, on sm_90 multiples of 8 SMs, and result.compute_units
+   * says how many were reserved). Elsewhere, or when the rounded count is
+   * the whole device, it runs unrestricted and the result says the budget
+   * was not honoured, and why. 0: no budget. */
   uint32_t compute_units;
   /* Automatic capture keeps one recorded chain per (stream, capture id):
    * chains told apart by their id are recognised even when they
@@ -1022,7 +1025,8 @@ typedef struct xpu_submission_result {
   uint32_t struct_size;   /* set by the caller: sizeof(xpu_submission_result) */
   uint32_t flags;         /* XPU_SUBMIT_* bits */
   uint32_t compute_units; /* the compute units it may run on (the device's
-                             count when unrestricted) */
+                             count when unrestricted; with a budget, what
+                             the driver reserved, which may be above it) */
   const char *note;       /* why a policy or budget was not honoured, why
                              the kernel is unclassified; "" when nothing.
                              Valid until this thread's next submission. */

@@ -5,6 +5,7 @@
 #include "cuda_codegen.h"
 #include "cuda_driver.h"
 #include "cuda_graph.h"
+#include "cuda_green_context.h"
 #include "capability/tile_facts.h"
 #include "../common/driver_launch.h"
 
@@ -127,15 +128,11 @@ public:
     return check(drv.cuMemcpyDtoH(dst, src.address() + offset, bytes), "cuMemcpyDtoH");
   }
   Status createQueue(std::unique_ptr<rt::Queue> &out) override;
-  /// Green contexts (driver 12.4+) would partition SMs; xpujit does not make
-  /// them yet (it loads modules in the primary context only, and nothing
-  /// here has run on a GPU): budgets are said to be not honoured.
+  /// A stream of a green context holding the budget's SMs (rounded up to
+  /// the driver's partition granularity: 8 SMs on sm_90).
   Status createPartitionedQueue(const rt::PartitionRequest &request,
-                                std::unique_ptr<rt::Queue> &out) override {
-    (void)request, (void)out;
-    return {XPU_ERROR_UNSUPPORTED,
-            label() + ": xpujit does not partition SMs yet (no CUDA green contexts)"};
-  }
+                                std::unique_ptr<rt::Queue> &out,
+                                uint32_t &reserved) override;
   Status createGraph(const std::vector<const rt::LaunchRequest *> &nodes,
                      const std::vector<std::vector<uint32_t>> &after,
                      std::unique_ptr<rt::BackendGraph> &out) override {
@@ -415,15 +412,20 @@ void CudaDevice::freeStatusWord(const rt::StatusWord &word) {
   freeWords.emplace_back(word.host, word.device);
 }
 
-/// A CUstream. The kernels launched since the last synchronization are
+/// A CUstream, of the primary context or of a green context the queue owns
+/// (a budget's). The kernels launched since the last synchronization are
 /// remembered so a fault can be attributed.
 class CudaQueue : public rt::Queue {
 public:
   CudaQueue(CudaDevice &d, CUstream s) : device(d), stream(s) {}
+  CudaQueue(CudaDevice &d, const GreenStream &g) : device(d), stream(g.stream), green(g) {}
   ~CudaQueue() override {
     if (device.enter().isOk()) {
       device.drv.cuStreamSynchronize(stream);
-      device.drv.cuStreamDestroy(stream);
+      if (green.context)
+        destroyGreenStream(device.drv, green);
+      else
+        device.drv.cuStreamDestroy(stream);
     }
   }
   void *nativeHandle() const override { return stream; }
@@ -471,6 +473,13 @@ public:
                                              r.grid[2], r.block[0], r.block[1],
                                              r.block[2], r.dynamicSharedBytes, stream,
                                              params.data(), nullptr);
+    if (res != CUDA_SUCCESS && green.context &&
+        (res == CUDA_ERROR_INVALID_HANDLE || res == CUDA_ERROR_INVALID_CONTEXT))
+      return failure(device.drv, res,
+                     "cuLaunchKernel of '" + r.info->name + "' (loaded in the primary "
+                     "context) on the stream of a green context of " +
+                         std::to_string(green.smCount) +
+                         " SMs, for a compute-unit budget: the driver refused it there");
     if (res != CUDA_SUCCESS)
       return device.check(res, "cuLaunchKernel of '" + r.info->name + "'");
     inFlight.add(r.info->name);
@@ -481,9 +490,15 @@ public:
   }
   Status record(rt::BackendEvent &event) override {
     XPU_RETURN_IF_ERROR(device.enter());
-    return device.check(
-        device.drv.cuEventRecord(static_cast<CudaEvent &>(event).event, stream),
-        "cuEventRecord");
+    CUevent e = static_cast<CudaEvent &>(event).event;
+    CUresult r = device.drv.cuEventRecord(e, stream);
+    // cuEventRecord wants the event and the stream of one context; events
+    // are the primary context's. A green context records any event of its
+    // primary context, and its only work is this stream's.
+    if (r == CUDA_ERROR_INVALID_HANDLE && green.context)
+      return device.check(device.drv.cuGreenCtxRecordEvent(green.context, e),
+                          "cuGreenCtxRecordEvent");
+    return device.check(r, "cuEventRecord");
   }
   Status wait(rt::BackendEvent &event) override {
     XPU_RETURN_IF_ERROR(device.enter());
@@ -504,8 +519,30 @@ public:
 private:
   CudaDevice &device;
   CUstream stream;
+  GreenStream green; ///< the budget's green context, if the stream is in one
   driver::InFlightKernels inFlight;
 };
+
+Status CudaDevice::createPartitionedQueue(const rt::PartitionRequest &request,
+                                          std::unique_ptr<rt::Queue> &out,
+                                          uint32_t &reserved) {
+  if (request.computeUnits == 0 || request.computeUnits > id.computeUnits)
+    return rt::invalidArgument("a budget of " + std::to_string(request.computeUnits) +
+                               " SMs on a device of " + std::to_string(id.computeUnits));
+  // The primary context first: a green context retains it, and the
+  // kernels its stream runs are loaded there.
+  XPU_RETURN_IF_ERROR(enter());
+  GreenStream g;
+  Status st = createGreenStream(drv, cuDevice, request.computeUnits, g);
+  // A driver that refuses the partition (MIG, MPS, a configuration it
+  // does not offer) leaves the budget unreserved; the work still runs.
+  if (!st.isOk())
+    return {st.code() == XPU_ERROR_BACKEND ? XPU_ERROR_UNSUPPORTED : st.code(),
+            label() + ": " + st.message()};
+  out = std::make_unique<CudaQueue>(*this, g);
+  reserved = g.smCount;
+  return {};
+}
 
 Status CudaDevice::createQueue(std::unique_ptr<rt::Queue> &out) {
   XPU_RETURN_IF_ERROR(enter());

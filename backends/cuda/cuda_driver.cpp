@@ -32,6 +32,11 @@ const Driver *driver(std::string &why) {
     d.missing += std::string(d.missing.empty() ? "" : ", ") + symbol;
     XPU_CUDA_OPTIONAL_ENTRY_POINTS(XPU_CUDA_RESOLVE_OPTIONAL)
 #undef XPU_CUDA_RESOLVE_OPTIONAL
+    // Green contexts say what they lack when a budget asks for them.
+#define XPU_CUDA_RESOLVE_GREEN(name, symbol, ret, params)                      \
+  d.name = reinterpret_cast<ret(*) params>(dlsym(lib, symbol));
+    XPU_CUDA_GREEN_CONTEXT_ENTRY_POINTS(XPU_CUDA_RESOLVE_GREEN)
+#undef XPU_CUDA_RESOLVE_GREEN
     CUresult r = d.cuInit(0);
     if (r != CUDA_SUCCESS) {
       error = r == CUDA_ERROR_NO_DEVICE ? "the driver found no device"
@@ -42,6 +47,16 @@ const Driver *driver(std::string &why) {
   });
   why = error;
   return ok ? &d : nullptr;
+}
+
+std::string missingGreenContextEntryPoints(const Driver &d) {
+  std::string missing;
+#define XPU_CUDA_LACKS(name, symbol, ret, params)                              \
+  if (!d.name)                                                                 \
+    missing += std::string(missing.empty() ? "" : ", ") + symbol;
+  XPU_CUDA_GREEN_CONTEXT_ENTRY_POINTS(XPU_CUDA_LACKS)
+#undef XPU_CUDA_LACKS
+  return missing;
 }
 
 namespace {

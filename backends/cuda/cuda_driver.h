@@ -23,6 +23,27 @@ using CUjit_option = int;
 using CUgraph = struct CUgraph_st *;
 using CUgraphNode = struct CUgraphNode_st *;
 using CUgraphExec = struct CUgraphExec_st *;
+using CUgreenCtx = struct CUgreenCtx_st *;
+using CUdevResourceDesc = struct CUdevResourceDesc_st *;
+
+/// CUdevResource (cuda.h of CUDA 12.4 to 13.0, RESOURCE_ABI_VERSION 1): a
+/// tagged union of 144 bytes, the type, 92 bytes the driver keeps to itself,
+/// then 48 bytes of which SM resources use the first 12.
+struct CudaDevResource {
+  int type; ///< CU_DEV_RESOURCE_TYPE_*
+  unsigned char internal[92];
+  union {
+    struct {
+      unsigned smCount;                ///< SMs in this resource
+      unsigned minSmPartitionSize;     ///< the fewest SMs a split can give
+      unsigned smCoscheduledAlignment; ///< a split's SM counts are multiples of it
+    } sm;
+    unsigned char oversize[48];
+  };
+};
+static_assert(sizeof(CudaDevResource) == 144, "CUdevResource is 144 bytes");
+constexpr int CU_DEV_RESOURCE_TYPE_SM = 1;
+constexpr unsigned CU_GREEN_CTX_DEFAULT_STREAM = 0x1; ///< required before CUDA 13
 
 /// CUDA_KERNEL_NODE_PARAMS_v2 (cuda.h, CUDA 12): what a graph's kernel node
 /// launches.
@@ -44,6 +65,8 @@ constexpr CUresult CUDA_SUCCESS = 0;
 constexpr CUresult CUDA_ERROR_OUT_OF_MEMORY = 2;
 constexpr CUresult CUDA_ERROR_NOT_INITIALIZED = 3;
 constexpr CUresult CUDA_ERROR_NO_DEVICE = 100;
+constexpr CUresult CUDA_ERROR_INVALID_CONTEXT = 201;
+constexpr CUresult CUDA_ERROR_INVALID_HANDLE = 400;
 constexpr CUresult CUDA_ERROR_NOT_READY = 600;
 
 // Errors after which the context is unusable (illegal address, launch
@@ -170,15 +193,38 @@ enum : unsigned { CU_MEMORYTYPE_HOST = 1, CU_MEMORYTYPE_DEVICE = 2, CU_MEMORYTYP
   X(cuGraphExecKernelNodeSetParams, "cuGraphExecKernelNodeSetParams_v2",       \
     CUresult, (CUgraphExec, CUgraphNode, const CudaKernelNodeParams *))
 
+// Green contexts (SM partitions for compute-unit budgets): CUDA 12.4, and
+// 12.5 for cuGreenCtxStreamCreate. Without them budgets are not reserved.
+#define XPU_CUDA_GREEN_CONTEXT_ENTRY_POINTS(X)                                 \
+  X(cuDeviceGetDevResource, "cuDeviceGetDevResource", CUresult,                \
+    (CUdevice, CudaDevResource *, int))                                        \
+  X(cuDevSmResourceSplitByCount, "cuDevSmResourceSplitByCount", CUresult,      \
+    (CudaDevResource *, unsigned *, const CudaDevResource *, CudaDevResource *, \
+     unsigned, unsigned))                                                      \
+  X(cuDevResourceGenerateDesc, "cuDevResourceGenerateDesc", CUresult,          \
+    (CUdevResourceDesc *, CudaDevResource *, unsigned))                        \
+  X(cuGreenCtxCreate, "cuGreenCtxCreate", CUresult,                            \
+    (CUgreenCtx *, CUdevResourceDesc, CUdevice, unsigned))                     \
+  X(cuGreenCtxStreamCreate, "cuGreenCtxStreamCreate", CUresult,                \
+    (CUstream *, CUgreenCtx, unsigned, int))                                   \
+  X(cuGreenCtxDestroy, "cuGreenCtxDestroy", CUresult, (CUgreenCtx))            \
+  X(cuGreenCtxRecordEvent, "cuGreenCtxRecordEvent", CUresult,                  \
+    (CUgreenCtx, CUevent))
+
 /// The resolved entry points.
 struct Driver {
 #define XPU_CUDA_MEMBER(name, symbol, ret, params) ret(*name) params = nullptr;
   XPU_CUDA_ENTRY_POINTS(XPU_CUDA_MEMBER)
   XPU_CUDA_OPTIONAL_ENTRY_POINTS(XPU_CUDA_MEMBER)
+  XPU_CUDA_GREEN_CONTEXT_ENTRY_POINTS(XPU_CUDA_MEMBER)
 #undef XPU_CUDA_MEMBER
-  /// The optional entry points the driver lacks ("" when none).
+  /// The optional entry points the driver lacks ("" when none); not the
+  /// green-context ones (missingGreenContextEntryPoints).
   std::string missing;
 };
+
+/// The green-context entry points `d` lacks, by symbol ("" when none).
+std::string missingGreenContextEntryPoints(const Driver &d);
 
 /// Loads libcuda.so.1 and calls cuInit once per process. Returns null, with
 /// `why` set, when there is no usable driver.

@@ -107,7 +107,7 @@ public:
   }
   Status createQueue(std::unique_ptr<rt::Queue> &out) override;
   Status createPartitionedQueue(const rt::PartitionRequest &request,
-                                std::unique_ptr<rt::Queue> &out) override;
+                                std::unique_ptr<rt::Queue> &out, uint32_t &reserved) override;
   Status createGraph(const std::vector<const rt::LaunchRequest *> &nodes,
                      const std::vector<std::vector<uint32_t>> &after,
                      std::unique_ptr<rt::BackendGraph> &out) override {
@@ -356,7 +356,8 @@ Status HipDevice::createQueue(std::unique_ptr<rt::Queue> &out) {
 /// A stream on the first `computeUnits` CUs of the device
 /// (hipExtStreamCreateWithCUMask: bit i of the mask enables CU i).
 Status HipDevice::createPartitionedQueue(const rt::PartitionRequest &request,
-                                         std::unique_ptr<rt::Queue> &out) {
+                                         std::unique_ptr<rt::Queue> &out,
+                                         uint32_t &reserved) {
   if (!hip.hipExtStreamCreateWithCUMask)
     return {XPU_ERROR_UNSUPPORTED, hip.library + " lacks hipExtStreamCreateWithCUMask"};
   if (request.computeUnits == 0 || request.computeUnits > id.computeUnits)
@@ -372,6 +373,7 @@ Status HipDevice::createPartitionedQueue(const rt::PartitionRequest &request,
                                                              mask.data()),
                             "hipExtStreamCreateWithCUMask"));
   out = std::make_unique<HipQueue>(*this, s);
+  reserved = request.computeUnits;
   return {};
 }
 

@@ -75,9 +75,10 @@ bool probe(const Instance &inst, VkPhysicalDevice pd, const FeatureSet &disabled
   fn.vkEnumerateDeviceExtensionProperties(pd, nullptr, &extCount, nullptr);
   std::vector<VkExtensionProperties> exts(extCount);
   fn.vkEnumerateDeviceExtensionProperties(pd, nullptr, &extCount, exts.data());
-  bool smBuiltins = false;
+  bool smBuiltins = false, executableProperties = false;
   for (const auto &e : exts) {
     std::string ext = e.extensionName;
+    executableProperties |= ext == VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME;
     out.hasAtomicFloat |= ext == VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME;
     smBuiltins |= ext == VK_NV_SHADER_SM_BUILTINS_EXTENSION_NAME;
     out.hasCoopMatrix |= ext == "VK_KHR_cooperative_matrix";
@@ -127,6 +128,14 @@ bool probe(const Instance &inst, VkPhysicalDevice pd, const FeatureSet &disabled
 
   FeatureChain chain(out.hasAtomicFloat, out.hasV13);
   fn.vkGetPhysicalDeviceFeatures2(pd, &chain.core);
+  if (executableProperties) {
+    VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR executableInfo{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
+    VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+    features.pNext = &executableInfo;
+    fn.vkGetPhysicalDeviceFeatures2(pd, &features);
+    out.hasExecutableStatistics = executableInfo.pipelineExecutableInfo == VK_TRUE;
+  }
   out.supported = chain.read();
   out.disabled = disabled;
   for (size_t f = 0; f < size_t(Feature::count); ++f)

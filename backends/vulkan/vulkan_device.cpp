@@ -102,6 +102,16 @@ Status VulkanDevice::create() {
   std::vector<const char *> extensions;
   if (atomicFloat)
     extensions.push_back(VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
+  // Pipeline statistics for manifests, where the driver offers them.
+  VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR executableInfo{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
+  executableInfo.pipelineExecutableInfo = VK_TRUE;
+  void *features = &chain.core;
+  if (info.hasExecutableStatistics) {
+    extensions.push_back(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
+    executableInfo.pNext = features;
+    features = &executableInfo;
+  }
 
   float priority = 1.0f;
   VkDeviceQueueCreateInfo queueInfo{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
@@ -109,7 +119,7 @@ Status VulkanDevice::create() {
   queueInfo.queueCount = 1;
   queueInfo.pQueuePriorities = &priority;
   VkDeviceCreateInfo createInfo{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
-  createInfo.pNext = &chain.core;
+  createInfo.pNext = features;
   createInfo.queueCreateInfoCount = 1;
   createInfo.pQueueCreateInfos = &queueInfo;
   createInfo.enabledExtensionCount = uint32_t(extensions.size());
@@ -119,6 +129,13 @@ Status VulkanDevice::create() {
       "vkCreateDevice");
   XPU_RETURN_IF_ERROR(loadDeviceFns(instance->fn, device, fn));
   fn.vkGetDeviceQueue(device, info.queueFamily, 0, &queue);
+  if (info.hasExecutableStatistics) {
+    getExecutables = reinterpret_cast<PFN_vkGetPipelineExecutablePropertiesKHR>(
+        instance->fn.vkGetDeviceProcAddr(device, "vkGetPipelineExecutablePropertiesKHR"));
+    getStatistics = reinterpret_cast<PFN_vkGetPipelineExecutableStatisticsKHR>(
+        instance->fn.vkGetDeviceProcAddr(device, "vkGetPipelineExecutableStatisticsKHR"));
+    captureStatistics = getExecutables && getStatistics;
+  }
 
   VkPipelineCacheCreateInfo cacheInfo{VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
   XPU_VK_RETURN_IF_ERROR(
@@ -153,7 +170,8 @@ Status VulkanDevice::create() {
   rt::log(rt::LogLevel::info,
           "vulkan: opened '" + id.name + "' (" + id.driver + ")" +
               (mapDeviceMemory ? ", host-visible device memory"
-                               : ", staging copies"));
+                               : ", staging copies") +
+              (captureStatistics ? ", pipeline statistics" : ""));
   return {};
 }
 

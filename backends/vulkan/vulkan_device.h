@@ -44,6 +44,9 @@ struct PhysicalInfo {
   bool hasAtomicFloat = false; ///< VK_EXT_shader_atomic_float
   bool hasV13 = false;         ///< device and instance are Vulkan 1.3
   bool hasCoopMatrix = false;  ///< VK_KHR_cooperative_matrix is listed
+  /// VK_KHR_pipeline_executable_properties is listed and its
+  /// pipelineExecutableInfo feature reported (manifest facts).
+  bool hasExecutableStatistics = false;
   FeatureSet supported;        ///< what the device reports
   FeatureSet requested;        ///< what the logical device is created with
   FeatureSet disabled;         ///< XPU_VULKAN_DISABLE_FEATURES
@@ -190,6 +193,11 @@ public:
   std::unique_ptr<DescriptorCache> descriptors;
   Counters counters;
   bool mapDeviceMemory = false; ///< device memory is host-visible and cached
+  /// Pipelines are made with VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR
+  /// and these read them (vulkan_statistics.h); null without the extension.
+  PFN_vkGetPipelineExecutablePropertiesKHR getExecutables = nullptr;
+  PFN_vkGetPipelineExecutableStatisticsKHR getStatistics = nullptr;
+  bool captureStatistics = false;
 
 private:
   Status create();

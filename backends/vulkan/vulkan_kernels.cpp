@@ -1,6 +1,7 @@
 // Loaded Vulkan kernels: shader module, layouts from the parameter list,
 // pipelines per launch shape, and the descriptor-set cache.
 #include "vulkan_kernels.h"
+#include "vulkan_statistics.h"
 
 #include "runtime/log.h"
 
@@ -20,6 +21,19 @@ class VulkanModule : public rt::LoadedModule {
 public:
   std::vector<VulkanKernel> kernels;
   rt::BackendKernel *kernel(size_t index) override { return &kernels.at(index); }
+  /// What the driver's pipeline statistics say, where it captures them.
+  void describe(size_t index, abi::Footprint &f) override {
+    KernelProgram &program = *kernels.at(index).program;
+    std::vector<PipelineStatistic> stats;
+    std::string what, why;
+    if (readStatistics(program.device, program, stats, what, why)) {
+      mapStatistics(stats, what, f);
+      return;
+    }
+    for (abi::CodeFact *fact : {&f.registers, &f.spillBytes, &f.localBytes})
+      if (!fact->known && fact->source.empty())
+        fact->source = "Vulkan reports it only in pipeline statistics: " + why;
+  }
 };
 
 Status makeProgram(VulkanDevice &device, std::shared_ptr<ShaderModule> shader,
@@ -124,6 +138,8 @@ Status KernelProgram::pipeline(const uint32_t block[3], VkPipeline &out) {
   info.stage.pName = this->info.name.c_str();
   info.stage.pSpecializationInfo = &spec;
   info.layout = layout;
+  if (device.captureStatistics)
+    info.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
   VkPipeline pipeline;
   XPU_VK_RETURN_IF_ERROR(device.fn.vkCreateComputePipelines(
                              device.device, device.pipelineCache, 1, &info, nullptr,
@@ -138,6 +154,15 @@ Status KernelProgram::pipeline(const uint32_t block[3], VkPipeline &out) {
               std::to_string(n) + ")");
   out = pipeline;
   return {};
+}
+
+bool KernelProgram::madeShape(uint32_t block[3]) {
+  std::lock_guard<std::mutex> g(mu);
+  if (pipelines.empty())
+    return false;
+  for (int d = 0; d < 3; ++d)
+    block[d] = pipelines.begin()->first[d];
+  return true;
 }
 
 Status loadKernels(VulkanDevice &device, const rt::Blob &blob,

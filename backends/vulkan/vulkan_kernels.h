@@ -22,6 +22,8 @@ struct KernelProgram {
 
   /// The pipeline for a workgroup shape, made on the shape's first launch.
   Status pipeline(const uint32_t block[3], VkPipeline &out);
+  /// The workgroup shape of a pipeline made already, if there is one.
+  bool madeShape(uint32_t block[3]);
 
   VulkanDevice &device;
   std::shared_ptr<ShaderModule> shader;

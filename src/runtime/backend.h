@@ -193,7 +193,7 @@ public:
 /// A queue whose launches run on part of a device's compute units (a
 /// compute-unit budget, spec §17.8).
 struct PartitionRequest {
-  uint32_t computeUnits = 0; ///< at most this many
+  uint32_t computeUnits = 0; ///< this many, or the fewest above it the driver gives
 };
 
 class Device {
@@ -229,10 +229,12 @@ public:
                           size_t bytes) = 0;
   virtual Status createQueue(std::unique_ptr<Queue> &out) = 0;
   /// A queue restricted to `request.computeUnits` compute units, where the
-  /// driver partitions compute; else UNSUPPORTED saying why.
+  /// driver partitions compute; else UNSUPPORTED saying why. `reserved`:
+  /// the compute units the queue runs on, which a driver with a partition
+  /// granularity may round up to (CUDA green contexts).
   virtual Status createPartitionedQueue(const PartitionRequest &request,
-                                        std::unique_ptr<Queue> &out) {
-    (void)request, (void)out;
+                                        std::unique_ptr<Queue> &out, uint32_t &reserved) {
+    (void)request, (void)out, (void)reserved;
     return {XPU_ERROR_UNSUPPORTED,
             label() + " offers no compute partitioning to xpujit"};
   }

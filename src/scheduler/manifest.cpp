@@ -98,8 +98,9 @@ void completeFootprint(rt::TargetDesc::Kind target, const abi::KernelInfo &kerne
                                "own); there is no device here");
     std::string why = target == K::cpu
                           ? "host code: the ORC JIT reports no register use"
-                          : "Vulkan reports no register use to xpujit (no "
-                            "VK_KHR_pipeline_executable_properties query)";
+                          : "SPIR-V carries no register allocation; only a Vulkan "
+                            "driver's pipeline statistics "
+                            "(VK_KHR_pipeline_executable_properties) can give it";
     absent(f.registers, why);
     absent(f.spillBytes, why);
     absent(f.localBytes, target == K::cpu ? "host code: stack frames are not reported"

@@ -163,23 +163,30 @@ Status StreamQueue::enqueueExec(ExecState &exec) {
   return exec.enqueue(*inner_);
 }
 
-Status StreamQueue::partition(uint32_t units, rt::Queue *&out, std::string &why) {
+Status StreamQueue::partition(uint32_t units, rt::Queue *&out, uint32_t &reserved,
+                              std::string &why) {
   out = nullptr;
   auto it = partitions_.find(units);
   if (it == partitions_.end()) {
     Partition p;
-    Status st = dev_.createPartitionedQueue({units}, p.queue);
+    Status st = dev_.createPartitionedQueue({units}, p.queue, p.reserved);
     if (st.isOk())
       st = dev_.createEvent(p.in);
     if (st.isOk())
       st = dev_.createEvent(p.out);
-    if (!st.isOk()) {
+    if (!st.isOk() && st.code() != XPU_ERROR_UNSUPPORTED) {
       why = st.message();
-      return st.code() == XPU_ERROR_UNSUPPORTED ? Status() : st;
+      return st;
     }
+    // A budget the device cannot reserve is not asked for again (a CUDA
+    // driver's refusal costs a green context's creation each time).
+    if (!st.isOk())
+      p = {nullptr, nullptr, nullptr, 0, st.message()};
     it = partitions_.emplace(units, std::move(p)).first;
   }
+  why = it->second.refused;
   out = it->second.queue.get();
+  reserved = it->second.reserved;
   return {};
 }
 

@@ -75,9 +75,11 @@ public:
   void takeKept(std::vector<std::shared_ptr<const void>> &out) { out.swap(chains_.kept()); }
 
   /// A device queue restricted to `units` compute units for budgeted
-  /// submissions, ordered with this stream by events; null with `why` when
-  /// the device has no partitioning.
-  rt::Status partition(uint32_t units, rt::Queue *&out, std::string &why);
+  /// submissions, ordered with this stream by events, and how many it runs
+  /// on (`reserved`: the driver may round up); null with `why` when the
+  /// device has no partitioning.
+  rt::Status partition(uint32_t units, rt::Queue *&out, uint32_t &reserved,
+                       std::string &why);
   /// Orders work enqueued next on `partition` after this stream's work,
   /// and this stream's later work after it (`before`: the first half).
   rt::Status orderWith(rt::Queue &partition, bool before);
@@ -96,6 +98,8 @@ private:
   struct Partition {
     std::unique_ptr<rt::Queue> queue;
     std::unique_ptr<rt::BackendEvent> in, out;
+    uint32_t reserved = 0;
+    std::string refused; ///< why the device reserves no queue for it
   };
   std::map<uint32_t, Partition> partitions_;
 };

@@ -189,10 +189,11 @@ Status submit(const std::shared_ptr<rt::KernelObj> &k,
   rt::Queue *partition = nullptr;
   if (o.compute_units && o.compute_units < computeUnits) {
     std::string why;
-    XPU_RETURN_IF_ERROR(q.partition(o.compute_units, partition, why));
+    uint32_t reserved = 0;
+    XPU_RETURN_IF_ERROR(q.partition(o.compute_units, partition, reserved, why));
     if (partition) {
       out.tell(XPU_SUBMIT_BUDGET_RESERVED, "");
-      out.units = o.compute_units;
+      out.units = reserved;
     } else {
       out.tell(XPU_SUBMIT_BUDGET_NOT_HONOURED,
                "the budget of " + std::to_string(o.compute_units) + " of " +

@@ -38,6 +38,8 @@ const char *kRunHelp =
     "  --repeat N        launch N times and report the mean time per launch\n"
     "  --dynamic-shared BYTES  dynamic shared memory per workgroup\n"
     "  --report FILE     write the module's report (JSON, docs/observe.md)\n"
+    "  --manifest        print the kernel's manifest on its device after the\n"
+    "                    run (JSON, as xpu_kernel_manifest_get gives it)\n"
     "  --trace FILE      write a trace of the run (Chrome/Perfetto trace-event\n"
     "                    JSON: open it in ui.perfetto.dev or chrome://tracing)\n";
 
@@ -108,6 +110,7 @@ bool writeReport(xpu_module module, const std::string &path) {
 
 int runRun(int argc, char **argv) {
   std::string file, kernelName, deviceSpec, saveDir, reportPath, tracePath;
+  bool manifest = false;
   uint32_t grid[3] = {0, 0, 0}, block[3] = {0, 0, 0};
   std::vector<ArgSpec> specs;
   uint64_t seed = 1, repeat = 1;
@@ -188,6 +191,8 @@ int runRun(int argc, char **argv) {
     } else if (a == "--trace") {
       if (!value(tracePath))
         return kUsage;
+    } else if (a == "--manifest") {
+      manifest = true;
     } else if (!a.empty() && a[0] == '-') {
       std::fprintf(stderr, "xpujit run: unknown option '%s'\n", a.c_str());
       return kUsage;
@@ -345,6 +350,12 @@ int runRun(int argc, char **argv) {
       std::printf("%s]", shown < specs[i].count ? ", ..." : "");
     }
     std::printf("\n");
+  }
+  if (manifest) {
+    xpu_kernel_manifest m = {sizeof m};
+    if ((st = xpu_kernel_manifest_get(kernel, &m)))
+      return reportFailure("no manifest", st);
+    std::printf("%s\n", m.json);
   }
   xpu_module_release(module);
   return kOk;

@@ -60,7 +60,7 @@ public:
 
 Status createCudaGraph(const GraphContext &context,
                        const std::vector<const rt::LaunchRequest *> &requests,
-                       const std::vector<std::vector<uint32_t>> &after,
+                       const std::vector<std::vector<uint32_t>> & /*after: implied*/,
                        std::unique_ptr<rt::BackendGraph> &out) {
   const Driver &drv = *context.drv;
   if (!drv.missing.empty())
@@ -78,8 +78,8 @@ Status createCudaGraph(const GraphContext &context,
     // independent kernels overlap, but cuGraphLaunch then costs far more
     // host time: on driver 580 (H200), 137 us for 100 independent empty
     // kernels against 4.7 us for the same 100 in a chain
-    // (bench/results/h200-2026-12-01-b.md, "replaying the graph").
-    (void)after;
+    // (bench/results/h200-2026-12-01-b.md, "replaying the graph"; in a
+    // chain 0.103 us per kernel: h200-2026-12-01-c.md).
     CUgraphNode node = nullptr, *previous = i ? &g->nodes[i - 1] : nullptr;
     XPU_RETURN_IF_ERROR(context.check(
         drv.cuGraphAddKernelNode(&node, g->graph, previous, previous ? 1 : 0, &p),

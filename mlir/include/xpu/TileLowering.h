@@ -17,8 +17,14 @@ void populateTileToLLVMPatterns(mlir::LLVMTypeConverter &converter,
                                 mlir::RewritePatternSet &patterns,
                                 llvm::StringRef target);
 
-/// xpu.dot4_i8 as OpSDot (DotProductInput4x8Bit) plus OpIAdd.
+/// xpu.dot4_i8 as OpSDot (DotProductInput4x8Bit) plus OpIAdd, and
+/// xpu.coop_matrix_mac (populateCoopMatrixToSPIRVPatterns).
 void populateTileToSPIRVPatterns(mlir::SPIRVTypeConverter &converter,
                                  mlir::RewritePatternSet &patterns);
+
+/// xpu.coop_matrix_mac as OpCooperativeMatrixLoadKHR, MulAddKHR and
+/// StoreKHR (CoopMatrixToSPIRV.cpp).
+void populateCoopMatrixToSPIRVPatterns(mlir::SPIRVTypeConverter &converter,
+                                       mlir::RewritePatternSet &patterns);
 
 } // namespace xpu

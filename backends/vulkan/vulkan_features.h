@@ -26,6 +26,8 @@ namespace xpu::vk {
   F(shaderSharedInt64Atomics, v12, "VkPhysicalDeviceVulkan12Features")         \
   F(timelineSemaphore, v12, "VkPhysicalDeviceVulkan12Features")                \
   F(shaderSubgroupExtendedTypes, v12, "VkPhysicalDeviceVulkan12Features")      \
+  F(vulkanMemoryModel, v12, "VkPhysicalDeviceVulkan12Features")                \
+  F(vulkanMemoryModelDeviceScope, v12, "VkPhysicalDeviceVulkan12Features")     \
   F(shaderIntegerDotProduct, v13, "VkPhysicalDeviceVulkan13Features")          \
   F(shaderBufferFloat32Atomics, atomicFloat,                                   \
     "VkPhysicalDeviceShaderAtomicFloatFeaturesEXT")                            \

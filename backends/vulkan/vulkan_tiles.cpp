@@ -22,7 +22,11 @@ cap::Fact coopMatrixFact(const VulkanDevice &device) {
   std::string listed = "vkEnumerateDeviceExtensionProperties: VK_KHR_cooperative_matrix ";
   if (!info.hasCoopMatrix)
     return no("the device does not offer VK_KHR_cooperative_matrix", listed + "not listed");
-  cap::Fact feature = featureFact(device, C::tileCoopMatrix, {Feature::cooperativeMatrix});
+  // Vulkan requires the Vulkan memory model with cooperative matrices
+  // (VulkanMemoryModel.cpp), at Device scope for the status-word atomics.
+  cap::Fact feature = featureFact(device, C::tileCoopMatrix,
+                                  {Feature::cooperativeMatrix, Feature::vulkanMemoryModel,
+                                   Feature::vulkanMemoryModelDeviceScope});
   if (!cap::permits(feature.verdict))
     return feature;
   std::string evidence = listed + "listed; " + feature.evidence;

@@ -9,7 +9,10 @@
 // matrix loads, multiply-adds and stores, one 16x16 block per subgroup
 // (SubgroupId, NumSubgroups); a workgroup that is not whole subgroups of 32
 // or a shape not made of 16x16x16 steps demotes to the software tile, and
-// without the chip (no device facts) no kernel takes the tier.
+// without the chip (no device facts) no kernel takes the tier. Vulkan asks
+// for its memory model with cooperative matrices: the module declares it,
+// shared and global accesses are NonPrivatePointer, barriers make writes
+// available and visible.
 // tiles-coop-matrix-valid.mlir runs spirv-val on the module.
 
 // NOTE-DAG: [mma-tiering] kernel 'gemm': cooperative-matrix (cooperative matrices (VK_KHR_cooperative_matrix))
@@ -17,16 +20,18 @@
 // NOTE-DAG: [mma-tiering] kernel 'ragged': software ({{.*}}); not cooperative-matrix: cooperative-matrix is issued by whole subgroups of 32: the kernel must fix its workgroup_size to a multiple of 32 (it is 48)
 // NOTE-DAG: [mma-tiering] kernel 'narrow': software ({{.*}}); not cooperative-matrix: the 16x8x16 f16 mac at {{.*}} is not made of the cooperative-matrix tier's 16x16x16 steps
 // PLAIN-DAG: [mma-tiering] kernel 'gemm': software ({{.*}}); not cooperative-matrix: unknown
-// SPV: spirv.module Logical GLSL450 requires #spirv.vce<v1.6, [{{.*}}CooperativeMatrixKHR{{.*}}], [{{.*}}SPV_KHR_cooperative_matrix{{.*}}]>
+// SPV: spirv.module Logical Vulkan requires #spirv.vce<v1.6, [{{.*}}CooperativeMatrixKHR{{.*}}VulkanMemoryModel, VulkanMemoryModelDeviceScope{{.*}}], [{{.*}}SPV_KHR_cooperative_matrix{{.*}}]>
 // SPV-DAG: spirv.GlobalVariable @__builtin__SubgroupId__ built_in("SubgroupId")
 // SPV-DAG: spirv.GlobalVariable @__builtin__NumSubgroups__ built_in("NumSubgroups")
 // SPV-LABEL: spirv.func @gemm
-// SPV: spirv.KHR.CooperativeMatrixLoad {{.*}}, <RowMajor> : !spirv.ptr<f32, Workgroup>, i32 -> !spirv.coopmatrix<16x16xf32, Subgroup, MatrixAcc>
-// SPV: spirv.KHR.CooperativeMatrixLoad {{.*}}, <RowMajor> : !spirv.ptr<f16, Workgroup>, i32 -> !spirv.coopmatrix<16x16xf16, Subgroup, MatrixA>
-// SPV: spirv.KHR.CooperativeMatrixLoad {{.*}}, <RowMajor> : !spirv.ptr<f16, Workgroup>, i32 -> !spirv.coopmatrix<16x16xf16, Subgroup, MatrixB>
+// SPV: spirv.Store "Workgroup" %{{.*}}, %{{.*}} ["NonPrivatePointer"]
+// SPV: spirv.ControlBarrier <Workgroup>, <Workgroup>, <AcquireRelease|UniformMemory|WorkgroupMemory|MakeAvailable|MakeVisible>
+// SPV: spirv.KHR.CooperativeMatrixLoad {{.*}}, <RowMajor>, <NonPrivatePointer> : !spirv.ptr<f32, Workgroup>, i32 -> !spirv.coopmatrix<16x16xf32, Subgroup, MatrixAcc>
+// SPV: spirv.KHR.CooperativeMatrixLoad {{.*}}, <RowMajor>, <NonPrivatePointer> : !spirv.ptr<f16, Workgroup>, i32 -> !spirv.coopmatrix<16x16xf16, Subgroup, MatrixA>
+// SPV: spirv.KHR.CooperativeMatrixLoad {{.*}}, <RowMajor>, <NonPrivatePointer> : !spirv.ptr<f16, Workgroup>, i32 -> !spirv.coopmatrix<16x16xf16, Subgroup, MatrixB>
 // SPV: spirv.KHR.CooperativeMatrixMulAdd {{.*}} : !spirv.coopmatrix<16x16xf16, Subgroup, MatrixA>, !spirv.coopmatrix<16x16xf16, Subgroup, MatrixB> -> !spirv.coopmatrix<16x16xf32, Subgroup, MatrixAcc>
 // SPV: spirv.KHR.CooperativeMatrixMulAdd
-// SPV: spirv.KHR.CooperativeMatrixStore {{.*}}, <RowMajor> : !spirv.ptr<f32, Workgroup>, !spirv.coopmatrix<16x16xf32, Subgroup, MatrixAcc>, i32
+// SPV: spirv.KHR.CooperativeMatrixStore {{.*}}, <RowMajor>, <NonPrivatePointer> : !spirv.ptr<f32, Workgroup>, !spirv.coopmatrix<16x16xf32, Subgroup, MatrixAcc>, i32
 // SPV-LABEL: spirv.func @single
 // SPV: spirv.KHR.CooperativeMatrixMulAdd
 // SPV-NOT: spirv.KHR.CooperativeMatrixMulAdd

@@ -7,6 +7,9 @@
 namespace mlir {
 class LLVMTypeConverter;
 class SPIRVTypeConverter;
+namespace spirv {
+class ModuleOp;
+} // namespace spirv
 } // namespace mlir
 
 namespace xpu {
@@ -26,5 +29,13 @@ void populateTileToSPIRVPatterns(mlir::SPIRVTypeConverter &converter,
 /// StoreKHR (CoopMatrixToSPIRV.cpp).
 void populateCoopMatrixToSPIRVPatterns(mlir::SPIRVTypeConverter &converter,
                                        mlir::RewritePatternSet &patterns);
+
+/// A module with cooperative-matrix instructions is switched to the Vulkan
+/// memory model, which Vulkan requires with them: its shared and global
+/// accesses become NonPrivatePointer, releases make writes available and
+/// acquires make them visible (VulkanMemoryModel.cpp). Returns whether it
+/// was; the caller declares VulkanMemoryModel and
+/// VulkanMemoryModelDeviceScope.
+bool useVulkanMemoryModelForCoopMatrices(mlir::spirv::ModuleOp module);
 
 } // namespace xpu

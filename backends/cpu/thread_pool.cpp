@@ -49,24 +49,51 @@ void WaitWord::wakeAll() {
 
 /// One parallelFor call. It lives on the caller's stack: the caller leaves
 /// only after unlinking it (no worker joins later) and seeing every worker
-/// that joined leave it.
+/// that joined leave it. [0, n) is split into one contiguous range per
+/// thread, as OpenMP's static schedule does: thread p starts on range p, so
+/// a launch repeated with the same shape gives each thread the same
+/// workgroups, whose data its caches may still hold (the 2-D stencil's
+/// 32 MB ran 0.78-0.95x OpenMP when chunks went to whichever thread came
+/// first). A thread done with its range takes chunks of the others'.
 struct ThreadPool::Job {
+  static constexpr unsigned kMaxRanges = 64;
+  struct alignas(64) Range {
+    std::atomic<uint64_t> next{0}; ///< first index not handed out
+    uint64_t end = 0;
+  };
   Body body = nullptr;
   void *context = nullptr;
   uint64_t n = 0, grain = 1;
-  std::atomic<uint64_t> next{0};   ///< first index not handed out
+  unsigned ranges = 1;
+  Range range[kMaxRanges];
   std::atomic<uint64_t> done{0};   ///< indices finished
   std::atomic<uint32_t> active{0}; ///< workers inside run()
   Job *prev = nullptr, *after = nullptr;
 
-  void run() {
-    for (;;) {
-      uint64_t begin = next.fetch_add(grain, std::memory_order_relaxed);
-      if (begin >= n)
-        return;
-      uint64_t end = std::min(n, begin + grain);
-      body(context, begin, end);
-      done.fetch_add(end - begin, std::memory_order_release);
+  void split(unsigned parts) {
+    ranges = std::max(1u, std::min(parts, kMaxRanges));
+    for (unsigned p = 0; p < ranges; ++p) {
+      range[p].next.store(n * p / ranges, std::memory_order_relaxed);
+      range[p].end = n * (p + 1) / ranges;
+    }
+  }
+  bool open() const {
+    for (unsigned p = 0; p < ranges; ++p)
+      if (range[p].next.load(std::memory_order_relaxed) < range[p].end)
+        return true;
+    return false;
+  }
+  void run(unsigned self) {
+    for (unsigned k = 0; k < ranges; ++k) {
+      Range &r = range[(self + k) % ranges];
+      for (;;) {
+        uint64_t begin = r.next.fetch_add(grain, std::memory_order_relaxed);
+        if (begin >= r.end)
+          break;
+        uint64_t end = std::min(r.end, begin + grain);
+        body(context, begin, end);
+        done.fetch_add(end - begin, std::memory_order_release);
+      }
     }
   }
 };
@@ -103,7 +130,7 @@ void *ThreadPool::workerMain(void *self) {
 ThreadPool::Job *ThreadPool::join() {
   std::lock_guard<std::mutex> g(mu_);
   for (Job *j = first_; j; j = j->after)
-    if (j->next.load(std::memory_order_relaxed) < j->n) {
+    if (j->open()) {
       j->active.fetch_add(1, std::memory_order_relaxed);
       return j;
     }
@@ -111,10 +138,11 @@ ThreadPool::Job *ThreadPool::join() {
 }
 
 void ThreadPool::workerLoop() {
+  unsigned self = 1 + workerIds_.fetch_add(1); // the caller of a job is 0
   for (;;) {
     uint64_t seen = posted_.load(std::memory_order_acquire);
     if (Job *j = join()) {
-      j->run();
+      j->run(self);
       j->active.fetch_sub(1, std::memory_order_release); // j may go now
       finished.wake();
       continue;
@@ -135,6 +163,7 @@ void ThreadPool::parallelFor(uint64_t n, Body body, void *context) {
   job.context = context;
   job.n = n;
   job.grain = std::max<uint64_t>(1, n / (uint64_t(concurrency()) * 8));
+  job.split(concurrency());
   {
     std::lock_guard<std::mutex> g(mu_);
     job.prev = last_;
@@ -143,7 +172,7 @@ void ThreadPool::parallelFor(uint64_t n, Body body, void *context) {
   }
   posted_.fetch_add(1, std::memory_order_release);
   posted.wake();
-  job.run();
+  job.run(0);
   {
     std::lock_guard<std::mutex> g(mu_);
     (job.prev ? job.prev->after : first_) = job.after;

@@ -93,6 +93,7 @@ private:
   Job *join();
 
   unsigned workers_ = 0;
+  std::atomic<unsigned> workerIds_{0}; ///< hands each worker its range index
   std::mutex mu_;            ///< guards the job list
   Job *first_ = nullptr;     ///< open jobs, oldest first
   Job *last_ = nullptr;

@@ -340,15 +340,14 @@ scf::WhileOp trivialHeader(scf::WhileOp op) {
 }
 
 /// Element-wise integer vector ops lane by lane (spirv). NVIDIA's Vulkan
-/// driver 580 computed wrong lanes in three shapes the differential tester
-/// found on the H200: a vector<4xi16> OpSDiv of -1 by a selected constant
-/// divisor (-1 in every lane), a vector<3xi32> ceildivsi (one lane's sign),
-/// and a vector<2xi64> ceildivui whose `q + (r != 0)` came out as
-/// `q + (r == 0)` (tests/differential/open/nv-vk-*-vector.mlir). Splitting
-/// only the division did not fix the last, so every element-wise arith or
-/// math op that reads or writes integer vectors is split: the GPU has no
-/// integer vector ALU, so the driver scalarizes them anyway, and lavapipe
-/// already runs invocations side by side in SIMD lanes.
+/// driver 580 computed wrong lanes for a vector<4xi16> OpSDiv of -1 by a
+/// selected constant divisor (-1 in every lane) and a vector<3xi32>
+/// ceildivsi (one lane's sign) on the H200
+/// (tests/differential/open/nv-vk-divsi-i16-vector.mlir,
+/// nv-vk-ceildivsi-i32-vector.mlir). Every element-wise arith or math op
+/// that reads or writes integer vectors is split, not only divisions: the
+/// GPU has no integer vector ALU, so the driver scalarizes them anyway, and
+/// lavapipe already runs invocations side by side in SIMD lanes.
 bool touchesIntegers(Operation *op) {
   auto isInt = [](Type t) { return isa<IntegerType, IndexType>(getElementTypeOrSelf(t)); };
   return llvm::any_of(op->getOperandTypes(), isInt) || llvm::any_of(op->getResultTypes(), isInt);
@@ -356,7 +355,8 @@ bool touchesIntegers(Operation *op) {
 
 void integerVectorByLanes(Operation *op) {
   if (op->getNumResults() == 0 || !op->hasTrait<OpTrait::Elementwise>() ||
-      !isa_and_nonnull<arith::ArithDialect, math::MathDialect>(op->getDialect()) || !touchesIntegers(op))
+      !isa_and_nonnull<arith::ArithDialect, math::MathDialect>(op->getDialect()) ||
+      !touchesIntegers(op))
     return;
   auto type = dyn_cast<VectorType>(op->getResult(0).getType());
   if (!type || type.getRank() != 1 || type.isScalable())
@@ -407,11 +407,13 @@ std::pair<Value, Value> unsignedDivRem64(OpBuilder &b, Location loc, Value a, Va
   OpBuilder e = split.getElseBodyBuilder();
   Value top = splatInt(e, loc, i64, 63);
   auto steps = scf::ForOp::create(
-      e, loc, arith::ConstantIndexOp::create(e, loc, 0), arith::ConstantIndexOp::create(e, loc, 64),
-      arith::ConstantIndexOp::create(e, loc, 1), ValueRange{zero, zero},
+      e, loc, arith::ConstantIndexOp::create(e, loc, 0),
+      arith::ConstantIndexOp::create(e, loc, 64), arith::ConstantIndexOp::create(e, loc, 1),
+      ValueRange{zero, zero},
       [&](OpBuilder &l, Location loc, Value i, ValueRange qr) {
         Value q = qr[0], r = qr[1];
-        Value at = arith::SubIOp::create(l, loc, top, arith::IndexCastUIOp::create(l, loc, i64, i));
+        Value at =
+            arith::SubIOp::create(l, loc, top, arith::IndexCastUIOp::create(l, loc, i64, i));
         Value bit = arith::AndIOp::create(l, loc, arith::ShRUIOp::create(l, loc, a, at), one);
         // r < d before the shift; a bit shifted out of r makes it >= d.
         Value carry = arith::CmpIOp::create(l, loc, P::ne,
@@ -419,7 +421,8 @@ std::pair<Value, Value> unsignedDivRem64(OpBuilder &b, Location loc, Value a, Va
         Value r2 = arith::OrIOp::create(l, loc, arith::ShLIOp::create(l, loc, r, one), bit);
         Value fits = arith::OrIOp::create(l, loc, carry,
                                           arith::CmpIOp::create(l, loc, P::uge, r2, d));
-        Value rNext = arith::SelectOp::create(l, loc, fits, arith::SubIOp::create(l, loc, r2, d), r2);
+        Value rNext =
+            arith::SelectOp::create(l, loc, fits, arith::SubIOp::create(l, loc, r2, d), r2);
         Value qNext = arith::OrIOp::create(l, loc, arith::ShLIOp::create(l, loc, q, one),
                                            arith::ExtUIOp::create(l, loc, i64, fits));
         scf::YieldOp::create(l, loc, ValueRange{qNext, rNext});

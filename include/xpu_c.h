@@ -417,7 +417,9 @@ XPU_API xpu_status xpu_module_format(xpu_context context, const char *text,
  * bytes. `diagnostics` as for xpu_module_create. Nothing is cached.
  * Thread-safe. "spirv" (no chip) is a capable Vulkan 1.3 device: SPIR-V
  * 1.6, 64-bit index, every integer width; a real device compiles for its
- * own features. */
+ * own features. "spirv" with chip "cooperative-matrix" is the same device
+ * with VK_KHR_cooperative_matrix as the cooperative-matrix tile tier needs
+ * it (16x16x16 f16 x f16 + f32 at subgroup scope, subgroups of 32). */
 XPU_API xpu_status xpu_compile_for_target(xpu_context context, const char *text,
                                           size_t length,
                                           const xpu_module_options *options,

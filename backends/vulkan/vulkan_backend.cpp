@@ -81,7 +81,7 @@ bool probe(const Instance &inst, VkPhysicalDevice pd, const FeatureSet &disabled
     executableProperties |= ext == VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME;
     out.hasAtomicFloat |= ext == VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME;
     smBuiltins |= ext == VK_NV_SHADER_SM_BUILTINS_EXTENSION_NAME;
-    out.hasCoopMatrix |= ext == "VK_KHR_cooperative_matrix";
+    out.hasCoopMatrix |= ext == VK_KHR_COOPERATIVE_MATRIX_EXTENSION_NAME;
   }
   out.hasV13 = base.properties.apiVersion >= VK_API_VERSION_1_3 &&
                inst.apiVersion >= VK_API_VERSION_1_3;
@@ -98,8 +98,21 @@ bool probe(const Instance &inst, VkPhysicalDevice pd, const FeatureSet &disabled
   out.subgroup.pNext = &out.driver;
   out.driver.pNext = &out.floatControls;
   out.floatControls.pNext = smBuiltins ? &sm : nullptr;
+  out.subgroupSizeControl.sType =
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_PROPERTIES;
+  if (out.hasV13) {
+    out.subgroupSizeControl.pNext = props.pNext;
+    props.pNext = &out.subgroupSizeControl;
+  }
+  VkPhysicalDeviceCooperativeMatrixPropertiesKHR coopStages{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_PROPERTIES_KHR};
+  if (out.hasCoopMatrix) {
+    coopStages.pNext = props.pNext;
+    props.pNext = &coopStages;
+  }
   fn.vkGetPhysicalDeviceProperties2(pd, &props);
   out.subgroup.pNext = out.driver.pNext = out.floatControls.pNext = nullptr;
+  out.subgroupSizeControl.pNext = nullptr;
   out.props = props.properties;
   out.smCount = smBuiltins ? sm.shaderSMCount : 0;
   std::copy(std::begin(ids.deviceUUID), std::end(ids.deviceUUID), out.uuid);
@@ -126,8 +139,12 @@ bool probe(const Instance &inst, VkPhysicalDevice pd, const FeatureSet &disabled
   out.queueFamily = uint32_t(best);
   out.timestampBits = families[best].timestampValidBits;
 
-  FeatureChain chain(out.hasAtomicFloat, out.hasV13);
+  FeatureChain chain(out.hasAtomicFloat, out.hasV13, out.hasCoopMatrix);
   fn.vkGetPhysicalDeviceFeatures2(pd, &chain.core);
+  if (out.hasCoopMatrix) {
+    out.coopMatrix = queryCoopMatrix(inst.coopMatrixProperties, pd);
+    out.coopMatrix.stages = coopStages.cooperativeMatrixSupportedStages;
+  }
   if (executableProperties) {
     VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR executableInfo{
         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
@@ -182,6 +199,10 @@ rt::Status processInstance(const GlobalFns &global, uint32_t loaderVersion,
     return {};
   }
   XPU_RETURN_IF_ERROR(loadInstanceFns(global, inst->handle, inst->fn));
+  inst->coopMatrixProperties =
+      reinterpret_cast<PFN_vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR>(
+          global.vkGetInstanceProcAddr(inst->handle,
+                                       "vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR"));
   *kept = inst;
   out = std::move(inst);
   return {};

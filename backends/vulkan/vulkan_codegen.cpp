@@ -67,7 +67,7 @@ SPIRVTarget spirvTarget(const PhysicalInfo &info) {
       C::AtomicFloat64AddEXT);
   cap(subgroupsInCompute(info), C::GroupNonUniform);
   addSubgroupCapabilities(info, t.caps);
-  addTileCapabilities(info, t.caps);
+  addTileCapabilities(info, t.caps, t.exts);
   // IEEE f32 behavior where the device can promise it (Vulkan 1.2 float
   // controls); elsewhere denormals may flush.
   t.preserveFloats = info.floatControls.shaderDenormPreserveFloat32 &&

@@ -97,11 +97,15 @@ Status VulkanDevice::create() {
                     Feature::shaderSharedFloat32Atomics, Feature::shaderSharedFloat32AtomicAdd,
                     Feature::shaderSharedFloat64Atomics, Feature::shaderSharedFloat64AtomicAdd})
     atomicFloat |= info.requested[f];
-  FeatureChain chain(atomicFloat, info.hasV13);
+  // Cooperative matrices: the extension and its feature, both or neither.
+  bool coopMatrix = info.requested[Feature::cooperativeMatrix];
+  FeatureChain chain(atomicFloat, info.hasV13, coopMatrix);
   chain.write(info.requested);
   std::vector<const char *> extensions;
   if (atomicFloat)
     extensions.push_back(VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
+  if (coopMatrix)
+    extensions.push_back(VK_KHR_COOPERATIVE_MATRIX_EXTENSION_NAME);
   // Pipeline statistics for manifests, where the driver offers them.
   VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR executableInfo{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};

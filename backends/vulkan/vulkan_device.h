@@ -26,6 +26,8 @@ struct Instance {
   VkInstance handle = VK_NULL_HANDLE;
   InstanceFns fn;
   uint32_t apiVersion = 0;
+  /// VK_KHR_cooperative_matrix's query; null where no driver has it.
+  PFN_vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR coopMatrixProperties = nullptr;
   ~Instance();
 };
 
@@ -36,6 +38,8 @@ struct PhysicalInfo {
   VkPhysicalDeviceSubgroupProperties subgroup{};
   VkPhysicalDeviceDriverProperties driver{};
   VkPhysicalDeviceFloatControlsProperties floatControls{};
+  /// minSubgroupSize and maxSubgroupSize; read from Vulkan 1.3 devices only.
+  VkPhysicalDeviceSubgroupSizeControlProperties subgroupSizeControl{};
   uint32_t smCount = 0;        ///< VK_NV_shader_sm_builtins, when present
   uint8_t uuid[VK_UUID_SIZE] = {};
   VkPhysicalDeviceMemoryProperties memory{};
@@ -44,6 +48,7 @@ struct PhysicalInfo {
   bool hasAtomicFloat = false; ///< VK_EXT_shader_atomic_float
   bool hasV13 = false;         ///< device and instance are Vulkan 1.3
   bool hasCoopMatrix = false;  ///< VK_KHR_cooperative_matrix is listed
+  CoopMatrixSupport coopMatrix; ///< what its query listed (when listed)
   /// VK_KHR_pipeline_executable_properties is listed and its
   /// pipelineExecutableInfo feature reported (manifest facts).
   bool hasExecutableStatistics = false;

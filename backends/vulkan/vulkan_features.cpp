@@ -21,12 +21,13 @@ const char *featureQuery(Feature f) {
   return queries[size_t(f)];
 }
 
-FeatureChain::FeatureChain(bool withAtomicFloat, bool withV13) {
+FeatureChain::FeatureChain(bool withAtomicFloat, bool withV13, bool withCoopMatrix) {
   core.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
   v11.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES;
   v12.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES;
   v13.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES;
   atomicFloat.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT;
+  coopMatrix.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_KHR;
   core.pNext = &v11;
   v11.pNext = &v12;
   void **tail = &v12.pNext;
@@ -34,7 +35,11 @@ FeatureChain::FeatureChain(bool withAtomicFloat, bool withV13) {
     *tail = &v13;
     tail = &v13.pNext;
   }
-  *tail = withAtomicFloat ? &atomicFloat : nullptr;
+  if (withAtomicFloat) {
+    *tail = &atomicFloat;
+    tail = &atomicFloat.pNext;
+  }
+  *tail = withCoopMatrix ? &coopMatrix : nullptr;
 }
 
 FeatureSet FeatureChain::read() const {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "runtime/status.h"
+#include "vulkan_coop_matrix.h"
 #include "vulkan_symbols.h"
 
 #include <string>
@@ -25,6 +26,8 @@ namespace xpu::vk {
   F(shaderSharedInt64Atomics, v12, "VkPhysicalDeviceVulkan12Features")         \
   F(timelineSemaphore, v12, "VkPhysicalDeviceVulkan12Features")                \
   F(shaderSubgroupExtendedTypes, v12, "VkPhysicalDeviceVulkan12Features")      \
+  F(vulkanMemoryModel, v12, "VkPhysicalDeviceVulkan12Features")                \
+  F(vulkanMemoryModelDeviceScope, v12, "VkPhysicalDeviceVulkan12Features")     \
   F(shaderIntegerDotProduct, v13, "VkPhysicalDeviceVulkan13Features")          \
   F(shaderBufferFloat32Atomics, atomicFloat,                                   \
     "VkPhysicalDeviceShaderAtomicFloatFeaturesEXT")                            \
@@ -41,7 +44,8 @@ namespace xpu::vk {
   F(shaderSharedFloat64Atomics, atomicFloat,                                   \
     "VkPhysicalDeviceShaderAtomicFloatFeaturesEXT")                            \
   F(shaderSharedFloat64AtomicAdd, atomicFloat,                                 \
-    "VkPhysicalDeviceShaderAtomicFloatFeaturesEXT")
+    "VkPhysicalDeviceShaderAtomicFloatFeaturesEXT")                            \
+  F(cooperativeMatrix, coopMatrix, "VkPhysicalDeviceCooperativeMatrixFeaturesKHR")
 
 enum class Feature {
 #define XPU_VK_ENUM(name, member, query) name,
@@ -62,15 +66,17 @@ struct FeatureSet {
 /// The feature structures, linked for vkGetPhysicalDeviceFeatures2 and
 /// VkDeviceCreateInfo::pNext. The atomic-float one is linked only when the
 /// device has VK_EXT_shader_atomic_float, the Vulkan 1.3 one only when the
-/// device and the instance are Vulkan 1.3.
+/// device and the instance are Vulkan 1.3, the cooperative-matrix one only
+/// when the device has VK_KHR_cooperative_matrix.
 struct FeatureChain {
   VkPhysicalDeviceFeatures2 core{};
   VkPhysicalDeviceVulkan11Features v11{};
   VkPhysicalDeviceVulkan12Features v12{};
   VkPhysicalDeviceVulkan13Features v13{};
   VkPhysicalDeviceShaderAtomicFloatFeaturesEXT atomicFloat{};
+  VkPhysicalDeviceCooperativeMatrixFeaturesKHR coopMatrix{};
 
-  FeatureChain(bool withAtomicFloat, bool withV13);
+  FeatureChain(bool withAtomicFloat, bool withV13, bool withCoopMatrix);
   FeatureChain(const FeatureChain &) = delete;
   FeatureSet read() const;
   /// Sets exactly the features in `set`.

@@ -4,12 +4,79 @@
 
 namespace xpu::vk {
 
+namespace {
+
+/// xpujit's cooperative-matrix tier hands 16x16 blocks to whole subgroups of
+/// 32 invocations (tile_tiering.cpp: a workgroup of whole subgroups), so the
+/// subgroup size must be 32 and unable to vary.
+constexpr uint32_t kCoopMatrixSubgroup = 32;
+
+cap::Fact coopMatrixFact(const VulkanDevice &device) {
+  const PhysicalInfo &info = device.info;
+  using C = Capability;
+  auto no = [](std::string why, std::string evidence) {
+    return cap::Fact{C::tileCoopMatrix, cap::Kind::deviceOptional,
+                     cap::Unavailable{cap::Kind::deviceOptional, std::move(why)},
+                     std::move(evidence)};
+  };
+  std::string listed = "vkEnumerateDeviceExtensionProperties: VK_KHR_cooperative_matrix ";
+  if (!info.hasCoopMatrix)
+    return no("the device does not offer VK_KHR_cooperative_matrix", listed + "not listed");
+  // Vulkan requires the Vulkan memory model with cooperative matrices
+  // (VulkanMemoryModel.cpp), at Device scope for the status-word atomics.
+  cap::Fact feature = featureFact(device, C::tileCoopMatrix,
+                                  {Feature::cooperativeMatrix, Feature::vulkanMemoryModel,
+                                   Feature::vulkanMemoryModelDeviceScope});
+  if (!cap::permits(feature.verdict))
+    return feature;
+  std::string evidence = listed + "listed; " + feature.evidence;
+  if (!(info.subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) ||
+      !(info.subgroup.supportedOperations & VK_SUBGROUP_FEATURE_BASIC_BIT))
+    return no("the tier names subgroups (SubgroupId), and the device has no basic "
+              "subgroup operations in compute shaders",
+              evidence + "; VkPhysicalDeviceSubgroupProperties");
+  if (!info.hasV13)
+    return no("cooperative-matrix instructions need SPIR-V 1.6, which Vulkan 1.3 devices "
+              "take (the device or the instance is older)",
+              evidence);
+  evidence += "; vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR: " +
+              (info.coopMatrix.queried ? "[" + info.coopMatrix.listed + "]"
+                                       : std::string("not answered"));
+  bool compute = info.coopMatrix.stages & VK_SHADER_STAGE_COMPUTE_BIT;
+  evidence += std::string("; VkPhysicalDeviceCooperativeMatrixPropertiesKHR."
+                          "cooperativeMatrixSupportedStages ") +
+              (compute ? "has" : "lacks") + " compute";
+  if (!compute)
+    return no("the device supports cooperative matrices in no compute shader", evidence);
+  if (!info.coopMatrix.f16f32Subgroup16)
+    return no("vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR does not list 16x16x16 "
+              "f16*f16+f32->f32 at subgroup scope, the combination xpujit lowers",
+              evidence);
+  uint32_t size = info.subgroup.subgroupSize, lo = info.subgroupSizeControl.minSubgroupSize,
+           hi = info.subgroupSizeControl.maxSubgroupSize;
+  evidence += "; VkPhysicalDeviceSubgroupProperties.subgroupSize=" + std::to_string(size) +
+              ", VkPhysicalDeviceSubgroupSizeControlProperties min/maxSubgroupSize=" +
+              std::to_string(lo) + "/" + std::to_string(hi);
+  if (size != kCoopMatrixSubgroup || lo != kCoopMatrixSubgroup || hi != kCoopMatrixSubgroup)
+    return no("xpujit's cooperative-matrix tier needs subgroups of exactly 32 invocations "
+              "(fixed, so whole subgroups are whole multiples of 32 invocations)",
+              evidence);
+  return {C::tileCoopMatrix, cap::Kind::deviceOptional, cap::Available{}, evidence};
+}
+
+} // namespace
+
 void addTileCapabilities(const PhysicalInfo &info,
-                         llvm::SmallVectorImpl<mlir::spirv::Capability> &caps) {
+                         llvm::SmallVectorImpl<mlir::spirv::Capability> &caps,
+                         llvm::SmallVectorImpl<mlir::spirv::Extension> &exts) {
   using C = mlir::spirv::Capability;
   if (info.requested[Feature::shaderIntegerDotProduct] && info.requested[Feature::shaderInt8])
     for (C c : {C::DotProduct, C::DotProductInput4x8Bit})
       caps.push_back(c);
+  if (info.requested[Feature::cooperativeMatrix] && info.hasV13) {
+    caps.push_back(C::CooperativeMatrixKHR);
+    exts.push_back(mlir::spirv::Extension::SPV_KHR_cooperative_matrix);
+  }
 }
 
 void addTileFacts(const VulkanDevice &device, std::vector<cap::Fact> &facts) {
@@ -19,15 +86,7 @@ void addTileFacts(const VulkanDevice &device, std::vector<cap::Fact> &facts) {
     dot.evidence += " (VkPhysicalDeviceVulkan13Features is read from Vulkan 1.3 "
                     "devices only)";
   facts.push_back(std::move(dot));
-  std::string listed = "vkEnumerateDeviceExtensionProperties: VK_KHR_cooperative_matrix ";
-  if (device.info.hasCoopMatrix)
-    facts.push_back({Capability::tileCoopMatrix, cap::Kind::deviceOptional,
-                     cap::Available{}, listed + "listed"});
-  else
-    facts.push_back({Capability::tileCoopMatrix, cap::Kind::deviceOptional,
-                     cap::Unavailable{cap::Kind::deviceOptional,
-                                      "the device does not offer VK_KHR_cooperative_matrix"},
-                     listed + "not listed"});
+  facts.push_back(coopMatrixFact(device));
 }
 
 } // namespace xpu::vk

@@ -1,5 +1,6 @@
 // The compiler's stages as functions; see Pipeline.h.
 #include "xpu/Pipeline.h"
+#include "xpu/TileLowering.h"
 #include "xpu/Analysis/AccessModes.h"
 #include "xpu/Dialect/XPU/IR/Tiles.h"
 #include "xpu/FrontEnd/GPUImport.h"
@@ -560,6 +561,10 @@ LogicalResult lowerToSPIRV(ModuleOp module, const SPIRVOptions &options) {
     if (options.preserveFloats) {
       require(spirv::Capability::DenormPreserve);
       require(spirv::Capability::SignedZeroInfNanPreserve);
+    }
+    if (useVulkanMemoryModelForCoopMatrices(spv)) {
+      require(spirv::Capability::VulkanMemoryModel);
+      require(spirv::Capability::VulkanMemoryModelDeviceScope);
     }
     // Nor the width of atomics: 64-bit ones need Int64Atomics, float adds
     // the capability of their width.

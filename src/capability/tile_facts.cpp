@@ -58,6 +58,8 @@ std::vector<Fact> tileFactsOfChip(const rt::TargetDesc &target) {
   }
   if (target.kind == rt::TargetDesc::Kind::amdgcn)
     return amdTileFacts(target.chip, evidence);
+  if (target.kind == rt::TargetDesc::Kind::spirv && target.chip == kSpirvCoopMatrixChip)
+    return {fact(C::tileCoopMatrix, true, "", evidence)};
   return {};
 }
 

@@ -18,6 +18,11 @@ std::vector<Fact> nvidiaTileFacts(int major, int minor, const std::string &evide
 /// (gfx906 and later, the 9-series and RDNA2+) for `chip` ("gfx942").
 std::vector<Fact> amdTileFacts(const std::string &chip, const std::string &evidence);
 
+/// The SPIR-V "chip" of offline compilation that stands for a Vulkan 1.3
+/// device with VK_KHR_cooperative_matrix as xpujit's tier needs it (16x16x16
+/// f16*f16+f32->f32 at subgroup scope, subgroups of 32; NVIDIA's driver).
+inline constexpr const char *kSpirvCoopMatrixChip = "cooperative-matrix";
+
 /// The same facts for a target given by name only (offline compilation):
 /// what its chip implies, or nothing for targets whose facts need a device.
 std::vector<Fact> tileFactsOfChip(const rt::TargetDesc &target);

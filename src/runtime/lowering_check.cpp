@@ -15,22 +15,25 @@ using namespace mlir;
 // Optional features (64-bit atomics, float atomic adds, subgroup operations)
 // are on: whether a device has them is the capability gate's question, not
 // the lowering's.
-void setDefaultVulkanTarget(ModuleOp module) {
+void setDefaultVulkanTarget(ModuleOp module, bool coopMatrix) {
   MLIRContext *ctx = module.getContext();
   ctx->getOrLoadDialect<spirv::SPIRVDialect>();
   using C = spirv::Capability;
   using E = spirv::Extension;
-  auto vce = spirv::VerCapExtAttr::get(
-      spirv::Version::V_1_6,
-      {C::Shader, C::Int64, C::Int16, C::Int8, C::Float64, C::Float16,
-       C::StorageBuffer8BitAccess, C::StorageBuffer16BitAccess, C::Int64Atomics,
-       C::AtomicFloat32AddEXT, C::AtomicFloat64AddEXT, C::GroupNonUniform,
-       C::GroupNonUniformVote, C::GroupNonUniformArithmetic, C::GroupNonUniformBallot,
-       C::GroupNonUniformShuffle, C::GroupNonUniformShuffleRelative,
-       C::GroupNonUniformClustered},
-      {E::SPV_KHR_storage_buffer_storage_class, E::SPV_KHR_8bit_storage,
-       E::SPV_KHR_16bit_storage, E::SPV_EXT_shader_atomic_float_add},
-      ctx);
+  SmallVector<C> caps = {
+      C::Shader, C::Int64, C::Int16, C::Int8, C::Float64, C::Float16,
+      C::StorageBuffer8BitAccess, C::StorageBuffer16BitAccess, C::Int64Atomics,
+      C::AtomicFloat32AddEXT, C::AtomicFloat64AddEXT, C::GroupNonUniform,
+      C::GroupNonUniformVote, C::GroupNonUniformArithmetic, C::GroupNonUniformBallot,
+      C::GroupNonUniformShuffle, C::GroupNonUniformShuffleRelative,
+      C::GroupNonUniformClustered};
+  SmallVector<E> exts = {E::SPV_KHR_storage_buffer_storage_class, E::SPV_KHR_8bit_storage,
+                         E::SPV_KHR_16bit_storage, E::SPV_EXT_shader_atomic_float_add};
+  if (coopMatrix) {
+    caps.push_back(C::CooperativeMatrixKHR);
+    exts.push_back(E::SPV_KHR_cooperative_matrix);
+  }
+  auto vce = spirv::VerCapExtAttr::get(spirv::Version::V_1_6, caps, exts, ctx);
   module->setAttr(spirv::getTargetEnvAttrName(),
                   spirv::TargetEnvAttr::get(vce, spirv::getDefaultResourceLimits(ctx),
                                             spirv::ClientAPI::Vulkan,

@@ -14,7 +14,8 @@ namespace xpu::rt {
 /// float width, 8/16-bit storage, 64-bit atomics, subgroups): what
 /// `--target spirv` lowers for without a device. Whether a device has a
 /// capability is the capability gate's question, not the lowering's.
-void setDefaultVulkanTarget(mlir::ModuleOp module);
+/// `coopMatrix` adds cooperative matrices (the "cooperative-matrix" chip).
+void setDefaultVulkanTarget(mlir::ModuleOp module, bool coopMatrix = false);
 
 /// Lowers a copy of the admitted `module` for `target` as code generation
 /// would; every op that fails is reported in `diags` as an XPU-LOWER error

@@ -1,5 +1,7 @@
 // Targets by name and their code generators; see targets.h.
 #include "runtime/targets.h"
+#include "capability/tile_facts.h"
+#include "runtime/dump.h"
 #include "runtime/lowering_check.h"
 #include "xpu/Pipeline.h"
 
@@ -44,13 +46,14 @@ Status hostTarget(const std::string &chip, unsigned waveWidth, TargetDesc &out) 
 
 /// SPIR-V words for the device-less Vulkan target (setDefaultVulkanTarget);
 /// a device compiles for its own features instead (backends/vulkan).
-Status compileSPIRVOffline(mlir::ModuleOp module, Blob &out) {
-  setDefaultVulkanTarget(module);
+Status compileSPIRVOffline(mlir::ModuleOp module, const TargetDesc &target, Blob &out) {
+  setDefaultVulkanTarget(module, target.chip == cap::kSpirvCoopMatrixChip);
   SPIRVOptions options;
   options.indexBits = 64;
   std::vector<uint32_t> words;
   if (mlir::failed(lowerToSPIRV(module, options)))
     return {XPU_ERROR_COMPILE, "lowering to SPIR-V failed"};
+  dumpStage("lowered-spirv.mlir", module);
   if (mlir::failed(serializeSPIRV(module, words)))
     return {XPU_ERROR_COMPILE, "SPIR-V serialization failed"};
   out.code.resize(words.size() * sizeof(uint32_t));
@@ -74,10 +77,16 @@ Status describeTarget(const std::string &target, const std::string &chip,
   if (target == "cpu")
     return hostTarget(chip, waveWidth, out);
   if (target == "spirv") {
-    if (!chip.empty())
-      return invalidArgument("target spirv takes no chip: it is a capable Vulkan 1.3 "
-                             "device (SPIR-V 1.6, 64-bit index)");
-    out = {TargetDesc::Kind::spirv, "spirv1.6-unknown-vulkan1.3", "", "index64",
+    // The chip "cooperative-matrix" adds what the cooperative-matrix tile
+    // tier needs (tile_facts.h), as NVIDIA's driver offers it.
+    if (!chip.empty() && chip != cap::kSpirvCoopMatrixChip)
+      return invalidArgument("target spirv takes no chip (a capable Vulkan 1.3 device: "
+                             "SPIR-V 1.6, 64-bit index) or the chip '" +
+                             std::string(cap::kSpirvCoopMatrixChip) +
+                             "' (the same with VK_KHR_cooperative_matrix)");
+    if (!chip.empty() && waveWidth && waveWidth != 32)
+      return invalidArgument("the chip '" + chip + "' has subgroups of 32");
+    out = {TargetDesc::Kind::spirv, "spirv1.6-unknown-vulkan1.3", chip, "index64",
            waveWidth ? waveWidth : 32};
     return {};
   }
@@ -95,7 +104,7 @@ Status generateCode(mlir::ModuleOp module, const TargetDesc &target,
   case TargetDesc::Kind::amdgcn:
     return hip::compileForAMDGPU(module, target, kernels, out);
   case TargetDesc::Kind::spirv:
-    return compileSPIRVOffline(module, out);
+    return compileSPIRVOffline(module, target, out);
   }
   return {XPU_ERROR_UNSUPPORTED, "unknown target kind"};
 }

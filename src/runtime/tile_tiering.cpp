@@ -71,7 +71,9 @@ struct Tier {
   Capability hardware;
   bool lowered;     ///< xpujit lowers it (xpu-lower-tiles and the targets)
   std::string (*fits)(const Mac &);
-  bool wholeWarps = false; ///< issued by whole warps of 32
+  /// Issued by whole groups of 32 invocations (warps, subgroups): what they
+  /// are called, or null.
+  const char *wholeGroups = nullptr;
 };
 
 std::string fitsWgmma(const Mac &mac) {
@@ -91,10 +93,15 @@ std::string fitsAmd(const Mac &mac) {
     return t;
   return steps(mac, 16, 16, mac.operand.isInteger(8) ? 16 : 4, "the AMD matrix unit");
 }
+/// What xpujit lowers to cooperative matrices: 16x16x16 f16 operands with
+/// f32 sums (backends/vulkan/vulkan_tiles.cpp asks the device for exactly
+/// that combination).
 std::string fitsCoopMatrix(const Mac &mac) {
-  if (auto t = tensorTypes(mac, false, "cooperative matrices"); !t.empty())
-    return t;
-  return steps(mac, 16, 16, 16, "cooperative matrices");
+  if (!mac.operand.isF16() || !mac.accumulator.isF32())
+    return "the " + shapeName(mac) + " has " + typeName(mac.operand) + " operands and " +
+           typeName(mac.accumulator) +
+           " sums; xpujit's cooperative-matrix tier takes f16 operands with f32 sums";
+  return steps(mac, 16, 16, 16, "the cooperative-matrix tier");
 }
 std::string fitsDot4(const Mac &mac) {
   if (!mac.operand.isInteger(8))
@@ -114,7 +121,7 @@ std::vector<Tier> tiersOf(TargetDesc::Kind target) {
   case TargetDesc::Kind::nvptx:
     return {{"wgmma", "warpgroup MMA (wgmma)", C::tileWgmma, false, fitsWgmma},
             {"mma.sync", "warp MMA (mma.sync.m16n8k16)", C::tileMmaSync, true, fitsMmaSync,
-             true},
+             "whole warps"},
             {"dot4", "packed 8-bit dot products (dp4a)", C::tileDotInt8, true, fitsDot4},
             kSoftware};
   case TargetDesc::Kind::amdgcn:
@@ -125,7 +132,7 @@ std::vector<Tier> tiersOf(TargetDesc::Kind target) {
             kSoftware};
   case TargetDesc::Kind::spirv:
     return {{"cooperative-matrix", "cooperative matrices (VK_KHR_cooperative_matrix)",
-             C::tileCoopMatrix, false, fitsCoopMatrix},
+             C::tileCoopMatrix, true, fitsCoopMatrix, "whole subgroups of 32"},
             {"dot4", "integer dot products (OpSDot)", C::tileDotInt8, true, fitsDot4},
             kSoftware};
   case TargetDesc::Kind::cpu:
@@ -163,9 +170,9 @@ std::string refusal(const Tier &tier, const std::vector<Mac> &macs, int64_t invo
   for (const Mac &mac : macs)
     if (std::string why = tier.fits(mac); !why.empty())
       return why;
-  if (tier.wholeWarps && (invocations == 0 || invocations % 32))
-    return std::string(tier.name) + " is issued by whole warps: the kernel must fix its "
-           "workgroup_size to a multiple of 32" +
+  if (tier.wholeGroups && (invocations == 0 || invocations % 32))
+    return std::string(tier.name) + " is issued by " + tier.wholeGroups +
+           ": the kernel must fix its workgroup_size to a multiple of 32" +
            (invocations ? " (it is " + std::to_string(invocations) + ")" : "");
   if (!tier.lowered)
     return std::string("the hardware is there (") + fact.evidence +

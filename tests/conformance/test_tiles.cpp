@@ -104,10 +104,11 @@ size_t bIndex(const Gemm &g, int n, int k, int kk, int j) {
 
 /// A float GEMM: operands drawn as floats, stored through `encode`, the
 /// reference from `decode` of the stored bits; every element within the
-/// stated bound.
+/// stated bound. An epilogue that multiplies the sums by `factor` (exactly
+/// representable) adds one rounding of the result.
 template <typename Elem>
 void checkFloatGemm(const Gemm &g, int m, int n, int k, Elem (*encode)(float),
-                    float (*decode)(Elem), double unit) {
+                    float (*decode)(Elem), double unit, double factor = 1) {
   std::vector<float> fa = randomFloats(size_t(m) * k), fb = randomFloats(size_t(k) * n);
   std::vector<Elem> a(fa.size()), b(fb.size());
   for (size_t i = 0; i < a.size(); ++i)
@@ -126,7 +127,10 @@ void checkFloatGemm(const Gemm &g, int m, int n, int k, Elem (*encode)(float),
         mag += std::fabs(p);
       }
       double got = c[size_t(i) * n + j];
-      if (!(std::fabs(got - ref) <= k * unit * mag + 1e-30)) {
+      ref *= factor;
+      mag *= factor;
+      double bound = k * unit * mag + (factor == 1 ? 0 : unit * mag);
+      if (!(std::fabs(got - ref) <= bound + 1e-30)) {
         if (bad++ < 5)
           MESSAGE("C[" << i << "][" << j << "] = " << got << ", expected " << ref);
       }
@@ -207,6 +211,70 @@ TEST_CASE("f16 and bf16 tiles in warp-sized steps: the mma.sync tier where there
     MESSAGE(t << " tier: " << note);
     if (target().backend == XPU_BACKEND_CUDA && capabilityAvailable("tile.mma-sync"))
       CHECK(note.rfind("mma.sync (", 0) == 0);
+    if (target().backend == XPU_BACKEND_VULKAN && g.ta == "f16" &&
+        capabilityAvailable("tile.cooperative-matrix"))
+      CHECK(note.rfind("cooperative-matrix (", 0) == 0);
+  }
+}
+
+namespace {
+
+/// What the note of an f16 kernel the cooperative-matrix tier can do must
+/// say on Vulkan: the tier where the device fact permits it, else the reason
+/// the fact gives (the extension missing, the feature disabled).
+void checkCoopMatrixNote(const std::string &note) {
+  if (target().backend != XPU_BACKEND_VULKAN)
+    return;
+  std::string evidence = capabilityEvidence("tile.cooperative-matrix");
+  INFO(note << "\nevidence: " << evidence);
+  if (capabilityAvailable("tile.cooperative-matrix")) {
+    CHECK(note.rfind("cooperative-matrix (", 0) == 0);
+    return;
+  }
+  CHECK(note.find("not cooperative-matrix: ") != std::string::npos);
+  if (evidence.find("VK_KHR_cooperative_matrix not listed") != std::string::npos)
+    CHECK(note.find("not cooperative-matrix: the device does not offer "
+                    "VK_KHR_cooperative_matrix") != std::string::npos);
+  const char *off = std::getenv("XPU_VULKAN_DISABLE_FEATURES");
+  if (off && std::string(off).find("cooperativeMatrix") != std::string::npos &&
+      evidence.find("cooperativeMatrix=true") != std::string::npos)
+    CHECK(note.find("not cooperative-matrix: the device supports cooperativeMatrix, but "
+                    "it was not enabled") != std::string::npos);
+}
+
+} // namespace
+
+TEST_CASE("f16 tiles in 16x16x16 steps: the cooperative-matrix tier where there is one") {
+  struct Variant {
+    int tm, tn, tk, threads;
+    bool bColMajor, epilogue;
+    int m, n, k;
+  };
+  // One subgroup, one block; 2 subgroups for 8 blocks with B column-major;
+  // 4 subgroups for 8 blocks with an epilogue (3 * acc) on the sums.
+  for (const Variant &v : {Variant{16, 16, 16, 32, false, false, 32, 48, 64},
+                           Variant{64, 32, 32, 64, true, false, 128, 64, 96},
+                           Variant{32, 64, 16, 128, false, true, 64, 128, 48}}) {
+    Gemm g;
+    g.ta = "f16";
+    g.tm = v.tm;
+    g.tn = v.tn;
+    g.tk = v.tk;
+    g.threads = v.threads;
+    g.bColMajor = v.bColMajor;
+    std::string acc = Gemm::tile(v.tm, v.tn, "f32");
+    if (v.epilogue)
+      g.epilogue = "  %two = arith.constant 2.0 : f32\n"
+                   "  %s = xpu.tile_scale %acc, %two : " + acc + "\n"
+                   "  %outTile = xpu.tile_add %s, %acc : " + acc + "\n";
+    INFO(v.tm << "x" << v.tn << "x" << v.tk << " tiles, " << v.threads << " invocations");
+    if (!runsHere(g.text(), {"f16.storage"}))
+      return;
+    checkFloatGemm<uint16_t>(g, v.m, v.n, v.k, toHalf, fromHalf, std::ldexp(1.0, -23),
+                             v.epilogue ? 3 : 1);
+    std::string note = gemmNote(g.text());
+    MESSAGE("tier: " << note);
+    checkCoopMatrixNote(note);
   }
 }
 

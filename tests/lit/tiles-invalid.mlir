@@ -118,3 +118,31 @@ xpu.kernel @k() {
   %u = xpu.tile_convert %f : !xpu.tile<8x8xf32> -> !xpu.tile<8x8xi32>
   xpu.return
 }
+
+// -----
+
+// xpu.coop_matrix_mac (lowering only): f16 operands, f32 sums.
+xpu.kernel @k(%a: !xpu.buffer<f32, ro>, %c: !xpu.buffer<f32>) {
+  %o = arith.constant 0 : index
+  // expected-error @+1 {{takes f16 operands and f32 sums}}
+  xpu.coop_matrix_mac %c[%o], %a[%o], %a[%o] -> %c {k = 16 : i64, lda = 16 : i64, ldb = 16 : i64, ldc = 16 : i64} : !xpu.buffer<f32>, !xpu.buffer<f32, ro>, !xpu.buffer<f32, ro>, !xpu.buffer<f32>
+  xpu.return
+}
+
+// -----
+
+xpu.kernel @k(%a: !xpu.buffer<f16, ro>, %c: !xpu.buffer<f32>) {
+  %o = arith.constant 0 : index
+  // expected-error @+1 {{needs a K made of 16-deep steps}}
+  xpu.coop_matrix_mac %c[%o], %a[%o], %a[%o] -> %c {k = 8 : i64, lda = 16 : i64, ldb = 16 : i64, ldc = 16 : i64} : !xpu.buffer<f32>, !xpu.buffer<f16, ro>, !xpu.buffer<f16, ro>, !xpu.buffer<f32>
+  xpu.return
+}
+
+// -----
+
+xpu.kernel @k(%a: !xpu.buffer<f16, ro>, %c: !xpu.buffer<f32, ro>) {
+  %o = arith.constant 0 : index
+  // expected-error @+1 {{stores to a read-only buffer}}
+  xpu.coop_matrix_mac %c[%o], %a[%o], %a[%o] -> %c {k = 16 : i64, lda = 16 : i64, ldb = 16 : i64, ldc = 16 : i64} : !xpu.buffer<f32, ro>, !xpu.buffer<f16, ro>, !xpu.buffer<f16, ro>, !xpu.buffer<f32, ro>
+  xpu.return
+}

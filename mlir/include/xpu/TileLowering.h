@@ -7,6 +7,9 @@
 namespace mlir {
 class LLVMTypeConverter;
 class SPIRVTypeConverter;
+namespace spirv {
+class ModuleOp;
+} // namespace spirv
 } // namespace mlir
 
 namespace xpu {
@@ -17,8 +20,22 @@ void populateTileToLLVMPatterns(mlir::LLVMTypeConverter &converter,
                                 mlir::RewritePatternSet &patterns,
                                 llvm::StringRef target);
 
-/// xpu.dot4_i8 as OpSDot (DotProductInput4x8Bit) plus OpIAdd.
+/// xpu.dot4_i8 as OpSDot (DotProductInput4x8Bit) plus OpIAdd, and
+/// xpu.coop_matrix_mac (populateCoopMatrixToSPIRVPatterns).
 void populateTileToSPIRVPatterns(mlir::SPIRVTypeConverter &converter,
                                  mlir::RewritePatternSet &patterns);
+
+/// xpu.coop_matrix_mac as OpCooperativeMatrixLoadKHR, MulAddKHR and
+/// StoreKHR (CoopMatrixToSPIRV.cpp).
+void populateCoopMatrixToSPIRVPatterns(mlir::SPIRVTypeConverter &converter,
+                                       mlir::RewritePatternSet &patterns);
+
+/// A module with cooperative-matrix instructions is switched to the Vulkan
+/// memory model, which Vulkan requires with them: its shared and global
+/// accesses become NonPrivatePointer, releases make writes available and
+/// acquires make them visible (VulkanMemoryModel.cpp). Returns whether it
+/// was; the caller declares VulkanMemoryModel and
+/// VulkanMemoryModelDeviceScope.
+bool useVulkanMemoryModelForCoopMatrices(mlir::spirv::ModuleOp module);
 
 } // namespace xpu

@@ -39,9 +39,10 @@ bool hasTileType(TypeRange types) {
 /// Lowers the tiles of one kernel.
 class KernelTiles {
 public:
-  KernelTiles(KernelOp kernel, bool dot4, bool wideVectors, bool mmaSync = false)
+  KernelTiles(KernelOp kernel, bool dot4, bool wideVectors, bool mmaSync = false,
+              bool coopMatrix = false)
       : kernel(kernel), b(kernel.getContext()), dot4(dot4),
-        wideVectors(wideVectors), mmaSync(mmaSync) {}
+        wideVectors(wideVectors), mmaSync(mmaSync), coopMatrix(coopMatrix) {}
 
   LogicalResult run() {
     Block &entry = kernel.getBody().front();
@@ -66,7 +67,7 @@ public:
 private:
   KernelOp kernel;
   OpBuilder b;
-  bool dot4, wideVectors, mmaSync;
+  bool dot4, wideVectors, mmaSync, coopMatrix;
   OpBuilder::InsertPoint entryPoint;
   Value self, count;       ///< linear invocation index, invocations (index)
   int64_t fixedCount = 0;  ///< the workgroup size when the kernel fixes it
@@ -435,6 +436,8 @@ private:
     Location loc = mac.getLoc();
     if (mmaSync)
       return lowerMacMmaSync(mac);
+    if (coopMatrix)
+      return lowerMacCoopMatrix(mac);
     auto ct = cast<TileType>(mac.getC().getType());
     auto at = cast<TileType>(mac.getA().getType());
     int64_t M = ct.getRows(), N = ct.getCols(), K = at.getCols();
@@ -644,6 +647,50 @@ private:
     return success();
   }
 
+  /// c = a·b + c with cooperative matrices (16x16x16, f16 operands, f32
+  /// sums), the operands read from their shared buffers: subgroup s takes
+  /// every (subgroups)-th 16 x 16 block of the result (SubgroupId and
+  /// NumSubgroups, as Vulkan forms the subgroups) and keeps its sums in a
+  /// cooperative matrix through the K loop (xpu.coop_matrix_mac). Tier
+  /// selection guarantees M, N, K % 16 = 0 and whole subgroups of 32.
+  LogicalResult lowerMacCoopMatrix(MacOp mac) {
+    Location loc = mac.getLoc();
+    auto ct = cast<TileType>(mac.getC().getType());
+    auto at = cast<TileType>(mac.getA().getType());
+    int64_t M = ct.getRows(), N = ct.getCols(), K = at.getCols();
+    if (fixedCount % 32 || M % 16 || N % 16 || K % 16 || !at.getElementType().isF16() ||
+        !ct.getElementType().isF32())
+      return mac.emitOpError("does not fit the cooperative-matrix tier (16x16x16 steps, "
+                             "f16 operands with f32 sums, whole subgroups)");
+    Value cs = storage.lookup(mac.getC()), as = storage.lookup(mac.getA()),
+          bs = storage.lookup(mac.getB());
+    Value rs = reusable(mac.getC(), mac, ct);
+    if (!rs)
+      rs = newStorage(ct);
+    storage[mac.getResult()] = rs;
+    int64_t blocksJ = N / 16, blocks = (M / 16) * blocksJ;
+
+    barrier(loc);
+    Value subgroup = WaveIdOp::create(b, loc), subgroups = WaveCountOp::create(b, loc);
+    auto blockLoop = forLoop(loc, subgroup, idx(blocks), subgroups);
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(blockLoop.getBody());
+      Value blk = blockLoop.getInductionVar();
+      Value r0 = arith::MulIOp::create(
+          b, loc, arith::DivUIOp::create(b, loc, blk, idx(blocksJ)), idx(16));
+      Value c0 = arith::MulIOp::create(
+          b, loc, arith::RemUIOp::create(b, loc, blk, idx(blocksJ)), idx(16));
+      Value cOff = linearAt(loc, r0, c0, N);
+      Value aOff = arith::MulIOp::create(b, loc, r0, idx(K));
+      CoopMatrixMacOp::create(b, loc, cs, cOff, as, aOff, bs, c0, rs, b.getI64IntegerAttr(K),
+                              b.getI64IntegerAttr(K), b.getI64IntegerAttr(N),
+                              b.getI64IntegerAttr(N));
+    }
+    barrier(loc);
+    return success();
+  }
+
   /// Widens an operand element (or vector) to the accumulator's type.
   Value widen(Location loc, Value v, Type to) {
     if (v.getType() == to)
@@ -796,13 +843,16 @@ struct LowerTilesPass : xpu::impl::LowerTilesBase<LowerTilesPass> {
       if (auto attr = kernel->getAttrOfType<StringAttr>("xpu.mma_tier"))
         tier = attr.getValue();
       bool mma = tier == "mma.sync" && target == "nvvm";
-      if (tier != "software" && tier != "dot4" && !mma) {
+      bool coop = tier == "cooperative-matrix" && target == "spirv";
+      if (tier != "software" && tier != "dot4" && !mma && !coop) {
         kernel.emitOpError() << "has tile tier '" << tier
                              << "', which xpu-lower-tiles does not lower for target '"
-                             << target << "' (software, dot4; mma.sync on nvvm)";
+                             << target
+                             << "' (software, dot4; mma.sync on nvvm; cooperative-matrix "
+                                "on spirv)";
         return signalPassFailure();
       }
-      KernelTiles lowering(kernel, tier == "dot4", target == "cpu", mma);
+      KernelTiles lowering(kernel, tier == "dot4", target == "cpu", mma, coop);
       if (failed(lowering.run()))
         return signalPassFailure();
       mergeBarriers(kernel);

@@ -71,6 +71,7 @@ void populateTileToLLVMPatterns(LLVMTypeConverter &converter, RewritePatternSet 
 
 void populateTileToSPIRVPatterns(SPIRVTypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<Dot4ToSPIRV>(converter, patterns.getContext());
+  populateCoopMatrixToSPIRVPatterns(converter, patterns);
 }
 
 } // namespace xpu

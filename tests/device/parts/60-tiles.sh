@@ -1,20 +1,41 @@
 # Tiles and mac (issue 15) on the H200.
 # 1. The tile conformance tests on cuda:0 (f16/bf16 kernels take the
-#    mma.sync tier there and check it) and on the NVIDIA Vulkan driver; each
-#    fails when its backend has no device.
+#    mma.sync tier there and check it) and on the NVIDIA Vulkan driver (f16
+#    kernels in 16x16x16 steps take the cooperative-matrix tier where the
+#    device fact permits it, and check it), then on Vulkan again with
+#    cooperativeMatrix disabled (the note must say so); each fails when its
+#    backend has no device. The vulkan device's tile.cooperative-matrix fact
+#    must be available (xpujit devices --caps), so the tier really ran.
+# 1b. The cooperative-matrix SPIR-V of tests/lit/tiles-coop-matrix.mlir
+#    through spirv-val --target-env vulkan1.3 where the machine's spirv-val
+#    knows SPV_KHR_cooperative_matrix (SPIRV-Tools v2023.4+; SKIP otherwise).
 # 2. The PTX of the mma.sync lit kernels for sm_90 (assembled by ptxas
 #    where the machine has one; the conformance tests above ran the same
 #    lowering on the device).
 # 3. C = A·B at 1024, 4096 and 8192, bf16 and f16 operands, f32 sums:
 #    torch.matmul (cuBLAS) as the reference, xpujit's tile kernel in several
 #    variants on cuda:0 (each must be given the mma.sync tier:
-#    --expect-tier) and f16 on vulkan:0 (the software tile until the
-#    cooperative-matrix tier is lowered), each run self-checked on sampled
+#    --expect-tier) and f16 on vulkan:0 (the cooperative-matrix tier:
+#    --expect-tier cooperative-matrix), each run self-checked on sampled
 #    elements against float64. Writes $res/gemm.md (bench/gemm/table.py).
 
 step "tiles: the tile conformance tests on cuda:0 and the NVIDIA Vulkan driver"
 check env XPU_TEST_BACKEND=cuda "$bin/conformance" '-ts=tiles'
 check env XPU_TEST_BACKEND=vulkan "$bin/conformance" '-ts=tiles'
+check env XPU_TEST_BACKEND=vulkan XPU_VULKAN_DISABLE_FEATURES=cooperativeMatrix \
+  "$bin/conformance" '-ts=tiles'
+check_to "$res/vulkan-caps.txt" "$bin/xpujit" devices --caps
+check grep -Eq "tile\.cooperative-matrix +available" "$res/vulkan-caps.txt"
+
+step "tiles: the cooperative-matrix SPIR-V through spirv-val"
+coop_spv="$run/tiles-coop-matrix.spv"
+check "$bin/xpujit" compile tests/lit/tiles-coop-matrix.mlir --target spirv \
+  --chip cooperative-matrix -o "$coop_spv"
+if spirv-val --version 2>/dev/null | grep -Eq 'v(202[4-9]|2023\.[4-9])'; then
+  check spirv-val --target-env vulkan1.3 "$coop_spv"
+else
+  echo "SKIP: spirv-val here does not know SPV_KHR_cooperative_matrix (needs SPIRV-Tools v2023.4+)"
+fi
 
 step "tiles: the mma.sync PTX for the device"
 tiles_dump="$run/tiles-ptx"
@@ -30,7 +51,7 @@ for t in bf16 f16; do
     --type "$t" --sizes "$gemm_sizes" --iterations 20
 done
 
-step "tiles: xpujit tile variants on cuda:0 (bf16, f16; mma.sync) and vulkan:0 (f16)"
+step "tiles: xpujit tile variants on cuda:0 (bf16, f16; mma.sync) and vulkan:0 (f16; cooperative-matrix)"
 for t in bf16 f16; do
   for v in 64x64x16:256 64x64x32:256 128x64x32:256 32x64x32:128; do
     check_to "$res/gemm-xpu-cuda-$t-${v%%:*}.jsonl" "$bin/xpu-bench-gemm" --device cuda:0 \
@@ -40,7 +61,8 @@ for t in bf16 f16; do
 done
 for v in 64x64x16:256 32x64x32:128; do
   check_to "$res/gemm-xpu-vulkan-f16-${v%%:*}.jsonl" "$bin/xpu-bench-gemm" --device vulkan:0 \
-    --type f16 --sizes "$gemm_sizes" --tile "${v%%:*}" --threads "${v##*:}" --iterations 5
+    --type f16 --sizes "$gemm_sizes" --tile "${v%%:*}" --threads "${v##*:}" --iterations 5 \
+    --expect-tier cooperative-matrix
 done
 {
   echo "# C = A·B with xpujit tiles vs torch.matmul (cuBLAS) on the H200"

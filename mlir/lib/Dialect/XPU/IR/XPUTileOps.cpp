@@ -156,6 +156,19 @@ LogicalResult MacOp::verify() {
   return verifyInKernel(*this);
 }
 
+LogicalResult CoopMatrixMacOp::verify() {
+  auto elem = [](Value v) { return cast<BufferType>(v.getType()).getElementType(); };
+  if (!elem(getA()).isF16() || !elem(getB()).isF16() || !elem(getAcc()).isF32() ||
+      !elem(getDest()).isF32())
+    return emitOpError("takes f16 operands and f32 sums");
+  if (cast<BufferType>(getDest().getType()).getAccess() == Access::ro)
+    return emitOpError("stores to a read-only buffer");
+  if (getK() <= 0 || getK() % 16 || getLda() % 8 || getLdb() % 8 || getLdc() % 4)
+    return emitOpError("needs a K made of 16-deep steps and strides of whole 16-byte "
+                       "rows (lda, ldb multiples of 8; ldc of 4)");
+  return success();
+}
+
 LogicalResult TileScaleOp::verify() { return verifyInKernel(*this); }
 
 LogicalResult TileAddOp::verify() { return verifyInKernel(*this); }

@@ -193,4 +193,39 @@ def XPU_Dot4I8Op : XPU_Op<"dot4_i8", [Pure, AllTypesMatch<["a", "b"]>]> {
   let assemblyFormat = "$a `,` $b `,` $acc attr-dict `:` type($a)";
 }
 
+// Lowering only (made by xpu-lower-tiles for the cooperative-matrix tier on
+// SPIR-V): one subgroup's 16 x 16 block of a mac, with the operands in
+// row-major buffers (the tiles' shared storage); the description says what
+// it computes.
+def XPU_CoopMatrixMacOp : XPU_Op<"coop_matrix_mac"> {
+  let summary = "a subgroup's 16x16 block dest = a·b + acc with cooperative matrices (lowering only)";
+#ifdef XPU_DOC_EXAMPLES
+  let description = [{
+    For i, j < 16: `dest[acc_offset + i*ldc + j] = acc[acc_offset + i*ldc
+    + j] + sum over k < K of a[a_offset + i*lda + k] * b[b_offset + k*ldb +
+    j]`, in K/16 cooperative-matrix multiply-adds (16x16x16, f16 operands,
+    f32 sums) whose sums stay in registers. Every invocation of a subgroup
+    executes it with the same operands (subgroup-uniform control flow);
+    `dest` may be `acc`.
+
+    ```mlir
+    xpu.coop_matrix_mac %c[%co], %a[%ao], %b[%bo] -> %r {k = 32 : i64, lda = 32 : i64,
+        ldb = 64 : i64, ldc = 64 : i64} : !xpu.buffer<1024xf32, shared>,
+        !xpu.buffer<512xf16, shared>, !xpu.buffer<2048xf16, shared>,
+        !xpu.buffer<1024xf32, shared>
+    ```
+  }];
+#endif
+  let arguments = (ins XPU_AnyBuffer:$acc, Index:$acc_offset, XPU_AnyBuffer:$a,
+                       Index:$a_offset, XPU_AnyBuffer:$b, Index:$b_offset,
+                       XPU_AnyBuffer:$dest, I64Attr:$k, I64Attr:$lda, I64Attr:$ldb,
+                       I64Attr:$ldc);
+  let assemblyFormat = [{
+    $acc `[` $acc_offset `]` `,` $a `[` $a_offset `]` `,` $b `[` $b_offset `]` `->`
+    $dest attr-dict `:` qualified(type($acc)) `,` qualified(type($a)) `,`
+    qualified(type($b)) `,` qualified(type($dest))
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // XPU_TILE_OPS_TD

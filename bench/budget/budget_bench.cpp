@@ -13,6 +13,7 @@
 //
 //   xpu-bench-budget [--device cuda:0] [--units 16] [--iterations 5] [--out FILE]
 #include "../bench_util.h"
+#include "slow_copy.h"
 
 #include <chrono>
 #include <cstring>
@@ -21,38 +22,6 @@
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-// out[i] = in[i] + 1 after `iters` dependent multiply-adds whose result is
-// ANDed with `zero` (0 at run time): the loop cannot be folded, and the
-// result stays checkable on the host.
-const char *kKernel = R"(
-xpu.kernel @busy_copy(%out: !xpu.buffer<i32>, %in: !xpu.buffer<i32, ro>, %iters: i32,
-                      %zero: i32, %n: i32) {
-  %i = xpu.global_id x
-  %n_idx = arith.index_castui %n : i32 to index
-  %in_range = arith.cmpi ult, %i, %n_idx : index
-  scf.if %in_range {
-    %c1 = arith.constant 1 : i32
-    %i0 = arith.constant 0 : index
-    %i1 = arith.constant 1 : index
-    %iters_idx = arith.index_castui %iters : i32 to index
-    %mul = arith.constant 1664525 : i32
-    %add = arith.constant 1013904223 : i32
-    %seed = arith.index_castui %i : index to i32
-    %acc = scf.for %j = %i0 to %iters_idx step %i1 iter_args(%x = %seed) -> (i32) {
-      %m = arith.muli %x, %mul : i32
-      %a = arith.addi %m, %add : i32
-      scf.yield %a : i32
-    }
-    %k = arith.andi %acc, %zero : i32
-    %v = xpu.load %in[%i] : !xpu.buffer<i32, ro>
-    %r0 = arith.addi %v, %c1 : i32
-    %r = arith.addi %r0, %k : i32
-    xpu.store %r, %out[%i] : !xpu.buffer<i32>
-  }
-  xpu.return
-}
-)";
 
 struct Run {
   double ms = 0;
@@ -88,9 +57,9 @@ int main(int argc, char **argv) {
   xpu_device_info info = {sizeof info};
   BENCH_OK(xpu_device_info_get(dev, &info));
   xpu_module mod;
-  BENCH_OK(xpu_module_create(ctx, dev, kKernel, std::strlen(kKernel), nullptr, &mod, nullptr));
+  BENCH_OK(xpu_module_create(ctx, dev, bench::kSlowCopy, std::strlen(bench::kSlowCopy), nullptr, &mod, nullptr));
   xpu_kernel busy;
-  BENCH_OK(xpu_module_kernel(mod, "busy_copy", &busy));
+  BENCH_OK(xpu_module_kernel(mod, "slow_copy", &busy));
   xpu_stream stream;
   BENCH_OK(xpu_stream_create(dev, &stream));
 
@@ -157,7 +126,7 @@ int main(int argc, char **argv) {
   std::string md = bench::header("Compute-unit budgets", dev, argc, argv);
   char buf[4096];
   std::snprintf(buf, sizeof buf,
-                "busy_copy over %u invocations, %u dependent multiply-adds each; median of "
+                "slow_copy over %u invocations, %u dependent multiply-adds each; median of "
                 "%d submissions, each to its stream's synchronization.\n\n"
                 "| budget | compute units | ms | vs unbudgeted |\n|---|---|---:|---:|\n"
                 "| none | %u (the device) | %.3f | 1.00x |\n"

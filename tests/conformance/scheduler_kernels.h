@@ -5,6 +5,8 @@
 #include "harness.h"
 #include "kernels.h"
 
+#include "../../bench/budget/slow_copy.h"
+
 #include <chrono>
 #include <cstdlib>
 #include <string>
@@ -75,40 +77,9 @@ xpu.kernel @data_loop(%out: !xpu.buffer<i32>, %count: !xpu.buffer<i32, ro>) {
 }
 )";
 
-/// `slow_copy` writes out[i] = in[i] + 1, but only after a loop of `iters`
-/// passes, reading `in` after the loop too (the index depends on the loop's
-/// result through `zero`, which is 0): a long-running reader and writer
-/// whose accesses come late. `fill` writes `v` everywhere, fast; `add_one`
-/// is out = in + 1, fast.
-inline const char *kHazards = R"(
-xpu.kernel @slow_copy(%out: !xpu.buffer<i32>, %in: !xpu.buffer<i32, ro>, %iters: i32,
-                      %zero: i32, %n: i32) {
-  %i = xpu.global_id x
-  %n_idx = arith.index_castui %n : i32 to index
-  %in_range = arith.cmpi ult, %i, %n_idx : index
-  scf.if %in_range {
-    %c1 = arith.constant 1 : i32
-    %i0 = arith.constant 0 : index
-    %i1 = arith.constant 1 : index
-    %iters_idx = arith.index_castui %iters : i32 to index
-    %mul = arith.constant 1664525 : i32
-    %add = arith.constant 1013904223 : i32
-    %seed = arith.index_castui %i : index to i32
-    %acc = scf.for %j = %i0 to %iters_idx step %i1 iter_args(%x = %seed) -> (i32) {
-      %m = arith.muli %x, %mul : i32
-      %a = arith.addi %m, %add : i32
-      scf.yield %a : i32
-    }
-    %k = arith.andi %acc, %zero : i32
-    %k_idx = arith.index_castui %k : i32 to index
-    %at = arith.addi %i, %k_idx : index
-    %v = xpu.load %in[%at] : !xpu.buffer<i32, ro>
-    %r0 = arith.addi %v, %c1 : i32
-    %r = arith.addi %r0, %k : i32
-    xpu.store %r, %out[%at] : !xpu.buffer<i32>
-  }
-  xpu.return
-}
+/// `slow_copy` (bench/budget/slow_copy.h) and two fast kernels: `fill`
+/// writes `v` everywhere; `add_one` is out = in + 1.
+inline const std::string kHazards = std::string(bench::kSlowCopy) + R"(
 xpu.kernel @fill(%out: !xpu.buffer<i32>, %v: i32, %n: i32) {
   %i = xpu.global_id x
   %n_idx = arith.index_castui %n : i32 to index

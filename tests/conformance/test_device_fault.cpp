@@ -33,6 +33,19 @@ xpu_device deviceIn(xpu_context ctx) {
   }
   return nullptr;
 }
+/// A fresh context, its device of the backend under test, wild_store
+/// compiled there without run-time checks, and a 1 KiB buffer.
+void wildStoreIn(xpu_context &ctx, xpu_device &dev, xpu_module &mod, xpu_kernel &k,
+                 xpu_buffer &out) {
+  XPU_OK(xpu_context_create(nullptr, &ctx));
+  dev = deviceIn(ctx);
+  REQUIRE(dev);
+  xpu_module_options opts = XPU_MODULE_OPTIONS_INIT;
+  opts.flags = XPU_MODULE_NO_RUNTIME_CHECKS;
+  XPU_OK(xpu_module_create(ctx, dev, kWild, std::strlen(kWild), &opts, &mod, nullptr));
+  XPU_OK(xpu_module_kernel(mod, "wild_store", &k));
+  XPU_OK(xpu_buffer_create(dev, 1024, &out));
+}
 } // namespace
 
 TEST_CASE("device fault: named, the device lost, a new context made") {
@@ -51,17 +64,11 @@ TEST_CASE("device fault: named, the device lost, a new context made") {
     return;
   }
   xpu_context ctx;
-  XPU_OK(xpu_context_create(nullptr, &ctx));
-  xpu_device dev = deviceIn(ctx);
-  REQUIRE(dev);
-  xpu_module_options opts = XPU_MODULE_OPTIONS_INIT;
-  opts.flags = XPU_MODULE_NO_RUNTIME_CHECKS;
+  xpu_device dev;
   xpu_module mod;
-  XPU_OK(xpu_module_create(ctx, dev, kWild, std::strlen(kWild), &opts, &mod, nullptr));
   xpu_kernel k;
-  XPU_OK(xpu_module_kernel(mod, "wild_store", &k));
   xpu_buffer out;
-  XPU_OK(xpu_buffer_create(dev, 1024, &out));
+  wildStoreIn(ctx, dev, mod, k, out);
   xpu_arg args[2] = {xpu_arg_buffer(out), xpu_arg_i64(int64_t(1) << 40)};
   uint32_t grid[3] = {1, 1, 1}, block[3] = {32, 1, 1};
   XPU_OK(xpu_launch(k, nullptr, grid, block, args, 2));
@@ -124,17 +131,11 @@ TEST_CASE("graph fault: a replayed graph's fault names its kernels") {
     return;
   }
   xpu_context ctx;
-  XPU_OK(xpu_context_create(nullptr, &ctx));
-  xpu_device dev = deviceIn(ctx);
-  REQUIRE(dev);
-  xpu_module_options opts = XPU_MODULE_OPTIONS_INIT;
-  opts.flags = XPU_MODULE_NO_RUNTIME_CHECKS;
+  xpu_device dev;
   xpu_module mod;
-  XPU_OK(xpu_module_create(ctx, dev, kWild, std::strlen(kWild), &opts, &mod, nullptr));
   xpu_kernel k;
-  XPU_OK(xpu_module_kernel(mod, "wild_store", &k));
   xpu_buffer out;
-  XPU_OK(xpu_buffer_create(dev, 1024, &out));
+  wildStoreIn(ctx, dev, mod, k, out);
   xpu_stream s;
   XPU_OK(xpu_stream_create(dev, &s));
   uint32_t grid[3] = {1, 1, 1}, block[3] = {32, 1, 1};

@@ -31,6 +31,7 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "..", "bindings", "python"))
 
 import xpujit  # noqa: E402
+from devices import open_devices  # noqa: E402
 from kernel import edge_value, generate, to_mlir  # noqa: E402
 from reduce import reduce  # noqa: E402
 from reference import execute, signed  # noqa: E402
@@ -169,19 +170,6 @@ def same_failure(device, kind):
         f = run_on(device, c)
         return f is not None and f[0] == kind
     return fails
-
-
-def open_devices(specs, require):
-    devices = []
-    for spec in specs:
-        try:
-            devices.append(xpujit.device(spec))
-        except xpujit.XpuError as e:
-            if require:
-                print(f"FAIL: backend {spec} has no device: {e}")
-                sys.exit(1)
-            print(f"SKIP: {spec}: {e}")
-    return devices
 
 
 def check_seed(seed, devices, opts):

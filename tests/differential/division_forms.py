@@ -17,6 +17,7 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "..", "bindings", "python"))
 
 import xpujit  # noqa: E402
+from devices import open_devices  # noqa: E402
 from reference import binary  # noqa: E402
 
 KERNEL = """xpu.kernel @k(%o1: !xpu.buffer<2xi1>, %o16: !xpu.buffer<1xi16>, %in: !xpu.buffer<4xT, ro>, %p: i1)
@@ -86,12 +87,7 @@ def operand_sets(rng, w):
 
 
 def main():
-    devices = []
-    for spec in sys.argv[1:] or ["cpu", "vulkan:0"]:
-        try:
-            devices.append(xpujit.device(spec))
-        except xpujit.XpuError as e:
-            print(f"SKIP: {spec}: {e}")
+    devices = open_devices()
     rng = np.random.default_rng()
     passed = failed = 0
     for dev in devices:

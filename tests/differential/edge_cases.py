@@ -15,6 +15,7 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "..", "bindings", "python"))
 
 import xpujit  # noqa: E402
+from devices import open_devices  # noqa: E402
 from reference import binary, signed  # noqa: E402
 
 OPS = ("divsi", "divui", "remsi", "remui", "floordivsi", "ceildivsi", "ceildivui",
@@ -56,12 +57,7 @@ def kernel(op, w, lanes, n):
 
 
 def main():
-    devices = []
-    for spec in sys.argv[1:] or ["cpu", "vulkan:0"]:
-        try:
-            devices.append(xpujit.device(spec))
-        except xpujit.XpuError as e:
-            print(f"SKIP: {spec}: {e}")
+    devices = open_devices()
     passed = failed = 0
     rng = np.random.default_rng()
     for dev in devices:

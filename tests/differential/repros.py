@@ -15,6 +15,7 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "..", "bindings", "python"))
 
 import xpujit  # noqa: E402
+from devices import open_devices  # noqa: E402
 
 INT_MIN = -2**31
 
@@ -133,12 +134,7 @@ def main():
     if missing:
         print(f"FAIL: reproducers and cases differ: {missing}")
         return 1
-    devices = []
-    for spec in sys.argv[1:] or ["cpu", "vulkan:0"]:
-        try:
-            devices.append(xpujit.device(spec))
-        except xpujit.XpuError as e:
-            print(f"SKIP: {spec}: {e}")
+    devices = open_devices()
     rng = np.random.default_rng()
     passed = failed = 0
     for f, name in zip(files, names):

@@ -113,6 +113,16 @@ private:
     return storage.lookup(operand);
   }
 
+  /// Where a mac's result lives: the sums' own storage when the mac may
+  /// overwrite it, else new storage.
+  Value resultStorage(MacOp mac, TileType resultType) {
+    Value rs = reusable(mac.getC(), mac, resultType);
+    if (!rs)
+      rs = newStorage(resultType);
+    storage[mac.getResult()] = rs;
+    return rs;
+  }
+
   void barrier(Location loc) { BarrierOp::create(b, loc); }
 
   /// Runs `body(i, j)` for every element of a rows x cols space, the
@@ -446,10 +456,7 @@ private:
     bool packed = dot4 && ta.isInteger(8) && K % 4 == 0;
     Value cs = storage.lookup(mac.getC()), as = storage.lookup(mac.getA()),
           bs = storage.lookup(mac.getB());
-    Value rs = reusable(mac.getC(), mac, ct);
-    if (!rs)
-      rs = newStorage(ct);
-    storage[mac.getResult()] = rs;
+    Value rs = resultStorage(mac, ct);
 
     int64_t nr = (!packed && N % 4 == 0) ? 4 : 1;
     int64_t nv = wideVectors && N % (nr * 4) == 0 ? 4 : N % (nr * 2) == 0 ? 2 : 1;
@@ -553,10 +560,7 @@ private:
                              "bf16 or f16 operands, whole warps)");
     Value cs = storage.lookup(mac.getC()), as = storage.lookup(mac.getA()),
           bs = storage.lookup(mac.getB());
-    Value rs = reusable(mac.getC(), mac, ct);
-    if (!rs)
-      rs = newStorage(ct);
-    storage[mac.getResult()] = rs;
+    Value rs = resultStorage(mac, ct);
     int64_t warps = fixedCount / 32;
     int64_t nb = (N / 8) % 4 == 0 ? 4 : (N / 8) % 2 == 0 ? 2 : 1;
     int64_t blocksJ = N / (8 * nb), blocks = (M / 16) * blocksJ;
@@ -664,10 +668,7 @@ private:
                              "f16 operands with f32 sums, whole subgroups)");
     Value cs = storage.lookup(mac.getC()), as = storage.lookup(mac.getA()),
           bs = storage.lookup(mac.getB());
-    Value rs = reusable(mac.getC(), mac, ct);
-    if (!rs)
-      rs = newStorage(ct);
-    storage[mac.getResult()] = rs;
+    Value rs = resultStorage(mac, ct);
     int64_t blocksJ = N / 16, blocks = (M / 16) * blocksJ;
 
     barrier(loc);

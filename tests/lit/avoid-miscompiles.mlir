@@ -254,13 +254,14 @@ xpu.kernel @index_cast_widening(%o: !xpu.buffer<2xi64>, %n: index, %b: i1) {
 // 64-bit division by a non-constant divisor in xpujit's own code on SPIR-V
 // (NVIDIA's Vulkan driver 580: tests/differential/open/README.md): 32 bits
 // when both operands fit, else restoring division; by a constant, and in
-// 32 bits, the driver's.
+// 32 bits, the driver's; a / b and a % b share one division.
 // SPIRV-LABEL: xpu.kernel @wide_division
 // SPIRV: scf.if %{{.*}} -> (i64, i64)
 // SPIRV: arith.divui %{{.*}}, %{{.*}} : i32
 // SPIRV: arith.remui %{{.*}}, %{{.*}} : i32
 // SPIRV: } else {
 // SPIRV: scf.for {{.*}} -> (i64, i64)
+// SPIRV-NOT: scf.if
 // SPIRV-NOT: arith.divsi %{{.*}}, %arg
 // SPIRV: arith.divsi %{{.*}}, %c7_i64 : i64
 // SPIRV: arith.divsi %{{.*}}, %{{.*}} : i32
@@ -268,6 +269,7 @@ xpu.kernel @index_cast_widening(%o: !xpu.buffer<2xi64>, %n: index, %b: i1) {
 // LLVM: arith.divui %{{.*}}, %{{.*}} : i64
 xpu.kernel @wide_division(%o: !xpu.buffer<3xi64>, %p: !xpu.buffer<1xi32>, %a: i64, %b: i64, %x: i32, %y: i32) {
   %q = arith.divui %a, %b : i64
+  %m = arith.remui %a, %b : i64
   %c7 = arith.constant 7 : i64
   %s = arith.divsi %a, %c7 : i64
   %t = arith.divsi %x, %y : i32
@@ -275,6 +277,8 @@ xpu.kernel @wide_division(%o: !xpu.buffer<3xi64>, %p: !xpu.buffer<1xi32>, %a: i6
   %c1 = arith.constant 1 : index
   xpu.store %q, %o[%c0] : !xpu.buffer<3xi64>
   xpu.store %s, %o[%c1] : !xpu.buffer<3xi64>
+  %c2 = arith.constant 2 : index
+  xpu.store %m, %o[%c2] : !xpu.buffer<3xi64>
   xpu.store %t, %p[%c0] : !xpu.buffer<1xi32>
   xpu.return
 }

@@ -8,6 +8,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/DenseMap.h"
 
 #include <type_traits>
 
@@ -440,43 +441,56 @@ std::pair<Value, Value> unsignedDivRem64(OpBuilder &b, Location loc, Value a, Va
 /// also with the remainder as a - q * d; the same kernels in 32 bits were
 /// right). Divisions by a constant, which the driver turns into multiplies,
 /// are left to it.
-void wideDivisionInSoftware(Operation *op, unsigned indexBits) {
+/// The (quotient, remainder) pairs computed so far, per operands and
+/// signedness: a kernel's `a / d` and `a % d` share one division.
+using DivRemCache = llvm::DenseMap<std::tuple<Value, Value, unsigned>, std::pair<Value, Value>>;
+
+void wideDivisionInSoftware(Operation *op, unsigned indexBits, DivRemCache &done) {
   Value a = op->getOperand(0), d = op->getOperand(1);
   Type t = a.getType();
   if (!(t.isInteger(64) || (t.isIndex() && indexBits == 64)) ||
       d.getDefiningOp<arith::ConstantOp>())
     return;
-  OpBuilder b(op);
-  Location loc = op->getLoc();
-  Type i64 = b.getI64Type();
-  if (t.isIndex()) {
-    a = arith::IndexCastUIOp::create(b, loc, i64, a);
-    d = arith::IndexCastUIOp::create(b, loc, i64, d);
-  }
   bool isSigned = isa<arith::DivSIOp, arith::RemSIOp>(op);
   bool wantsQuotient = isa<arith::DivSIOp, arith::DivUIOp>(op);
-  Value result;
-  if (!isSigned) {
-    auto [q, r] = unsignedDivRem64(b, loc, a, d);
-    result = wantsQuotient ? q : r;
-  } else {
-    // |a| / |d| unsigned (|INT_MIN| is 2^63), then the signs of C's
-    // truncating division; INT_MIN / -1 never arrives (its divisor is 1).
-    using P = arith::CmpIPredicate;
-    Value zero = splatInt(b, loc, i64, 0);
-    auto negate = [&](Value v) { return Value(arith::SubIOp::create(b, loc, zero, v)); };
-    Value aNeg = arith::CmpIOp::create(b, loc, P::slt, a, zero);
-    Value dNeg = arith::CmpIOp::create(b, loc, P::slt, d, zero);
-    auto [q, r] = unsignedDivRem64(b, loc, arith::SelectOp::create(b, loc, aNeg, negate(a), a),
-                                   arith::SelectOp::create(b, loc, dNeg, negate(d), d));
-    result = wantsQuotient
-                 ? Value(arith::SelectOp::create(
-                       b, loc, arith::XOrIOp::create(b, loc, aNeg, dNeg), negate(q), q))
-                 : Value(arith::SelectOp::create(b, loc, aNeg, negate(r), r));
+  auto key = std::make_tuple(a, d, unsigned(isSigned));
+  auto known = done.find(key);
+  // Reused only where it dominates: earlier in the same block (ops are
+  // visited in order).
+  if (known == done.end() ||
+      known->second.first.getParentBlock() != op->getBlock()) {
+    OpBuilder b(op);
+    Location loc = op->getLoc();
+    Type i64 = b.getI64Type();
+    Value wa = a, wd = d;
+    if (t.isIndex()) {
+      wa = arith::IndexCastUIOp::create(b, loc, i64, a);
+      wd = arith::IndexCastUIOp::create(b, loc, i64, d);
+    }
+    std::pair<Value, Value> qr;
+    if (!isSigned) {
+      qr = unsignedDivRem64(b, loc, wa, wd);
+    } else {
+      // |a| / |d| unsigned (|INT_MIN| is 2^63), then the signs of C's
+      // truncating division; INT_MIN / -1 never arrives (its divisor is 1).
+      using P = arith::CmpIPredicate;
+      Value zero = splatInt(b, loc, i64, 0);
+      auto negate = [&](Value v) { return Value(arith::SubIOp::create(b, loc, zero, v)); };
+      Value aNeg = arith::CmpIOp::create(b, loc, P::slt, wa, zero);
+      Value dNeg = arith::CmpIOp::create(b, loc, P::slt, wd, zero);
+      auto [q, r] = unsignedDivRem64(b, loc, arith::SelectOp::create(b, loc, aNeg, negate(wa), wa),
+                                     arith::SelectOp::create(b, loc, dNeg, negate(wd), wd));
+      qr = {arith::SelectOp::create(b, loc, arith::XOrIOp::create(b, loc, aNeg, dNeg),
+                                    negate(q), q),
+            arith::SelectOp::create(b, loc, aNeg, negate(r), r)};
+    }
+    if (t.isIndex())
+      qr = {arith::IndexCastUIOp::create(b, loc, t, qr.first),
+            arith::IndexCastUIOp::create(b, loc, t, qr.second)};
+    known = done.insert_or_assign(key, qr).first;
   }
-  if (t.isIndex())
-    result = arith::IndexCastUIOp::create(b, loc, t, result);
-  op->getResult(0).replaceAllUsesWith(result);
+  op->getResult(0).replaceAllUsesWith(wantsQuotient ? known->second.first
+                                                    : known->second.second);
   op->erase();
 }
 
@@ -566,6 +580,7 @@ struct AvoidMiscompilesPass : xpu::impl::AvoidMiscompilesBase<AvoidMiscompilesPa
       ops.clear();
     }
     getOperation().walk([&](Operation *op) { ops.push_back(op); });
+    DivRemCache divisions;
     for (Operation *op : ops) {
       if (target == "llvm") {
         if (auto t = dyn_cast<arith::TruncIOp>(op))
@@ -582,7 +597,7 @@ struct AvoidMiscompilesPass : xpu::impl::AvoidMiscompilesBase<AvoidMiscompilesPa
         else if (auto c = dyn_cast<arith::IndexCastOp>(op))
           indexSignExtendByShifts(c, indexBits);
         else if (isa<arith::DivUIOp, arith::RemUIOp, arith::DivSIOp, arith::RemSIOp>(op))
-          wideDivisionInSoftware(op, indexBits);
+          wideDivisionInSoftware(op, indexBits, divisions);
         else if (auto w = dyn_cast<scf::WhileOp>(op))
           scalarizeLoopValues(trivialHeader(w));
       }

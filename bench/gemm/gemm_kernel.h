@@ -19,6 +19,9 @@ struct Kernel {
   /// Ops after the K loop, from "%acc" to "%outTile" (stored when set).
   std::string epilogue;
   std::string outType; ///< element type of C (tc when empty)
+  /// Elements before A's and C's first element (0: none), so the tiles'
+  /// offsets are not aligned to vector accesses.
+  int aShift = 0, cShift = 0;
 
   static std::string tile(int r, int c, const std::string &t) {
     return "!xpu.tile<" + std::to_string(r) + "x" + std::to_string(c) + "x" + t + ">";
@@ -49,7 +52,9 @@ struct Kernel {
         "  %init = xpu.tile_fill %zero : " + acc + "\n"
         "  %acc = scf.for %kk = %c0 to %K step %tk iter_args(%c = %init) -> (" + acc + ") {\n"
         "    %ar = arith.muli %row0, %K : index\n"
-        "    %aoff = arith.addi %ar, %kk : index\n"
+        "    %aoff0 = arith.addi %ar, %kk : index\n"
+        "    %ash = arith.constant " + n(aShift) + " : index\n"
+        "    %aoff = arith.addi %aoff0, %ash : index\n"
         "    %a = xpu.tile_load %A[%aoff], %K : !xpu.buffer<" + ta + ", ro> -> " + at + "\n";
     if (bColMajor)
       s += "    %bc = arith.muli %col0, %K : index\n"
@@ -65,7 +70,9 @@ struct Kernel {
          "  }\n" +
          epilogue +
          "  %cr = arith.muli %row0, %N : index\n"
-         "  %coff = arith.addi %cr, %col0 : index\n"
+         "  %coff0 = arith.addi %cr, %col0 : index\n"
+         "  %csh = arith.constant " + n(cShift) + " : index\n"
+         "  %coff = arith.addi %coff0, %csh : index\n"
          "  xpu.tile_store " + std::string(epilogue.empty() ? "%acc" : "%outTile") +
          ", %C[%coff], %N : " + tile(tm, tn, out) + ", !xpu.buffer<" + out + ">\n"
          "  xpu.return\n"

@@ -199,10 +199,10 @@ Status compileForTarget(const CompileRequest &request, const TargetDesc &target,
   mlir::OwningOpRef<mlir::ModuleOp> module;
   XPU_RETURN_IF_ERROR(frontEnd(s, request, diags, module, kernels));
   observe::Stage stage("gates");
-  XPU_RETURN_IF_ERROR(cap::offlineGate(target, analyzeRequirements(*module), diags));
-  std::string tiering;
+  std::string tiering; // before the gate, as in compile(): tiers change shared memory
   selectTileTiers(*module, target, cap::resolveFacts(target, cap::tileFactsOfChip(target)),
                   diags, tiering);
+  XPU_RETURN_IF_ERROR(cap::offlineGate(target, analyzeRequirements(*module), diags));
   stage.next("codegen");
   Status st = generateCode(*module, target, kernels, out);
   if (!st.isOk() && s.collector.hadError())
@@ -286,18 +286,18 @@ static Status compile(Device &device, Session &s, const CompileRequest &request,
   // What the target language cannot express, then what this device, its
   // toolchain and our policies do not provide.
   observe::Stage stage("gates");
+  // The tiers read the device's facts; a compile without gates (the probes
+  // that measure those facts) has no tiles, and asking for the facts there
+  // would wait on itself. They come before the gates: the shared memory a
+  // kernel with tiles needs depends on its tier.
+  std::string tiering;
   if (!request.skipGates) {
+    selectTileTiers(module, device.target(), device.capabilities(), diags, tiering);
     std::vector<KernelRequirements> needs = analyzeRequirements(module);
     XPU_RETURN_IF_ERROR(cap::staticGate(device.target().kind, needs, diags));
     XPU_RETURN_IF_ERROR(
         cap::deviceGate(device.capabilities(), device.label(), needs, diags));
   }
-  // The tiers read the device's facts; a compile without gates (the probes
-  // that measure those facts) has no tiles, and asking for the facts there
-  // would wait on itself.
-  std::string tiering;
-  if (!request.skipGates)
-    selectTileTiers(module, device.target(), device.capabilities(), diags, tiering);
   double gatesMs = s.msSinceFrontEnd();
   Blob blob;
   stage.next("codegen");

@@ -86,6 +86,9 @@ std::string fitsMmaSync(const Mac &mac) {
   if (!mac.operand.isF16() && !mac.operand.isBF16())
     return "the " + shapeName(mac) + " has " + typeName(mac.operand) +
            " operands; xpujit's mma.sync tier takes f16 and bf16";
+  if (!mac.accumulator.isF32())
+    return "the " + shapeName(mac) + " has " + typeName(mac.accumulator) +
+           " sums; xpujit's mma.sync tier keeps f32 sums";
   return steps(mac, 16, 8, 16, "mma.sync");
 }
 std::string fitsAmd(const Mac &mac) {

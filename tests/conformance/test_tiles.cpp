@@ -86,7 +86,7 @@ std::vector<Out> runGemm(const Gemm &g, int m, int n, int k, const std::vector<E
   XPU_OK(xpu_module_kernel(mod, "gemm", &kernel));
   Buffer ba = Buffer::from(a), bb = Buffer::from(b);
   // Poisoned output: every element must be written.
-  std::vector<Out> poison(size_t(m) * n);
+  std::vector<Out> poison(size_t(g.cShift) + size_t(m) * n);
   std::memset(poison.data(), 0x7f, poison.size() * sizeof(Out));
   Buffer bc = Buffer::from(poison);
   run(kernel, {uint32_t(n / g.tn), uint32_t(m / g.tm)}, {uint32_t(g.threads)},
@@ -94,6 +94,7 @@ std::vector<Out> runGemm(const Gemm &g, int m, int n, int k, const std::vector<E
        xpu_arg_i32(m), xpu_arg_i32(n), xpu_arg_i32(k)});
   std::vector<Out> out = bc.read<Out>();
   xpu_module_release(mod);
+  out.erase(out.begin(), out.begin() + g.cShift); // C starts after the shift
   return out;
 }
 
@@ -110,9 +111,10 @@ template <typename Elem>
 void checkFloatGemm(const Gemm &g, int m, int n, int k, Elem (*encode)(float),
                     float (*decode)(Elem), double unit, double factor = 1) {
   std::vector<float> fa = randomFloats(size_t(m) * k), fb = randomFloats(size_t(k) * n);
-  std::vector<Elem> a(fa.size()), b(fb.size());
-  for (size_t i = 0; i < a.size(); ++i)
-    a[i] = encode(fa[i]);
+  // A starts after g.aShift elements (of which the kernel reads none).
+  std::vector<Elem> a(g.aShift + fa.size(), encode(0.0f)), b(fb.size());
+  for (size_t i = 0; i < fa.size(); ++i)
+    a[g.aShift + i] = encode(fa[i]);
   for (size_t i = 0; i < b.size(); ++i)
     b[i] = encode(fb[i]);
   std::vector<float> c = runGemm<Elem, float>(g, m, n, k, a, b);
@@ -121,7 +123,7 @@ void checkFloatGemm(const Gemm &g, int m, int n, int k, Elem (*encode)(float),
     for (int j = 0; j < n; ++j) {
       double ref = 0, mag = 0;
       for (int kk = 0; kk < k; ++kk) {
-        double p = double(decode(a[size_t(i) * k + kk])) *
+        double p = double(decode(a[g.aShift + size_t(i) * k + kk])) *
                    double(decode(b[bIndex(g, n, k, kk, j)]));
         ref += p;
         mag += std::fabs(p);
@@ -214,6 +216,66 @@ TEST_CASE("f16 and bf16 tiles in warp-sized steps: the mma.sync tier where there
     if (target().backend == XPU_BACKEND_VULKAN && g.ta == "f16" &&
         capabilityAvailable("tile.cooperative-matrix"))
       CHECK(note.rfind("cooperative-matrix (", 0) == 0);
+  }
+}
+
+TEST_CASE("mma.sync tier shapes: warp grids, layouts, epilogues, unaligned operands") {
+  struct Variant {
+    int tm, tn, tk, threads;
+    bool bColMajor, epilogue;
+    int aShift, cShift;
+    int m, n, k;
+  };
+  // The warp grids the tier picks (2x4 warps of 64x32, 1x2, 2x2 with B
+  // column-major, one warp of four holding a 16x8 tile), the sums scaled
+  // and added after the K loop (on the fragments), and A and C one element
+  // off vector alignment (the element-wise copies and stores).
+  for (const Variant &v : {Variant{128, 128, 32, 256, false, false, 0, 0, 256, 256, 96},
+                           Variant{32, 32, 16, 64, false, false, 0, 0, 64, 96, 48},
+                           Variant{64, 64, 32, 128, true, false, 0, 0, 128, 192, 64},
+                           Variant{16, 8, 16, 128, false, false, 0, 0, 32, 24, 32},
+                           Variant{64, 32, 16, 64, false, true, 0, 0, 128, 64, 32},
+                           Variant{32, 32, 32, 128, false, false, 1, 1, 64, 64, 64},
+                           Variant{32, 64, 16, 128, true, true, 3, 1, 64, 128, 48}}) {
+    for (const char *t : {"f16", "bf16"}) {
+      Gemm g;
+      g.ta = t;
+      g.tm = v.tm;
+      g.tn = v.tn;
+      g.tk = v.tk;
+      g.threads = v.threads;
+      g.bColMajor = v.bColMajor;
+      g.aShift = v.aShift;
+      g.cShift = v.cShift;
+      std::string acc = Gemm::tile(v.tm, v.tn, "f32");
+      if (v.epilogue)
+        g.epilogue = "  %two = arith.constant 2.0 : f32\n"
+                     "  %s = xpu.tile_scale %acc, %two : " + acc + "\n"
+                     "  %outTile = xpu.tile_add %s, %acc : " + acc + "\n";
+      INFO(t << " " << v.tm << "x" << v.tn << "x" << v.tk << " tiles, " << v.threads
+             << " invocations, B column-major " << v.bColMajor << ", shifts " << v.aShift
+             << "/" << v.cShift);
+      if (!runsHere(g.text(), {std::string(t) == "f16" ? "f16.storage" : "bf16.storage"}))
+        continue;
+      bool mma = target().backend == XPU_BACKEND_CUDA && capabilityAvailable("tile.mma-sync");
+      if (!mma) {
+        // The software tile keeps the sums in shared memory: a 128x128 tile
+        // may not fit a device's limit, which must then be what refuses it.
+        xpu_status st;
+        std::string said = diagnosticsOf(g.text(), st);
+        if (st == XPU_ERROR_REFUSED && said.find("XPU-CAP001") != std::string::npos &&
+            said.find("shared memory") != std::string::npos) {
+          MESSAGE("SKIP on " << target().name << ": " << said);
+          continue;
+        }
+      }
+      bool half = std::string(t) == "f16";
+      checkFloatGemm<uint16_t>(g, v.m, v.n, v.k, half ? toHalf : toBf16,
+                               half ? fromHalf : fromBf16, std::ldexp(1.0, -23),
+                               v.epilogue ? 3 : 1);
+      if (mma)
+        CHECK(gemmNote(g.text()).rfind("mma.sync (", 0) == 0);
+    }
   }
 }
 

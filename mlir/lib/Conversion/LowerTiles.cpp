@@ -1,8 +1,14 @@
-// The tiers of tile lowering that work on every target (issue 15): the
-// software tile, and the int8 dot tier built on it. Every tile value becomes
-// a workgroup-shared buffer of its elements, row-major; each tile op is a
-// loop over elements (or result blocks) shared among the workgroup's
-// invocations, between barriers. See Passes.td (xpu-lower-tiles).
+// Tile lowering (issue 15). On the software and int8 dot tiers every tile
+// value becomes a workgroup-shared buffer of its elements, row-major; each
+// tile op is a loop over elements (or result blocks) shared among the
+// workgroup's invocations, between barriers. On the mma.sync tier the
+// accumulators are fragments instead: each invocation holds its share of
+// the warp's mma.sync results in private storage (registers once LLVM
+// promotes it), from the first fill through the K loop to the store, and
+// the operand tiles are copied into shared memory with wide loads into
+// padded rows the fragments read without bank conflicts. The
+// cooperative-matrix tier is lowered by xpu.coop_matrix_mac. See Passes.td
+// (xpu-lower-tiles).
 #include "xpu/Dialect/XPU/IR/Invocation.h"
 #include "xpu/Dialect/XPU/IR/Tiles.h"
 #include "xpu/Pipeline.h"
@@ -13,8 +19,11 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include <functional>
 #include <numeric>
 
 namespace xpu {
@@ -58,6 +67,18 @@ public:
         fixedCount *= e;
       count = idx(fixedCount);
     }
+    if (mmaSync) {
+      Value lane = arith::RemUIOp::create(b, loc, self, idx(32));
+      warp = arith::DivUIOp::create(b, loc, self, idx(32));
+      group = arith::DivUIOp::create(b, loc, lane, idx(4));
+      quad2 = arith::MulIOp::create(b, loc, arith::RemUIOp::create(b, loc, lane, idx(4)),
+                                    idx(2));
+      kernel.walk([&](MacOp mac) {
+        auto ct = cast<TileType>(mac.getC().getType());
+        if (ct.getElementType().isF32() && fixedCount >= 32)
+          fragmentTypes.insert(ct);
+      });
+    }
     entryPoint = b.saveInsertionPoint();
     if (failed(lowerBlock(entry)))
       return failure();
@@ -71,11 +92,27 @@ private:
   OpBuilder::InsertPoint entryPoint;
   Value self, count;       ///< linear invocation index, invocations (index)
   int64_t fixedCount = 0;  ///< the workgroup size when the kernel fixes it
-  llvm::DenseMap<Value, Value> storage; ///< tile value -> its shared buffer
+  /// tile value -> its storage: a shared buffer, or on the mma.sync tier
+  /// a private one holding the invocation's fragment (isFragment)
+  llvm::DenseMap<Value, Value> storage;
   SmallVector<Operation *> lowered;      ///< tile ops, erased at the end
   SmallVector<Operation *> carriers;     ///< scf.for / scf.if carrying tiles
 
   Operation *lowering = nullptr;         ///< the tile op being lowered
+
+  /// A shared storage laid out for mac operands (mma.sync tier): `ld`
+  /// elements from one row (colMajor: column) to the next, padded so the
+  /// fragment reads of a warp fall in distinct banks. Storages not listed
+  /// are row-major with ld = the tile's columns.
+  struct Layout {
+    int64_t ld;
+    bool colMajor;
+  };
+  llvm::DenseMap<Value, Layout> layouts;
+  /// mma.sync tier: the tile types held as fragments (the macs' sums), and
+  /// the invocation's warp, row group (lane / 4) and column pair (2 (lane % 4)).
+  llvm::DenseSet<Type> fragmentTypes;
+  Value warp, group, quad2;
 
   Value idx(int64_t v) {
     return arith::ConstantIndexOp::create(b, kernel.getLoc(), v);
@@ -98,6 +135,141 @@ private:
     Value s = AllocOp::create(b, kernel.getLoc(), type);
     entryPoint = b.saveInsertionPoint();
     return s;
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Fragments (mma.sync tier)
+  //===--------------------------------------------------------------------===//
+
+  /// How the warps share a tile held as fragments: a wm x wn grid of warp
+  /// tiles, each mi x ni blocks of mma.sync's 16 x 8 results.
+  struct WarpGrid {
+    int64_t wm, wn, mi, ni;
+    int64_t entries() const { return mi * ni * 4; }
+  };
+
+  /// As many warps as divide the tile evenly, in the squarest warp tiles
+  /// (fewest operand reads per mma); warps beyond wm x wn hold nothing.
+  WarpGrid warpGrid(TileType t) const {
+    int64_t M = t.getRows(), N = t.getCols();
+    for (int64_t used = fixedCount / 32; used >= 1; --used) {
+      std::optional<WarpGrid> best;
+      for (int64_t wm = 1; wm <= used; ++wm) {
+        int64_t wn = used / wm;
+        if (used % wm || M % (16 * wm) || N % (8 * wn))
+          continue;
+        WarpGrid g{wm, wn, M / wm / 16, N / wn / 8};
+        if (!best || g.mi * 16 + g.ni * 8 < best->mi * 16 + best->ni * 8)
+          best = g;
+      }
+      if (best)
+        return *best;
+    }
+    return {1, 1, M / 16, N / 8};
+  }
+
+  bool isFragment(Value storageBuffer) const {
+    return cast<BufferType>(storageBuffer.getType()).getSpace() == Space::private_;
+  }
+
+  /// New private storage for an invocation's fragment of a tile.
+  Value newFragment(TileType t) {
+    OpBuilder::InsertionGuard g(b);
+    b.restoreInsertionPoint(entryPoint);
+    auto type = BufferType::get(b.getContext(), t.getElementType(), Space::private_,
+                                Access::rw, warpGrid(t).entries());
+    Value s = AllocOp::create(b, kernel.getLoc(), type);
+    entryPoint = b.saveInsertionPoint();
+    return s;
+  }
+
+  /// The tile row and column of fragment entry `e`: entries run over the
+  /// warp tile's blocks (row-major), four per block in mma.sync's C order
+  /// (row group, columns 2 quad and 2 quad + 1; then row group + 8).
+  std::pair<Value, Value> fragmentPosition(Location loc, TileType t, int64_t e) {
+    WarpGrid g = warpGrid(t);
+    Value wy = arith::DivUIOp::create(b, loc, warp, idx(g.wn));
+    Value wx = arith::RemUIOp::create(b, loc, warp, idx(g.wn));
+    int64_t blockRow = e / (g.ni * 4), blockCol = (e / 4) % g.ni, r = e % 4;
+    Value row = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, wy, idx(g.mi * 16)),
+        arith::AddIOp::create(b, loc, group, idx(blockRow * 16 + 8 * (r / 2))));
+    Value col = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, wx, idx(g.ni * 8)),
+        arith::AddIOp::create(b, loc, quad2, idx(blockCol * 8 + r % 2)));
+    return {row, col};
+  }
+
+  /// Runs `body` in the warps that hold fragments of `t`.
+  void ifHolding(Location loc, TileType t, function_ref<void()> body) {
+    WarpGrid g = warpGrid(t);
+    if (g.wm * g.wn == fixedCount / 32)
+      return body();
+    Value holds = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, warp,
+                                        idx(g.wm * g.wn));
+    auto guard = scf::IfOp::create(b, loc, TypeRange{}, holds, /*withElse=*/false);
+    OpBuilder::InsertionGuard ig(b);
+    b.setInsertionPointToStart(guard.thenBlock());
+    body();
+  }
+
+  /// The index of element (i, j) in a tile's shared storage.
+  Value sharedIndex(Location loc, Value buffer, TileType t, Value i, Value j) {
+    auto it = layouts.find(buffer);
+    if (it == layouts.end())
+      return linearAt(loc, i, j, t.getCols());
+    Value major = it->second.colMajor ? j : i, minor = it->second.colMajor ? i : j;
+    return linearAt(loc, major, minor, it->second.ld);
+  }
+
+  /// Moves a tile between a fragment and shared storage (either way).
+  void exchange(Location loc, TileType t, Value fragment, Value shared, bool toShared) {
+    barrier(loc);
+    ifHolding(loc, t, [&] {
+      for (int64_t e = 0; e < warpGrid(t).entries(); ++e) {
+        auto [row, col] = fragmentPosition(loc, t, e);
+        Value at = sharedIndex(loc, shared, t, row, col);
+        if (toShared)
+          StoreOp::create(b, loc, LoadOp::create(b, loc, t.getElementType(), fragment, idx(e)),
+                          shared, at);
+        else
+          StoreOp::create(b, loc, LoadOp::create(b, loc, t.getElementType(), shared, at),
+                          fragment, idx(e));
+      }
+    });
+    barrier(loc);
+  }
+
+  /// The tile's storage as a fragment, converted from shared storage when
+  /// it lives there.
+  Value fragmentOf(Location loc, Value tile) {
+    Value s = storage.lookup(tile);
+    if (isFragment(s))
+      return s;
+    auto t = cast<TileType>(tile.getType());
+    Value f = newFragment(t);
+    exchange(loc, t, f, s, /*toShared=*/false);
+    return f;
+  }
+
+  /// The tile's storage in shared memory, gathered from the fragments when
+  /// it is held as fragments.
+  Value sharedOf(Location loc, Value tile) {
+    Value s = storage.lookup(tile);
+    if (!isFragment(s))
+      return s;
+    auto t = cast<TileType>(tile.getType());
+    Value shared = newStorage(t);
+    exchange(loc, t, s, shared, /*toShared=*/true);
+    return shared;
+  }
+
+  /// dst[e] = f(src[e]) over an invocation's fragment entries.
+  void mapFragment(Location loc, TileType t, Value dst, Value src,
+                   function_ref<Value(Value)> f) {
+    Type elem = cast<BufferType>(src.getType()).getElementType();
+    for (int64_t e = 0; e < warpGrid(t).entries(); ++e)
+      StoreOp::create(b, loc, f(LoadOp::create(b, loc, elem, src, idx(e))), dst, idx(e));
   }
 
   /// The storage of `operand` when `user` may overwrite it: its only use,
@@ -179,9 +351,12 @@ private:
       access->setAttr("xpu.site", site);
   }
 
-  /// A cooperative elementwise map from `src` to `dst` (same shape).
+  /// A cooperative elementwise map from `src` to `dst` (same shape; both
+  /// fragments, or both shared).
   void mapElements(Location loc, TileType type, Value dst, Value src,
                    function_ref<Value(Value)> f) {
+    if (isFragment(src))
+      return mapFragment(loc, type, dst, src, f);
     barrier(loc);
     forEachElement(loc, type.getRows(), type.getCols(), [&](Value i, Value j) {
       Value at = linearAt(loc, i, j, type.getCols());
@@ -193,8 +368,12 @@ private:
   }
 
   void copy(Location loc, TileType type, Value dst, Value src) {
-    if (dst != src)
-      mapElements(loc, type, dst, src, [](Value v) { return v; });
+    if (dst == src)
+      return;
+    if (isFragment(dst) != isFragment(src))
+      return exchange(loc, type, isFragment(dst) ? dst : src, isFragment(dst) ? src : dst,
+                      /*toShared=*/!isFragment(dst));
+    mapElements(loc, type, dst, src, [](Value v) { return v; });
   }
 
   //===--------------------------------------------------------------------===//
@@ -252,7 +431,7 @@ private:
       b.setInsertionPoint(forOp);
       Value s = reusable(init, forOp, type);
       if (!s) {
-        s = newStorage(type);
+        s = isFragment(storage.lookup(init)) ? newFragment(type) : newStorage(type);
         copy(loc, type, s, storage.lookup(init));
       }
       slots[i] = s;
@@ -268,7 +447,7 @@ private:
       Value src = slots[i] ? storage.lookup(v) : Value();
       if (src && src != slots[i] && llvm::is_contained(slots, src)) {
         auto type = cast<TileType>(v.getType());
-        Value tmp = newStorage(type);
+        Value tmp = isFragment(src) ? newFragment(type) : newStorage(type);
         copy(loc, type, tmp, src);
         src = tmp;
       }
@@ -290,7 +469,7 @@ private:
     SmallVector<Value> slots(ifOp.getNumResults());
     for (auto [i, r] : llvm::enumerate(ifOp.getResults()))
       if (auto type = dyn_cast<TileType>(r.getType())) {
-        slots[i] = newStorage(type);
+        slots[i] = fragmentTypes.contains(type) ? newFragment(type) : newStorage(type);
         storage[r] = slots[i];
       }
     for (Region *region : {&ifOp.getThenRegion(), &ifOp.getElseRegion()}) {
@@ -316,6 +495,13 @@ private:
     Location loc = op->getLoc();
     if (auto fill = dyn_cast<TileFillOp>(op)) {
       TileType t = fill.getResult().getType();
+      if (fragmentTypes.contains(t)) {
+        Value f = newFragment(t);
+        storage[fill.getResult()] = f;
+        for (int64_t e = 0; e < warpGrid(t).entries(); ++e)
+          StoreOp::create(b, loc, fill.getValue(), f, idx(e));
+        return success();
+      }
       Value s = newStorage(t);
       storage[fill.getResult()] = s;
       barrier(loc);
@@ -326,6 +512,8 @@ private:
       return success();
     }
     if (auto load = dyn_cast<TileLoadOp>(op)) {
+      if (mmaSync && onlyMacOperand(load.getResult()))
+        return lowerOperandLoad(load);
       TileType t = load.getResult().getType();
       Value s = newStorage(t);
       storage[load.getResult()] = s;
@@ -352,7 +540,7 @@ private:
       Value src = storage.lookup(scale.getTile());
       Value dst = reusable(scale.getTile(), op, t);
       if (!dst)
-        dst = newStorage(t);
+        dst = isFragment(src) ? newFragment(t) : newStorage(t);
       storage[scale.getResult()] = dst;
       Value k = scale.getScale();
       bool isFloat = isa<FloatType>(t.getElementType());
@@ -366,28 +554,42 @@ private:
     if (auto add = dyn_cast<TileAddOp>(op)) {
       TileType t = add.getType();
       Value lhs = storage.lookup(add.getLhs()), rhs = storage.lookup(add.getRhs());
+      bool isFloat = isa<FloatType>(t.getElementType());
+      auto sum = [&](Value x, Value y) -> Value {
+        return isFloat ? Value(arith::AddFOp::create(b, loc, x, y))
+                       : Value(arith::AddIOp::create(b, loc, x, y));
+      };
+      if (isFragment(lhs) || isFragment(rhs)) {
+        lhs = fragmentOf(loc, add.getLhs());
+        rhs = fragmentOf(loc, add.getRhs());
+        Value dst = newFragment(t);
+        storage[add.getResult()] = dst;
+        for (int64_t e = 0; e < warpGrid(t).entries(); ++e)
+          StoreOp::create(b, loc,
+                          sum(LoadOp::create(b, loc, t.getElementType(), lhs, idx(e)),
+                              LoadOp::create(b, loc, t.getElementType(), rhs, idx(e))),
+                          dst, idx(e));
+        return success();
+      }
       Value dst = reusable(add.getLhs(), op, t);
       if (!dst && add.getLhs() != add.getRhs())
         dst = reusable(add.getRhs(), op, t);
       if (!dst)
         dst = newStorage(t);
       storage[add.getResult()] = dst;
-      bool isFloat = isa<FloatType>(t.getElementType());
       barrier(loc);
       forEachElement(loc, t.getRows(), t.getCols(), [&](Value i, Value j) {
         Value at = linearAt(loc, i, j, t.getCols());
         Value x = LoadOp::create(b, loc, t.getElementType(), lhs, at);
         Value y = LoadOp::create(b, loc, t.getElementType(), rhs, at);
-        Value r = isFloat ? Value(arith::AddFOp::create(b, loc, x, y))
-                          : Value(arith::AddIOp::create(b, loc, x, y));
-        StoreOp::create(b, loc, r, dst, at);
+        StoreOp::create(b, loc, sum(x, y), dst, at);
       });
       barrier(loc);
       return success();
     }
     auto convert = cast<TileConvertOp>(op);
     TileType from = convert.getTile().getType(), to = convert.getResult().getType();
-    Value dst = newStorage(to);
+    Value dst = isFragment(storage.lookup(convert.getTile())) ? newFragment(to) : newStorage(to);
     storage[convert.getResult()] = dst;
     Type fromElem = from.getElementType(), toElem = to.getElementType();
     mapElements(loc, from, dst, storage.lookup(convert.getTile()), [&](Value v) -> Value {
@@ -412,6 +614,8 @@ private:
     int64_t width = store.getColMajor() ? t.getRows() : t.getCols();
     Value wide = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
                                        store.getStride(), idx(width));
+    if (isFragment(src))
+      return storeFragment(store, src, wide);
     barrier(loc);
     auto guard = scf::IfOp::create(b, loc, TypeRange{}, wide, /*withElse=*/true);
     {
@@ -540,114 +744,391 @@ private:
     return success();
   }
 
-  /// c = a·b + c with mma.sync.m16n8k16 (f16 or bf16 operands, f32 sums),
-  /// the operands read from their shared buffers. Warp w takes every
-  /// (warps)-th 16 x 8nb strip of the result and keeps it in registers
-  /// through the K loop. Fragments follow the PTX ISA's m16n8k16 layouts,
-  /// with lane = 4 * group + quad: A's a0..a7 at rows group and group + 8,
-  /// columns 2 quad (+1) and 2 quad + 8 (+1); B's b0..b3 at rows 2 quad (+1)
-  /// and 2 quad + 8 (+1), column group; C's c0..c3 at rows group and
-  /// group + 8, columns 2 quad (+1). Tier selection guarantees M % 16,
-  /// N % 8, K % 16 and whole warps.
+  /// Whether every use of a tile is as a mac's a or b operand.
+  static bool onlyMacOperand(Value tile) {
+    return !tile.use_empty() && llvm::all_of(tile.getUses(), [](OpOperand &use) {
+      return isa<MacOp>(use.getOwner()) && use.getOperandNumber() != 0;
+    });
+  }
+
+  /// `access`, marked as aligned to `bytes` (xpu.align).
+  template <typename Op> Op aligned(Op access, int64_t bytes) {
+    access->setAttr("xpu.align", b.getI64IntegerAttr(bytes));
+    return access;
+  }
+
+  /// A mac operand tile (mma.sync tier) into shared storage with the load's
+  /// layout and rows padded by 8 elements: four elements per access where
+  /// the tile's first element and its stride allow aligned vector accesses
+  /// (checked at run time), one at a time where they do not.
+  LogicalResult lowerOperandLoad(TileLoadOp load) {
+    Location loc = load.getLoc();
+    TileType t = load.getResult().getType();
+    bool colMajor = load.getColMajor();
+    int64_t majors = colMajor ? t.getCols() : t.getRows();
+    int64_t minors = colMajor ? t.getRows() : t.getCols();
+    int64_t ld = minors + 8;
+    OpBuilder::InsertionGuard g(b);
+    Value s;
+    {
+      b.restoreInsertionPoint(entryPoint);
+      auto type = BufferType::get(b.getContext(), t.getElementType(), Space::shared,
+                                  Access::rw, majors * ld);
+      s = AllocOp::create(b, kernel.getLoc(), type);
+      entryPoint = b.saveInsertionPoint();
+    }
+    b.setInsertionPoint(load);
+    layouts[s] = {ld, colMajor};
+    storage[load.getResult()] = s;
+    if (pipelineOperandLoad(load, s, majors, minors, ld))
+      return success();
+    Type elem = t.getElementType();
+    int64_t bytes = 4 * elem.getIntOrFloatBitWidth() / 8;
+    Value vectorAligned = arith::AndIOp::create(
+        b, loc,
+        AlignedOp::create(b, loc, load.getBuffer(), load.getOffset(), bytes),
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                              arith::RemUIOp::create(b, loc, load.getStride(), idx(4)), idx(0)));
+    barrier(loc);
+    auto paths = scf::IfOp::create(b, loc, TypeRange{}, vectorAligned, /*withElse=*/true);
+    for (bool wide : {true, false}) {
+      b.setInsertionPointToStart(wide ? paths.thenBlock() : paths.elseBlock());
+      int64_t w = wide && minors % 4 == 0 ? 4 : 1;
+      Type type = w > 1 ? Type(VectorType::get({w}, elem)) : elem;
+      forEachElement(loc, majors, minors / w, [&](Value m, Value nw) {
+        Value n = arith::MulIOp::create(b, loc, nw, idx(w));
+        Value from = arith::AddIOp::create(
+            b, loc, load.getOffset(),
+            arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, m, load.getStride()), n));
+        auto v = LoadOp::create(b, loc, type, load.getBuffer(), from);
+        inheritCheck(v, load);
+        auto st = StoreOp::create(b, loc, v.getResult(), s, linearAt(loc, m, n, ld));
+        if (w > 1) {
+          // ld is a multiple of 4 elements, so every row of s starts aligned.
+          aligned(v, bytes);
+          aligned(st, bytes);
+        }
+      });
+    }
+    b.setInsertionPointAfter(paths);
+    barrier(loc);
+    return success();
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Operand loads of a K loop, one iteration ahead (mma.sync tier)
+  //===--------------------------------------------------------------------===//
+
+  /// The value `v` has in the iteration of `loop` that `map` sends the
+  /// induction variable to, with the pure ops of the body it depends on
+  /// cloned at b's point; null when it depends on anything else (an
+  /// iter_arg, a load).
+  Value atIteration(scf::ForOp loop, Value v, IRMapping &map) {
+    if (Value known = map.lookupOrNull(v))
+      return known;
+    if (!loop.getRegion().isAncestor(v.getParentRegion()))
+      return v;
+    Operation *def = v.getDefiningOp();
+    if (!def || def->getNumRegions() || !isMemoryEffectFree(def))
+      return {};
+    for (Value operand : def->getOperands())
+      if (!atIteration(loop, operand, map))
+        return {};
+    b.clone(*def, map);
+    return map.lookup(v);
+  }
+
+  /// Reads this invocation's chunks of a tile copy (chunk c of the majors x
+  /// minors/4 chunks is taken by invocation c % invocations) from global
+  /// memory at `offset` into `regs`: aligned vectors where the offset and
+  /// stride allow, one element at a time where they do not.
+  void readChunks(Location loc, TileLoadOp load, Value offset, Value regs, int64_t minors,
+                  int64_t chunks) {
+    Type elem = load.getResult().getType().getElementType();
+    int64_t bytes = 4 * elem.getIntOrFloatBitWidth() / 8;
+    Value ok = arith::AndIOp::create(
+        b, loc, AlignedOp::create(b, loc, load.getBuffer(), offset, bytes),
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                              arith::RemUIOp::create(b, loc, load.getStride(), idx(4)), idx(0)));
+    auto paths = scf::IfOp::create(b, loc, TypeRange{}, ok, /*withElse=*/true);
+    OpBuilder::InsertionGuard g(b);
+    for (bool wide : {true, false}) {
+      b.setInsertionPointToStart(wide ? paths.thenBlock() : paths.elseBlock());
+      for (int64_t q = 0; q < chunks; ++q) {
+        auto [major, minor] = chunkAt(loc, q, minors);
+        Value from = arith::AddIOp::create(
+            b, loc, offset,
+            arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, major, load.getStride()),
+                                  minor));
+        if (wide) {
+          auto v = LoadOp::create(b, loc, VectorType::get({4}, elem), load.getBuffer(), from);
+          inheritCheck(aligned(v, bytes), load);
+          StoreOp::create(b, loc, v.getResult(), regs, idx(4 * q));
+          continue;
+        }
+        for (int64_t e = 0; e < 4; ++e) {
+          auto v = LoadOp::create(b, loc, elem, load.getBuffer(),
+                                  arith::AddIOp::create(b, loc, from, idx(e)));
+          inheritCheck(v, load);
+          StoreOp::create(b, loc, v.getResult(), regs, idx(4 * q + e));
+        }
+      }
+    }
+  }
+
+  /// The major and minor index of this invocation's chunk q.
+  std::pair<Value, Value> chunkAt(Location loc, int64_t q, int64_t minors) {
+    Value c = arith::AddIOp::create(b, loc, self, idx(q * fixedCount));
+    return {arith::DivUIOp::create(b, loc, c, idx(minors / 4)),
+            arith::MulIOp::create(b, loc, arith::RemUIOp::create(b, loc, c, idx(minors / 4)),
+                                  idx(4))};
+  }
+
+  /// Prefetches still to be placed: each before the first mac that reads
+  /// its tile (xpu-lower-tiles meets the loads first).
+  llvm::DenseMap<Value, std::function<void()>> prefetches;
+
+  /// A mac operand loaded in a K loop (an scf.for whose body computes the
+  /// offset from the induction variable and loop-invariant values, from a
+  /// read-only buffer): the loop's first tile is read into registers before
+  /// the loop, each iteration stores the registers into shared memory and
+  /// then, before its macs, reads the next iteration's tile into them, so
+  /// the global reads of one step overlap the mma.sync of the one before.
+  /// Returns false, having changed nothing that matters, when the load does
+  /// not have that form.
+  bool pipelineOperandLoad(TileLoadOp load, Value s, int64_t majors, int64_t minors,
+                           int64_t ld) {
+    auto loop = dyn_cast<scf::ForOp>(load->getParentOp());
+    auto bufferType = cast<BufferType>(load.getBuffer().getType());
+    int64_t total = majors * minors / 4;
+    if (!loop || minors % 4 || total % fixedCount || bufferType.getAccess() != Access::ro ||
+        loop.getRegion().isAncestor(load.getBuffer().getParentRegion()) ||
+        loop.getRegion().isAncestor(load.getStride().getParentRegion()) ||
+        llvm::any_of(load.getResult().getUsers(),
+                     [&](Operation *u) { return u->getBlock() != load->getBlock(); }))
+      return false;
+    Location loc = load.getLoc();
+    int64_t chunks = total / fixedCount;
+    Type elem = load.getResult().getType().getElementType();
+    int64_t bytes = 4 * elem.getIntOrFloatBitWidth() / 8;
+    OpBuilder::InsertionGuard g(b);
+    // Before the loop: the first iteration's tile, when there is one.
+    b.setInsertionPoint(loop);
+    IRMapping first;
+    first.map(loop.getInductionVar(), loop.getLowerBound());
+    Value offset0 = atIteration(loop, load.getOffset(), first);
+    if (!offset0)
+      return false;
+    Value regs;
+    {
+      OpBuilder::InsertionGuard ig(b);
+      b.restoreInsertionPoint(entryPoint);
+      regs = AllocOp::create(b, kernel.getLoc(),
+                             BufferType::get(b.getContext(), elem, Space::private_, Access::rw,
+                                             4 * chunks));
+      entryPoint = b.saveInsertionPoint();
+    }
+    auto any = scf::IfOp::create(
+        b, loc, TypeRange{},
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, loop.getLowerBound(),
+                              loop.getUpperBound()),
+        /*withElse=*/false);
+    b.setInsertionPointToStart(any.thenBlock());
+    readChunks(loc, load, offset0, regs, minors, chunks);
+    // In the loop: the registers into shared memory.
+    b.setInsertionPoint(load);
+    barrier(loc);
+    for (int64_t q = 0; q < chunks; ++q) {
+      auto [major, minor] = chunkAt(loc, q, minors);
+      Value v = LoadOp::create(b, loc, VectorType::get({4}, elem), regs, idx(4 * q));
+      aligned(StoreOp::create(b, loc, v, s, linearAt(loc, major, minor, ld)), bytes);
+    }
+    barrier(loc);
+    // Then the next iteration's tile, placed before the first mac.
+    prefetches[s] = [this, loop, load, regs, minors, chunks, loc]() mutable {
+      Value next = arith::AddIOp::create(b, loc, loop.getInductionVar(), loop.getStep());
+      auto more = scf::IfOp::create(
+          b, loc, TypeRange{},
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, next, loop.getUpperBound()),
+          /*withElse=*/false);
+      OpBuilder::InsertionGuard ig(b);
+      b.setInsertionPointToStart(more.thenBlock());
+      IRMapping following;
+      following.map(loop.getInductionVar(), next);
+      readChunks(loc, load, atIteration(loop, load.getOffset(), following), regs, minors,
+                 chunks);
+    };
+    return true;
+  }
+
+  /// Places the pending prefetch of `buffer`'s tile, if any, at b's point.
+  void placePrefetch(Value buffer) {
+    auto it = prefetches.find(buffer);
+    if (it == prefetches.end())
+      return;
+    std::function<void()> place = std::move(it->second);
+    prefetches.erase(it);
+    place();
+  }
+
+  /// A tile held as fragments stored by each invocation of the warps that
+  /// hold it, two neighbouring elements at a time where the destination's
+  /// rows allow aligned pairs (checked at run time).
+  LogicalResult storeFragment(TileStoreOp store, Value src, Value wide) {
+    Location loc = store.getLoc();
+    TileType t = cast<TileType>(store.getValue().getType());
+    Type elem = t.getElementType();
+    int64_t pairBytes = 2 * elem.getIntOrFloatBitWidth() / 8;
+    auto guard = scf::IfOp::create(b, loc, TypeRange{}, wide, /*withElse=*/true);
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(guard.thenBlock());
+      ifHolding(loc, t, [&] {
+        Value pairs = arith::ConstantIntOp::create(b, loc, 0, 1);
+        if (!store.getColMajor())
+          pairs = arith::AndIOp::create(
+              b, loc,
+              AlignedOp::create(b, loc, store.getBuffer(), store.getOffset(), pairBytes),
+              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                    arith::RemUIOp::create(b, loc, store.getStride(), idx(2)),
+                                    idx(0)));
+        auto paths = scf::IfOp::create(b, loc, TypeRange{}, pairs, /*withElse=*/true);
+        OpBuilder::InsertionGuard g2(b);
+        for (bool two : {true, false}) {
+          b.setInsertionPointToStart(two ? paths.thenBlock() : paths.elseBlock());
+          int64_t w = two ? 2 : 1;
+          for (int64_t e = 0; e < warpGrid(t).entries(); e += w) {
+            auto [row, col] = fragmentPosition(loc, t, e);
+            Value to = strided(loc, store.getOffset(), store.getStride(), row, col,
+                               store.getColMajor());
+            Value v = LoadOp::create(b, loc, elem, src, idx(e));
+            if (two)
+              v = vector::FromElementsOp::create(
+                  b, loc, VectorType::get({2}, elem),
+                  ValueRange{v, LoadOp::create(b, loc, elem, src, idx(e + 1))});
+            auto st = StoreOp::create(b, loc, v, store.getBuffer(), to);
+            inheritCheck(st, store);
+            if (two)
+              aligned(st, pairBytes);
+          }
+        }
+      });
+      if (store->hasAttr("checked")) {
+        b.setInsertionPointToStart(guard.elseBlock());
+        Value size = BufferSizeOp::create(b, loc, store.getBuffer());
+        Value v = LoadOp::create(b, loc, elem, src, idx(0));
+        auto st = StoreOp::create(b, loc, v, store.getBuffer(), size);
+        inheritCheck(st, store);
+      }
+    }
+    return success();
+  }
+
+  /// c = a·b + c with mma.sync.m16n8k16 (f16 or bf16 operands, f32 sums):
+  /// the sums stay in the invocations' fragments (warpGrid), the operands
+  /// are read from their shared storage. Per 16-deep step, each warp reads
+  /// the A fragments of its mi row blocks and the B fragments of its ni
+  /// column blocks once and issues mi x ni mmas. Fragments follow the PTX
+  /// ISA's m16n8k16 layouts, with lane = 4 * group + quad: A's a0..a7 at
+  /// rows group and group + 8, columns 2 quad (+1) and 2 quad + 8 (+1);
+  /// B's b0..b3 at rows 2 quad (+1) and 2 quad + 8 (+1), column group; C's
+  /// c0..c3 at rows group and group + 8, columns 2 quad (+1). Tier
+  /// selection guarantees M % 16, N % 8, K % 16 and whole warps.
   LogicalResult lowerMacMmaSync(MacOp mac) {
     Location loc = mac.getLoc();
     auto ct = cast<TileType>(mac.getC().getType());
     auto at = cast<TileType>(mac.getA().getType());
+    auto bt = cast<TileType>(mac.getB().getType());
     int64_t M = ct.getRows(), N = ct.getCols(), K = at.getCols();
     Type ta = at.getElementType(), f32 = b.getF32Type(), i32 = b.getI32Type();
-    if (fixedCount % 32 || M % 16 || N % 8 || K % 16 || !(ta.isF16() || ta.isBF16()))
+    if (fixedCount % 32 || M % 16 || N % 8 || K % 16 || !(ta.isF16() || ta.isBF16()) ||
+        !fragmentTypes.contains(ct))
       return mac.emitOpError("does not fit the mma.sync tier (16x8x16 steps, "
-                             "bf16 or f16 operands, whole warps)");
-    Value cs = storage.lookup(mac.getC()), as = storage.lookup(mac.getA()),
-          bs = storage.lookup(mac.getB());
-    Value rs = resultStorage(mac, ct);
-    int64_t warps = fixedCount / 32;
-    int64_t nb = (N / 8) % 4 == 0 ? 4 : (N / 8) % 2 == 0 ? 2 : 1;
-    int64_t blocksJ = N / (8 * nb), blocks = (M / 16) * blocksJ;
+                             "bf16 or f16 operands, f32 sums, whole warps)");
+    Value cs = fragmentOf(loc, mac.getC());
+    Value as = sharedOf(loc, mac.getA()), bs = sharedOf(loc, mac.getB());
+    placePrefetch(as);
+    placePrefetch(bs);
+    // The sums are all read before any is written: the result may take the
+    // fragment of c when c is not used again (or was converted just now).
+    bool fresh = cs != storage.lookup(mac.getC());
+    Value rs = fresh || reusable(mac.getC(), mac, ct) ? cs : newFragment(ct);
+    storage[mac.getResult()] = rs;
+    WarpGrid g = warpGrid(ct);
     auto pair = VectorType::get({2}, ta);
-    auto pairF32 = VectorType::get({2}, f32);
     MLIRContext *ctx = b.getContext();
     Type fragment = LLVM::LLVMStructType::getLiteral(ctx, {f32, f32, f32, f32});
     NVVM::MMATypes ptx = ta.isBF16() ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
-
     auto add = [&](Value x, int64_t c) { return arith::AddIOp::create(b, loc, x, idx(c)); };
-    auto at2 = [&](Value row, Value col, int64_t cols) {
-      return arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, row, idx(cols)), col);
-    };
-    // bf16 pairs travel as i32 (NVVM's bf16 mma operands), f16 ones as is.
-    auto operand = [&](Value v) -> Value {
+    // Two operand elements that are neighbours along K, as mma.sync takes
+    // them (bf16 pairs travel as i32, f16 ones as vector<2xf16>): one load
+    // where the storage has K contiguous, two otherwise.
+    auto kPair = [&](Value buffer, TileType t, Value row, Value col, bool kAlongRows) -> Value {
+      auto it = layouts.find(buffer);
+      bool colMajor = it != layouts.end() && it->second.colMajor;
+      Value v;
+      if (kAlongRows == colMajor) {
+        v = aligned(LoadOp::create(b, loc, pair, buffer, sharedIndex(loc, buffer, t, row, col)),
+                    4);
+      } else {
+        Value row1 = kAlongRows ? add(row, 1) : row, col1 = kAlongRows ? col : add(col, 1);
+        v = vector::FromElementsOp::create(
+            b, loc, pair,
+            ValueRange{LoadOp::create(b, loc, ta, buffer, sharedIndex(loc, buffer, t, row, col)),
+                       LoadOp::create(b, loc, ta, buffer,
+                                      sharedIndex(loc, buffer, t, row1, col1))});
+      }
       if (!ta.isBF16())
         return v;
       Value w = vector::BitCastOp::create(b, loc, VectorType::get({1}, i32), v);
       return vector::ExtractOp::create(b, loc, w, ArrayRef<int64_t>{0});
     };
 
-    barrier(loc);
-    Value warp = arith::DivUIOp::create(b, loc, self, idx(32));
-    Value lane = arith::RemUIOp::create(b, loc, self, idx(32));
-    Value group = arith::DivUIOp::create(b, loc, lane, idx(4));
-    Value quad2 = arith::MulIOp::create(b, loc, arith::RemUIOp::create(b, loc, lane, idx(4)),
-                                        idx(2));
-    auto stripLoop = forLoop(loc, warp, idx(blocks), idx(warps));
-    {
-      OpBuilder::InsertionGuard g(b);
-      b.setInsertionPointToStart(stripLoop.getBody());
-      Value blk = stripLoop.getInductionVar();
-      Value r0 = arith::MulIOp::create(
-          b, loc, arith::DivUIOp::create(b, loc, blk, idx(blocksJ)), idx(16));
-      Value c0 = arith::MulIOp::create(
-          b, loc, arith::RemUIOp::create(b, loc, blk, idx(blocksJ)), idx(8 * nb));
-      Value rowLo = arith::AddIOp::create(b, loc, r0, group), rowHi = add(rowLo, 8);
+    ifHolding(loc, ct, [&] {
+      Value wy = arith::DivUIOp::create(b, loc, warp, idx(g.wn));
+      Value wx = arith::RemUIOp::create(b, loc, warp, idx(g.wn));
+      Value row0 = arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, wy, idx(g.mi * 16)),
+                                         group);
+      Value col0 = arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, wx, idx(g.ni * 8)),
+                                         group);
       SmallVector<Value> acc;
-      for (int64_t j = 0; j < nb; ++j) {
-        Value col = arith::AddIOp::create(b, loc, add(c0, 8 * j), quad2);
-        for (Value row : {rowLo, rowHi}) {
-          Value v = LoadOp::create(b, loc, pairF32, cs, at2(row, col, N));
-          for (int64_t e = 0; e < 2; ++e)
-            acc.push_back(vector::ExtractOp::create(b, loc, v, ArrayRef<int64_t>{e}));
-        }
-      }
+      for (int64_t e = 0; e < g.entries(); ++e)
+        acc.push_back(LoadOp::create(b, loc, f32, cs, idx(e)));
       auto kLoop = forLoop(loc, idx(0), idx(K), idx(16), acc);
       {
         OpBuilder::InsertionGuard g2(b);
         b.setInsertionPointToStart(kLoop.getBody());
-        Value k = kLoop.getInductionVar();
+        Value kq = arith::AddIOp::create(b, loc, kLoop.getInductionVar(), quad2);
         ValueRange sums = kLoop.getRegionIterArgs();
-        Value kq = arith::AddIOp::create(b, loc, k, quad2);
-        SmallVector<Value, 4> a;
-        for (int64_t dk : {0, 8})
-          for (Value row : {rowLo, rowHi})
-            a.push_back(operand(LoadOp::create(b, loc, pair, as, at2(row, add(kq, dk), K))));
-        SmallVector<Value> next;
-        for (int64_t j = 0; j < nb; ++j) {
-          Value n = arith::AddIOp::create(b, loc, add(c0, 8 * j), group);
-          SmallVector<Value, 2> bf;
-          for (int64_t dk : {0, 8}) {
-            Value lo = LoadOp::create(b, loc, ta, bs, at2(add(kq, dk), n, N));
-            Value hi = LoadOp::create(b, loc, ta, bs, at2(add(kq, dk + 1), n, N));
-            bf.push_back(operand(vector::FromElementsOp::create(b, loc, pair, ValueRange{lo, hi})));
-          }
-          SmallVector<Value, 4> c(sums.begin() + 4 * j, sums.begin() + 4 * j + 4);
-          Value d = NVVM::MmaOp::create(
-              b, loc, fragment, a, bf, c, ArrayRef<int64_t>{16, 8, 16}, std::nullopt,
-              std::nullopt, std::array<NVVM::MMATypes, 2>{ptx, ptx},
-              std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row, NVVM::MMALayout::col});
-          for (int64_t e = 0; e < 4; ++e)
-            next.push_back(LLVM::ExtractValueOp::create(b, loc, d, ArrayRef<int64_t>{e}));
+        SmallVector<SmallVector<Value, 4>> afrag(g.mi), bfrag(g.ni);
+        for (int64_t i = 0; i < g.mi; ++i) {
+          Value lo = add(row0, 16 * i), hi = add(row0, 16 * i + 8);
+          for (int64_t dk : {0, 8})
+            for (Value row : {lo, hi})
+              afrag[i].push_back(kPair(as, at, row, add(kq, dk), /*kAlongRows=*/false));
         }
+        for (int64_t j = 0; j < g.ni; ++j) {
+          Value n = add(col0, 8 * j);
+          for (int64_t dk : {0, 8})
+            bfrag[j].push_back(kPair(bs, bt, add(kq, dk), n, /*kAlongRows=*/true));
+        }
+        SmallVector<Value> next;
+        for (int64_t i = 0; i < g.mi; ++i)
+          for (int64_t j = 0; j < g.ni; ++j) {
+            int64_t e0 = (i * g.ni + j) * 4;
+            SmallVector<Value, 4> c(sums.begin() + e0, sums.begin() + e0 + 4);
+            Value d = NVVM::MmaOp::create(
+                b, loc, fragment, afrag[i], bfrag[j], c, ArrayRef<int64_t>{16, 8, 16},
+                std::nullopt, std::nullopt, std::array<NVVM::MMATypes, 2>{ptx, ptx},
+                std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row, NVVM::MMALayout::col});
+            for (int64_t e = 0; e < 4; ++e)
+              next.push_back(LLVM::ExtractValueOp::create(b, loc, d, ArrayRef<int64_t>{e}));
+          }
         scf::YieldOp::create(b, loc, next);
       }
-      for (int64_t j = 0; j < nb; ++j) {
-        Value col = arith::AddIOp::create(b, loc, add(c0, 8 * j), quad2);
-        for (auto [h, row] : llvm::enumerate(SmallVector<Value, 2>{rowLo, rowHi})) {
-          Value v = vector::FromElementsOp::create(
-              b, loc, pairF32,
-              ValueRange{kLoop.getResult(4 * j + 2 * h), kLoop.getResult(4 * j + 2 * h + 1)});
-          StoreOp::create(b, loc, v, rs, at2(row, col, N));
-        }
-      }
-    }
-    barrier(loc);
+      for (int64_t e = 0; e < g.entries(); ++e)
+        StoreOp::create(b, loc, kLoop.getResult(e), rs, idx(e));
+    });
     return success();
   }
 
@@ -820,9 +1301,14 @@ uint64_t xpu::sharedBytesWithTiles(KernelOp kernel) {
   // Called outside a pass (kernel descriptions): the dialects the lowering
   // creates ops of are not loaded by a pass manager here.
   kernel->getContext()->loadDialect<scf::SCFDialect, arith::ArithDialect, math::MathDialect,
-                                    vector::VectorDialect, ub::UBDialect>();
+                                    vector::VectorDialect, ub::UBDialect, LLVM::LLVMDialect,
+                                    NVVM::NVVMDialect>();
+  // The mma.sync tier lays its tiles out differently (padded operand rows,
+  // sums in registers): count what that tier allocates.
+  auto tier = kernel->getAttrOfType<StringAttr>("xpu.mma_tier");
+  bool mma = tier && tier.getValue() == "mma.sync";
   auto copy = cast<KernelOp>(kernel->clone());
-  uint64_t bytes = succeeded(KernelTiles(copy, false, false).run())
+  uint64_t bytes = succeeded(KernelTiles(copy, false, false, mma).run())
                        ? sharedScratchBytes(copy)
                        : sharedScratchBytes(kernel);
   copy->erase();

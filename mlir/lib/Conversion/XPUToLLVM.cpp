@@ -65,6 +65,17 @@ unsigned elementBytes(Type elem) {
   return std::max(1u, elem.getIntOrFloatBitWidth() / 8);
 }
 
+/// The alignment of an access: its element's size, or more where the
+/// maker of the access proved more (xpu.align, set by xpu-lower-tiles on
+/// the wide copies it guards with xpu.aligned). NVPTX splits a vector
+/// access into element accesses unless it is aligned to the vector.
+unsigned accessAlignment(Operation *op, Type elem) {
+  unsigned bytes = elementBytes(elem);
+  if (auto a = op->getAttrOfType<IntegerAttr>("xpu.align"))
+    bytes = std::max<unsigned>(bytes, a.getInt());
+  return bytes;
+}
+
 //===----------------------------------------------------------------------===//
 // Conversion patterns
 //===----------------------------------------------------------------------===//
@@ -246,7 +257,7 @@ struct LoadLowering : XPUPattern<LoadOp> {
     Type valueTy = getTypeConverter()->convertType(op.getResult().getType());
     Type memTy = getTypeConverter()->convertType(memoryType(op.getResult().getType(), elem));
     Value addr = elementAddress(rw, loc, adaptor.getBuffer(), adaptor.getIndex(), elem);
-    Value v = LLVM::LoadOp::create(rw, loc, memTy, addr, elementBytes(elem));
+    Value v = LLVM::LoadOp::create(rw, loc, memTy, addr, accessAlignment(op, elem));
     if (memTy != valueTy) { // bool: any nonzero byte is true
       Value zero = LLVM::ZeroOp::create(rw, loc, memTy);
       v = LLVM::ICmpOp::create(rw, loc, LLVM::ICmpPredicate::ne, v, zero);
@@ -267,7 +278,7 @@ struct StoreLowering : XPUPattern<StoreOp> {
     Value v = adaptor.getValue();
     if (v.getType() != memTy)
       v = LLVM::ZExtOp::create(rw, loc, memTy, v);
-    rw.replaceOpWithNewOp<LLVM::StoreOp>(op, v, addr, elementBytes(elem));
+    rw.replaceOpWithNewOp<LLVM::StoreOp>(op, v, addr, accessAlignment(op, elem));
     return success();
   }
 };
@@ -278,6 +289,23 @@ struct BufferSizeLowering : XPUPattern<BufferSizeOp> {
   matchAndRewrite(BufferSizeOp op, OpAdaptor adaptor, ConversionPatternRewriter &rw) const override {
     rw.replaceOpWithNewOp<LLVM::ExtractValueOp>(op, adaptor.getBuffer(),
                                                 ArrayRef<int64_t>{1});
+    return success();
+  }
+};
+
+struct AlignedLowering : XPUPattern<AlignedOp> {
+  using XPUPattern::XPUPattern;
+  LogicalResult
+  matchAndRewrite(AlignedOp op, OpAdaptor adaptor, ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    Type elem = cast<BufferType>(op.getBuffer().getType()).getElementType();
+    Value addr = elementAddress(rw, loc, adaptor.getBuffer(), adaptor.getIndex(), elem);
+    Type i64 = rw.getI64Type();
+    Value bits = LLVM::PtrToIntOp::create(rw, loc, i64, addr);
+    Value low = LLVM::AndOp::create(
+        rw, loc, bits, LLVM::ConstantOp::create(rw, loc, i64, op.getBytes() - 1));
+    rw.replaceOpWithNewOp<LLVM::ICmpOp>(op, LLVM::ICmpPredicate::eq, low,
+                                        LLVM::ConstantOp::create(rw, loc, i64, 0));
     return success();
   }
 };
@@ -554,7 +582,7 @@ struct ConvertXPUToLLVMPass
 
     RewritePatternSet patterns(ctx);
     patterns.add<KernelLowering, FuncLowering, CallLowering, ReturnLowering,
-                 LoadLowering, StoreLowering, BufferSizeLowering, ViewLowering,
+                 LoadLowering, StoreLowering, BufferSizeLowering, AlignedLowering, ViewLowering,
                  AllocLowering, BarrierLowering, AtomicLowering,
                  ReportLowering, HostEffectLowering, AsyncCopyElementLowering>(tc, tgt);
     populateInteropToLLVMPatterns(tc, patterns, tgt == Target::cpu);

@@ -53,7 +53,7 @@ done
 
 step "tiles: xpujit tile variants on cuda:0 (bf16, f16; mma.sync) and vulkan:0 (f16; cooperative-matrix)"
 for t in bf16 f16; do
-  for v in 64x64x16:256 64x64x32:256 128x64x32:256 32x64x32:128; do
+  for v in 64x64x32:128 128x128x32:256 128x128x64:256 128x256x32:256 256x128x32:256; do
     check_to "$res/gemm-xpu-cuda-$t-${v%%:*}.jsonl" "$bin/xpu-bench-gemm" --device cuda:0 \
       --type "$t" --sizes "$gemm_sizes" --tile "${v%%:*}" --threads "${v##*:}" --iterations 5 \
       --expect-tier mma.sync

@@ -176,6 +176,28 @@ def XPU_TileConvertOp : XPU_TileOp<"tile_convert"> {
   }];
 }
 
+// Lowering only (made by xpu-lower-tiles on the LLVM GPU targets): whether
+// an element's address is a multiple of `bytes`, so the tile copies may use
+// wide loads and stores (which a GPU faults on when misaligned).
+def XPU_AlignedOp : XPU_Op<"aligned", [Pure]> {
+  let summary = "whether buffer[index] lies at a multiple of `bytes` (lowering only)";
+#ifdef XPU_DOC_EXAMPLES
+  let description = [{
+    ```mlir
+    %ok = xpu.aligned %buf[%i] {bytes = 16 : i64} : !xpu.buffer<f16, ro>
+    ```
+  }];
+#endif
+  let arguments = (ins XPU_AnyBuffer:$buffer, Index:$index, I64Attr:$bytes);
+  let results = (outs I1:$result);
+  let assemblyFormat = "$buffer `[` $index `]` attr-dict `:` qualified(type($buffer))";
+  let builders = [OpBuilder<(ins "::mlir::Value":$buffer, "::mlir::Value":$index,
+                                 "int64_t":$bytes), [{
+    build($_builder, $_state, $_builder.getI1Type(), buffer, index,
+          $_builder.getI64IntegerAttr(bytes));
+  }]>];
+}
+
 // Lowering only (made by xpu-lower-tiles for the int8 dot tier): the dot
 // product of two vector<4xi8>, widened exactly, plus a wrapping i32 add.
 def XPU_Dot4I8Op : XPU_Op<"dot4_i8", [Pure, AllTypesMatch<["a", "b"]>]> {

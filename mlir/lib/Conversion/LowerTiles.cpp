@@ -1060,37 +1060,50 @@ private:
     Type fragment = LLVM::LLVMStructType::getLiteral(ctx, {f32, f32, f32, f32});
     NVVM::MMATypes ptx = ta.isBF16() ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
     auto add = [&](Value x, int64_t c) { return arith::AddIOp::create(b, loc, x, idx(c)); };
-    // Two operand elements that are neighbours along K, as mma.sync takes
-    // them (bf16 pairs travel as i32, f16 ones as vector<2xf16>): one load
-    // where the storage has K contiguous, two otherwise.
-    auto kPair = [&](Value buffer, TileType t, Value row, Value col, bool kAlongRows) -> Value {
+    // The words mma.sync takes (bf16 pairs as i32, f16 ones as
+    // vector<2xf16>), by ldmatrix: `count` 8x8 matrices of an operand in
+    // (non-K, K) coordinates from (nonK0, k0), matrix j of them at non-K
+    // offset 8 nk(j) and K offset 8 kk(j). Each lane gets elements (group,
+    // 2 quad) and (group, 2 quad + 1) of each: read directly where the
+    // storage's rows hold K contiguously, transposed where they hold non-K.
+    Value lane = arith::RemUIOp::create(b, loc, self, idx(32));
+    Value laneRow = arith::RemUIOp::create(b, loc, lane, idx(8));
+    Value laneMatrix = arith::DivUIOp::create(b, loc, lane, idx(8));
+    auto eighth = [&](Value x) { return arith::MulIOp::create(b, loc, x, idx(8)); };
+    auto words = [&](Value buffer, TileType t, bool isA, Value nonK0, Value k0,
+                     int64_t count) {
       auto it = layouts.find(buffer);
       bool colMajor = it != layouts.end() && it->second.colMajor;
-      Value v;
-      if (kAlongRows == colMajor) {
-        v = aligned(LoadOp::create(b, loc, pair, buffer, sharedIndex(loc, buffer, t, row, col)),
-                    4);
-      } else {
-        Value row1 = kAlongRows ? add(row, 1) : row, col1 = kAlongRows ? col : add(col, 1);
-        v = vector::FromElementsOp::create(
-            b, loc, pair,
-            ValueRange{LoadOp::create(b, loc, ta, buffer, sharedIndex(loc, buffer, t, row, col)),
-                       LoadOp::create(b, loc, ta, buffer,
-                                      sharedIndex(loc, buffer, t, row1, col1))});
+      bool kContiguous = isA != colMajor;
+      // A: nk = j % 2, kk = j / 2; B: nk = j / 2, kk = j % 2 (two n blocks).
+      Value low = arith::RemUIOp::create(b, loc, laneMatrix, idx(2));
+      Value high = count == 4 ? Value(arith::DivUIOp::create(b, loc, laneMatrix, idx(2)))
+                              : idx(0);
+      Value nonK = arith::AddIOp::create(b, loc, nonK0, eighth(isA ? low : high));
+      Value k = arith::AddIOp::create(b, loc, k0, eighth(isA ? high : low));
+      if (kContiguous)
+        nonK = arith::AddIOp::create(b, loc, nonK, laneRow);
+      else
+        k = arith::AddIOp::create(b, loc, k, laneRow);
+      Value at = isA ? sharedIndex(loc, buffer, t, nonK, k) : sharedIndex(loc, buffer, t, k, nonK);
+      auto load = MatrixLoadOp::create(b, loc, VectorType::get({count}, i32), buffer, at,
+                                       /*transpose=*/!kContiguous);
+      SmallVector<Value, 4> out;
+      for (int64_t e = 0; e < count; ++e) {
+        Value w = vector::ExtractOp::create(b, loc, load, ArrayRef<int64_t>{e});
+        if (!ta.isBF16())
+          w = vector::BitCastOp::create(
+              b, loc, pair, vector::BroadcastOp::create(b, loc, VectorType::get({1}, i32), w));
+        out.push_back(w);
       }
-      if (!ta.isBF16())
-        return v;
-      Value w = vector::BitCastOp::create(b, loc, VectorType::get({1}, i32), v);
-      return vector::ExtractOp::create(b, loc, w, ArrayRef<int64_t>{0});
+      return out;
     };
 
     ifHolding(loc, ct, [&] {
       Value wy = arith::DivUIOp::create(b, loc, warp, idx(g.wn));
       Value wx = arith::RemUIOp::create(b, loc, warp, idx(g.wn));
-      Value row0 = arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, wy, idx(g.mi * 16)),
-                                         group);
-      Value col0 = arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, wx, idx(g.ni * 8)),
-                                         group);
+      Value row0 = arith::MulIOp::create(b, loc, wy, idx(g.mi * 16));
+      Value col0 = arith::MulIOp::create(b, loc, wx, idx(g.ni * 8));
       SmallVector<Value> acc;
       for (int64_t e = 0; e < g.entries(); ++e)
         acc.push_back(LoadOp::create(b, loc, f32, cs, idx(e)));
@@ -1098,19 +1111,16 @@ private:
       {
         OpBuilder::InsertionGuard g2(b);
         b.setInsertionPointToStart(kLoop.getBody());
-        Value kq = arith::AddIOp::create(b, loc, kLoop.getInductionVar(), quad2);
+        Value k = kLoop.getInductionVar();
         ValueRange sums = kLoop.getRegionIterArgs();
         SmallVector<SmallVector<Value, 4>> afrag(g.mi), bfrag(g.ni);
-        for (int64_t i = 0; i < g.mi; ++i) {
-          Value lo = add(row0, 16 * i), hi = add(row0, 16 * i + 8);
-          for (int64_t dk : {0, 8})
-            for (Value row : {lo, hi})
-              afrag[i].push_back(kPair(as, at, row, add(kq, dk), /*kAlongRows=*/false));
-        }
-        for (int64_t j = 0; j < g.ni; ++j) {
-          Value n = add(col0, 8 * j);
-          for (int64_t dk : {0, 8})
-            bfrag[j].push_back(kPair(bs, bt, add(kq, dk), n, /*kAlongRows=*/true));
+        for (int64_t i = 0; i < g.mi; ++i)
+          afrag[i] = words(as, at, /*isA=*/true, add(row0, 16 * i), k, 4);
+        for (int64_t j = 0; j < g.ni; j += 2) {
+          int64_t blocks = std::min<int64_t>(2, g.ni - j);
+          SmallVector<Value, 4> w = words(bs, bt, /*isA=*/false, add(col0, 8 * j), k, 2 * blocks);
+          for (int64_t h = 0; h < blocks; ++h)
+            bfrag[j + h].assign(w.begin() + 2 * h, w.begin() + 2 * h + 2);
         }
         SmallVector<Value> next;
         for (int64_t i = 0; i < g.mi; ++i)

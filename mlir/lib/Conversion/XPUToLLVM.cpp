@@ -310,6 +310,33 @@ struct AlignedLowering : XPUPattern<AlignedOp> {
   }
 };
 
+struct MatrixLoadLowering : XPUPattern<MatrixLoadOp> {
+  using XPUPattern::XPUPattern;
+  LogicalResult
+  matchAndRewrite(MatrixLoadOp op, OpAdaptor adaptor, ConversionPatternRewriter &rw) const override {
+    if (target != Target::nvvm)
+      return rw.notifyMatchFailure(op, "ldmatrix is NVIDIA's");
+    Location loc = op.getLoc();
+    Type elem = cast<BufferType>(op.getBuffer().getType()).getElementType();
+    Value addr = elementAddress(rw, loc, adaptor.getBuffer(), adaptor.getIndex(), elem);
+    auto vec = cast<VectorType>(op.getResult().getType());
+    int64_t n = vec.getNumElements();
+    Type i32 = rw.getI32Type();
+    Type words = LLVM::LLVMStructType::getLiteral(rw.getContext(), SmallVector<Type>(n, i32));
+    Value m = NVVM::LdMatrixOp::create(
+        rw, loc, words, addr, uint32_t(n),
+        op.getTranspose() ? NVVM::MMALayout::col : NVVM::MMALayout::row,
+        NVVM::LdStMatrixShapeAttr::get(rw.getContext(), 8, 8), NVVM::LdStMatrixEltType::B16);
+    Value v = LLVM::PoisonOp::create(rw, loc, vec);
+    for (int64_t i = 0; i < n; ++i)
+      v = LLVM::InsertElementOp::create(
+          rw, loc, v, LLVM::ExtractValueOp::create(rw, loc, m, ArrayRef<int64_t>{i}),
+          LLVM::ConstantOp::create(rw, loc, i32, i));
+    rw.replaceOp(op, v);
+    return success();
+  }
+};
+
 Value makeBuffer(OpBuilder &b, Location loc, Type structTy, Value ptr,
                  int64_t size) {
   Value v = LLVM::PoisonOp::create(b, loc, structTy);
@@ -582,7 +609,7 @@ struct ConvertXPUToLLVMPass
 
     RewritePatternSet patterns(ctx);
     patterns.add<KernelLowering, FuncLowering, CallLowering, ReturnLowering,
-                 LoadLowering, StoreLowering, BufferSizeLowering, AlignedLowering, ViewLowering,
+                 LoadLowering, StoreLowering, BufferSizeLowering, AlignedLowering, MatrixLoadLowering, ViewLowering,
                  AllocLowering, BarrierLowering, AtomicLowering,
                  ReportLowering, HostEffectLowering, AsyncCopyElementLowering>(tc, tgt);
     populateInteropToLLVMPatterns(tc, patterns, tgt == Target::cpu);

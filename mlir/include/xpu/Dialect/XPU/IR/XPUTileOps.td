@@ -198,6 +198,30 @@ def XPU_AlignedOp : XPU_Op<"aligned", [Pure]> {
   }]>];
 }
 
+// Lowering only (made by xpu-lower-tiles for the mma.sync tier): ldmatrix.
+def XPU_MatrixLoadOp : XPU_Op<"matrix_load"> {
+  let summary = "a warp's ldmatrix of 8x8 16-bit matrices from shared memory (lowering only)";
+#ifdef XPU_DOC_EXAMPLES
+  let description = [{
+    Every invocation of a warp executes it; lane l gives, at `index`, the
+    first of the eight contiguous elements of row l % 8 of matrix l / 8,
+    and receives one 32-bit word of each matrix: elements (l / 4, 2 (l % 4))
+    and the next, or with `transpose` the matrix's elements (2 (l % 4),
+    l / 4) and (2 (l % 4) + 1, l / 4). Two or four matrices.
+
+    ```mlir
+    %w = xpu.matrix_load %s[%i] transpose : !xpu.buffer<2048xbf16, shared> -> vector<4xi32>
+    ```
+  }];
+#endif
+  let arguments = (ins XPU_AnyBuffer:$buffer, Index:$index, UnitAttr:$transpose);
+  let results = (outs VectorOfLengthAndType<[2, 4], [I32]>:$result);
+  let assemblyFormat = [{
+    $buffer `[` $index `]` (`transpose` $transpose^)? attr-dict `:` qualified(type($buffer))
+    `->` type($result)
+  }];
+}
+
 // Lowering only (made by xpu-lower-tiles for the int8 dot tier): the dot
 // product of two vector<4xi8>, widened exactly, plus a wrapping i32 add.
 def XPU_Dot4I8Op : XPU_Op<"dot4_i8", [Pure, AllTypesMatch<["a", "b"]>]> {

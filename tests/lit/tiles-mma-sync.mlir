@@ -4,7 +4,7 @@
 // RUN: xpujit compile %s --target=nvptx --chip=sm_75 -o %t/k75.cubin 2>&1 | FileCheck %s --check-prefix=NOTE75
 //
 // The mma.sync tier (issue 15) offline for sm_90: bf16 and f16 macs become
-// mma.sync.m16n8k16 with f32 sums (ptxas assembles them where a CUDA
+// mma.sync.m16n8k16 with f32 sums held in registers (ptxas assembles them where a CUDA
 // toolkit is installed); a kernel without whole warps, a shape not made of
 // 16x8x16 steps, or a chip before sm_80, demotes to the software tile and
 // says why.
@@ -16,6 +16,12 @@
 // NOTE75-DAG: [mma-tiering] kernel 'bf16': software ({{.*}}); not wgmma: wgmma needs compute capability 9.0 {{.*}}; not mma.sync: mma.sync for f16, bf16 and tf32 needs sm_80; the device is sm_75
 // PTX-DAG: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // PTX-DAG: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// The operand fragments come by ldmatrix (B row-major: transposed), the
+// operand copies and the sums' stores in vectors where aligned:
+// PTX-DAG: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// PTX-DAG: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
+// PTX-DAG: ld.global.v2.b32
+// PTX-DAG: st.global.v2.b32
 
 xpu.kernel @bf16(%A: !xpu.buffer<bf16, ro>, %B: !xpu.buffer<bf16, ro>, %C: !xpu.buffer<f32>, %k32: i32)
     attributes {workgroup_size = array<i64: 128, 1, 1>} {

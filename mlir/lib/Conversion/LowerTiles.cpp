@@ -1290,15 +1290,94 @@ private:
   }
 };
 
-/// Removes barriers that directly follow another barrier.
-void mergeBarriers(KernelOp kernel) {
-  SmallVector<Operation *> extra;
-  kernel.walk([&](BarrierOp op) {
-    if (Operation *prev = op->getPrevNode(); prev && isa<BarrierOp>(prev))
-      extra.push_back(op);
-  });
-  for (Operation *op : extra)
-    op->erase();
+/// The memory a stretch of ops reads and writes, as far as a barrier
+/// orders it: each shared allocation by name; global memory as one (its
+/// buffers may alias); anything else (a shared buffer that is not an
+/// allocation of the kernel) as everything.
+struct Accesses {
+  llvm::SmallDenseMap<Value, bool, 8> shared; ///< allocation -> written
+  bool globalRead = false, globalWrite = false, unknown = false;
+
+  void add(Operation *op) {
+    op->walk([&](Operation *inner) {
+      if (inner->getNumRegions() || isMemoryEffectFree(inner))
+        return;
+      bool reads = isa<LoadOp, AlignedOp, BufferSizeOp, MatrixLoadOp>(inner);
+      bool buffers = false;
+      for (Value v : inner->getOperands()) {
+        auto type = dyn_cast<BufferType>(v.getType());
+        if (!type)
+          continue;
+        buffers = true;
+        if (type.getSpace() == Space::private_)
+          continue;
+        if (type.getSpace() == Space::global)
+          (reads ? globalRead : globalWrite) = true;
+        else if (v.getDefiningOp<AllocOp>())
+          shared[v] |= !reads;
+        else
+          unknown = true;
+      }
+      // Memory reached otherwise (memrefs of imported kernels, pointers,
+      // calls, reductions): anything.
+      if (!buffers)
+        unknown = true;
+    });
+  }
+
+  /// Whether some access here and one in `o` must stay ordered (at least
+  /// one of them a write to the same memory).
+  bool conflicts(const Accesses &o) const {
+    if (unknown || o.unknown || (globalWrite && (o.globalRead || o.globalWrite)) ||
+        (o.globalWrite && globalRead))
+      return true;
+    for (auto [buffer, written] : shared)
+      if (auto it = o.shared.find(buffer); it != o.shared.end() && (written || it->second))
+        return true;
+    return false;
+  }
+};
+
+bool containsBarrier(Operation *op) {
+  return op->walk([](BarrierOp) { return WalkResult::interrupt(); }).wasInterrupted();
+}
+
+/// Removes the barriers that order nothing: a barrier whose block has
+/// another barrier before it, with no access between the two that must
+/// stay ordered with an access between it and the next barrier. (The tile
+/// ops each end and begin with one; consecutive copies into different
+/// tiles need only the first and the last.) A stretch that leaves the
+/// block, or holds a nested barrier, keeps the barrier.
+void removeRedundantBarriers(KernelOp kernel) {
+  SmallVector<BarrierOp> barriers;
+  kernel.walk([&](BarrierOp op) { barriers.push_back(op); });
+  for (BarrierOp barrier : barriers) {
+    Accesses before, after;
+    bool seen = false;
+    for (Operation *op = barrier->getPrevNode(); op; op = op->getPrevNode()) {
+      if (isa<BarrierOp>(op)) {
+        seen = true;
+        break;
+      }
+      if (containsBarrier(op))
+        break;
+      before.add(op);
+    }
+    if (!seen)
+      continue;
+    seen = false;
+    for (Operation *op = barrier->getNextNode(); op; op = op->getNextNode()) {
+      if (isa<BarrierOp>(op)) {
+        seen = true;
+        break;
+      }
+      if (containsBarrier(op))
+        break;
+      after.add(op);
+    }
+    if (seen && !before.conflicts(after))
+      barrier->erase();
+  }
 }
 
 } // namespace
@@ -1352,7 +1431,7 @@ struct LowerTilesPass : xpu::impl::LowerTilesBase<LowerTilesPass> {
       KernelTiles lowering(kernel, tier == "dot4", target == "cpu", mma, coop);
       if (failed(lowering.run()))
         return signalPassFailure();
-      mergeBarriers(kernel);
+      removeRedundantBarriers(kernel);
     }
   }
 };

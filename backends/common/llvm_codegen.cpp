@@ -1,13 +1,26 @@
 // Shared LLVM code generation; see llvm_codegen.h.
 #include "llvm_codegen.h"
 
+#include "llvm/Analysis/TargetTransformInfo.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Transforms/InstCombine/InstCombine.h"
+#include "llvm/Transforms/Scalar/DeadStoreElimination.h"
+#include "llvm/Transforms/Scalar/GVN.h"
+#include "llvm/Transforms/Scalar/EarlyCSE.h"
+#include "llvm/Transforms/Vectorize/VectorCombine.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include "llvm/Support/CommandLine.h"
+
 #include <cstdio>
+#include <mutex>
 
 namespace xpu::codegen {
 
@@ -35,7 +48,80 @@ std::string printModule(const llvm::Module &m) {
   return s;
 }
 
-void optimize(llvm::Module &m, llvm::TargetMachine &tm, bool slp) {
+/// GVN finds the store a load reads by scanning back at most this many
+/// instructions per block (LLVM's memdep-block-scan-limit, 100 by
+/// default). A tree reduction's levels, unrolled whole, put its last
+/// loads a few hundred instructions after the stores they read; at the
+/// default those stay loads of the stack array, its stores stay with
+/// them, and the tail of the tree stays scalar.
+constexpr const char *kMemDepScanLimit = "1000";
+
+/// Raises the scan limit once, unless the process set it itself. The
+/// option is LLVM's global state; libxpujit links its own LLVM, so this
+/// changes only xpujit's compilations.
+static void raiseMemDepScanLimit() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    auto &options = llvm::cl::getRegisteredOptions();
+    auto it = options.find("memdep-block-scan-limit");
+    if (it != options.end() && it->second->getNumOccurrences() == 0)
+      (void)it->second->addOccurrence(0, it->first, kMemDepScanLimit);
+  });
+}
+
+namespace {
+
+/// Copies of at most this many bytes into a private array are expanded.
+constexpr uint64_t kMaxExpandedCopy = 16 << 10;
+
+/// Rewrites a memcpy of constant size into a stack array as loads and
+/// stores of whole vector registers. GVN forwards a store to the loads that
+/// read it, but not a memcpy's bytes: a copy loop that loop-idiom
+/// recognition turned into a memcpy (a workgroup copying its slice into
+/// shared memory) would keep the array's every later load.
+struct ExpandCopiesIntoPrivateArrays : llvm::PassInfoMixin<ExpandCopiesIntoPrivateArrays> {
+  llvm::PreservedAnalyses run(llvm::Function &f, llvm::FunctionAnalysisManager &fam) {
+    const llvm::TargetTransformInfo &tti = fam.getResult<llvm::TargetIRAnalysis>(f);
+    uint64_t chunk = std::max<uint64_t>(
+        16, tti.getRegisterBitWidth(llvm::TargetTransformInfo::RGK_FixedWidthVector)
+                    .getFixedValue() / 8);
+    llvm::SmallVector<llvm::MemCpyInst *> copies;
+    for (llvm::Instruction &i : llvm::instructions(f))
+      if (auto *copy = llvm::dyn_cast<llvm::MemCpyInst>(&i)) {
+        auto *bytes = llvm::dyn_cast<llvm::ConstantInt>(copy->getLength());
+        if (bytes && bytes->getZExtValue() <= kMaxExpandedCopy && !copy->isVolatile() &&
+            llvm::isa<llvm::AllocaInst>(llvm::getUnderlyingObject(copy->getDest())))
+          copies.push_back(copy);
+      }
+    for (llvm::MemCpyInst *copy : copies) {
+      llvm::IRBuilder<> b(copy);
+      uint64_t bytes = llvm::cast<llvm::ConstantInt>(copy->getLength())->getZExtValue();
+      for (uint64_t at = 0; at < bytes;) {
+        uint64_t n = std::min(chunk, llvm::bit_floor(bytes - at));
+        llvm::Type *t = llvm::FixedVectorType::get(b.getInt8Ty(), unsigned(n));
+        llvm::Value *from = b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), copy->getSource(), at);
+        llvm::Value *to = b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), copy->getDest(), at);
+        llvm::Align fromAlign = llvm::commonAlignment(copy->getSourceAlign().valueOrOne(), at);
+        llvm::Align toAlign = llvm::commonAlignment(copy->getDestAlign().valueOrOne(), at);
+        llvm::LoadInst *load = b.CreateAlignedLoad(t, from, fromAlign);
+        llvm::StoreInst *store = b.CreateAlignedStore(load, to, toAlign);
+        load->copyMetadata(*copy, {llvm::LLVMContext::MD_alias_scope,
+                                   llvm::LLVMContext::MD_noalias});
+        store->copyMetadata(*copy, {llvm::LLVMContext::MD_alias_scope,
+                                    llvm::LLVMContext::MD_noalias});
+        at += n;
+      }
+      copy->eraseFromParent();
+    }
+    return copies.empty() ? llvm::PreservedAnalyses::all() : llvm::PreservedAnalyses::none();
+  }
+};
+
+} // namespace
+
+void optimize(llvm::Module &m, llvm::TargetMachine &tm, bool slp, bool forwardLate) {
+  if (forwardLate)
+    raiseMemDepScanLimit();
   llvm::LoopAnalysisManager lam;
   llvm::FunctionAnalysisManager fam;
   llvm::CGSCCAnalysisManager cgam;
@@ -48,6 +134,24 @@ void optimize(llvm::Module &m, llvm::TargetMachine &tm, bool slp) {
   pb.registerFunctionAnalyses(fam);
   pb.registerLoopAnalyses(lam);
   pb.crossRegisterProxies(lam, fam, cgam, mam);
+  if (forwardLate)
+    pb.registerOptimizerLastEPCallback(
+        [](llvm::ModulePassManager &mpm, llvm::OptimizationLevel, llvm::ThinOrFullLTOPhase) {
+          // GVN's forwarding leaves extracts of single lanes, which
+          // InstCombine scalarizes; VectorCombine folds them back into
+          // whole-vector operations, one copy of each after EarlyCSE.
+          // Copies into stack arrays become vector stores first.
+          llvm::FunctionPassManager fpm;
+          fpm.addPass(ExpandCopiesIntoPrivateArrays());
+          fpm.addPass(llvm::GVNPass());
+          fpm.addPass(llvm::DSEPass());
+          fpm.addPass(llvm::InstCombinePass());
+          fpm.addPass(llvm::VectorCombinePass());
+          fpm.addPass(llvm::EarlyCSEPass());
+          fpm.addPass(llvm::InstCombinePass());
+          fpm.addPass(llvm::DSEPass()); // the stores whose loads went last
+          mpm.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(fpm)));
+        });
   pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3).run(m, mam);
 }
 

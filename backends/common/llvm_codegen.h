@@ -32,7 +32,12 @@ std::string printModule(const llvm::Module &m);
 /// PassBuilder leaves the SLP vectorizer off (clang turns it on at -O2);
 /// `slp` turns it on, as the CPU backend does: the work-item loops of short
 /// tree levels are unrolled whole before the loop vectorizer sees them.
-void optimize(llvm::Module &m, llvm::TargetMachine &tm, bool slp = false);
+/// `forwardLate` adds a last round of load forwarding and dead-store
+/// removal: only in the straight-line code that unrolling and
+/// vectorization leave does GVN see that a load reads what a store before
+/// it wrote (the CPU's on-stack shared memory, whose stores then go).
+void optimize(llvm::Module &m, llvm::TargetMachine &tm, bool slp = false,
+              bool forwardLate = false);
 
 /// Emits `m` for `tm` as an object file or assembly text.
 rt::Status emit(llvm::Module &m, llvm::TargetMachine &tm, llvm::CodeGenFileType type,

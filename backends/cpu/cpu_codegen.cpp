@@ -74,7 +74,7 @@ Status compileForHost(mlir::ModuleOp module, rt::Blob &out) {
     }
   rt::dumpStage("cpu.ll", codegen::printModule(*m));
 
-  codegen::optimize(*m, *tm, /*slp=*/true);
+  codegen::optimize(*m, *tm, /*slp=*/true, /*forwardLate=*/true);
   rt::dumpStage("cpu-optimized.ll", codegen::printModule(*m));
 
   XPU_RETURN_IF_ERROR(

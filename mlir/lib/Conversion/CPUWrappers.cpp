@@ -18,6 +18,15 @@ namespace {
 
 /// Hidden trailing parameters of a CPU kernel body: launch, shared, status.
 constexpr unsigned kHiddenParams = 3;
+/// Static shared memory up to this size lives on the stack of the group
+/// entry point instead of in the thread's shared block: LLVM then sees a
+/// private array that dies at return, forwards what one region stores to
+/// the loads of the next (a tree reduction's levels stay in registers) and
+/// drops the stores nothing reads. The launch's block still holds the
+/// dynamic shared memory, which follows the static part there.
+/// (backends/common/llvm_codegen.cpp ends the CPU pipeline with that
+/// forwarding.)
+constexpr uint64_t kSharedOnStackBytes = 16 << 10;
 
 /// Bytes a flattened parameter occupies in its argument slot.
 unsigned slotBytes(Type t) {
@@ -93,6 +102,18 @@ uint64_t stackBytes(LLVM::LLVMFuncOp kernel) {
   return total;
 }
 
+/// Room to align an array on the stack.
+constexpr uint64_t kSharedAlignSlack = 64;
+
+/// A 64-byte aligned array of `bytes` in the current function's frame.
+Value privateArray(OpBuilder &b, Location loc, uint64_t bytes) {
+  auto ptrTy = LLVM::LLVMPointerType::get(b.getContext());
+  Value one = LLVM::ConstantOp::create(b, loc, b.getI64Type(), 1);
+  return LLVM::AllocaOp::create(b, loc, ptrTy,
+                                LLVM::LLVMArrayType::get(b.getI8Type(), bytes), one,
+                                /*alignment=*/kSharedAlignSlack);
+}
+
 /// Whether two buffers of the kernel could overlap with one of them
 /// written: then the entry point needs a body compiled without `noalias`.
 bool mayAlias(ArrayRef<int32_t> access) {
@@ -158,9 +179,9 @@ struct CPUWrappersPass : xpu::impl::CPUWrappersBase<CPUWrappersPass> {
       LLVM::GlobalOp::create(b, loc, i64, /*isConstant=*/true,
                              LLVM::Linkage::External, name + abi::kCpuSharedBytesSuffix,
                              b.getI64IntegerAttr(sharedBytes.getInt()));
-      LLVM::GlobalOp::create(b, loc, i64, /*isConstant=*/true,
-                             LLVM::Linkage::External, name + abi::kCpuStackBytesSuffix,
-                             b.getI64IntegerAttr(int64_t(stackBytes(kernel))));
+      auto stackGlobal = LLVM::GlobalOp::create(
+          b, loc, i64, /*isConstant=*/true, LLVM::Linkage::External,
+          name + abi::kCpuStackBytesSuffix, b.getI64IntegerAttr(int64_t(stackBytes(kernel))));
       LLVM::GlobalOp::create(b, loc, i64, /*isConstant=*/true,
                              LLVM::Linkage::External, name + abi::kCpuAnyShapeSuffix,
                              b.getI64IntegerAttr(kernel->hasAttr(abi::kCpuAnyShapeAttr)));
@@ -174,8 +195,14 @@ struct CPUWrappersPass : xpu::impl::CPUWrappersBase<CPUWrappersPass> {
       Value launch = entry->getArgument(1);
       SmallVector<Value> args = unpackArgs(b, loc, kernel, entry->getArgument(0));
       args.push_back(launch);
-      args.push_back(loadLaunchWord(b, loc, launch, abi::kLaunchSharedOffset, ptrTy));
+      Value sharedBlock = loadLaunchWord(b, loc, launch, abi::kLaunchSharedOffset, ptrTy);
+      uint64_t shared = uint64_t(sharedBytes.getInt());
+      bool sharedOnStack = shared > 0 && shared <= kSharedOnStackBytes;
+      args.push_back(sharedOnStack ? privateArray(b, loc, shared) : sharedBlock);
       args.push_back(loadLaunchWord(b, loc, launch, abi::kLaunchStatusOffset, ptrTy));
+      if (sharedOnStack)
+        stackGlobal.setValueAttr(
+            b.getI64IntegerAttr(int64_t(stackBytes(kernel) + shared + kSharedAlignSlack)));
       if (!aliased) {
         LLVM::CallOp::create(b, loc, kernel, args);
         LLVM::ReturnOp::create(b, loc, ValueRange{});
@@ -190,6 +217,10 @@ struct CPUWrappersPass : xpu::impl::CPUWrappersBase<CPUWrappersPass> {
       LLVM::CondBrOp::create(b, loc, distinct, fast, slow);
       for (auto [block, callee] : {std::pair{fast, kernel}, std::pair{slow, aliased}}) {
         b.setInsertionPointToStart(block);
+        // The array must not escape into the out-of-line body, or LLVM
+        // keeps every store to it; that body takes the thread's block.
+        if (callee == aliased && sharedOnStack)
+          args[args.size() - 2] = sharedBlock;
         LLVM::CallOp::create(b, loc, callee, args);
         LLVM::ReturnOp::create(b, loc, ValueRange{});
       }

@@ -740,6 +740,11 @@ def CPUWrappers : Pass<"xpu-cpu-wrappers", "mlir::ModuleOp"> {
     `noalias`; when two buffers could overlap with one of them written, a
     copy of the body without `noalias` (`@k.may_alias`) runs instead unless
     the launch record says the buffers are distinct (abi::kCpuBuffersDistinct).
+    A static shared block of at most 16 KiB is an array in `@k.xpu_wg`'s
+    frame rather than the thread's block (which keeps the dynamic shared
+    memory): LLVM forwards what one region stores to the next region's
+    loads and drops the stores (the CPU pipeline ends with GVN and DSE for
+    that).
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }

@@ -117,6 +117,21 @@ struct ExpandCopiesIntoPrivateArrays : llvm::PassInfoMixin<ExpandCopiesIntoPriva
   }
 };
 
+/// Runs `passes` on the functions with a stack array: only there is
+/// anything left to forward (compile time stays that of plain O3
+/// elsewhere).
+struct OnFunctionsWithStackArrays : llvm::PassInfoMixin<OnFunctionsWithStackArrays> {
+  explicit OnFunctionsWithStackArrays(llvm::FunctionPassManager passes)
+      : passes(std::move(passes)) {}
+  llvm::PreservedAnalyses run(llvm::Function &f, llvm::FunctionAnalysisManager &fam) {
+    for (llvm::Instruction &i : f.getEntryBlock())
+      if (llvm::isa<llvm::AllocaInst>(i))
+        return passes.run(f, fam);
+    return llvm::PreservedAnalyses::all();
+  }
+  llvm::FunctionPassManager passes;
+};
+
 } // namespace
 
 void optimize(llvm::Module &m, llvm::TargetMachine &tm, bool slp, bool forwardLate) {
@@ -150,7 +165,8 @@ void optimize(llvm::Module &m, llvm::TargetMachine &tm, bool slp, bool forwardLa
           fpm.addPass(llvm::EarlyCSEPass());
           fpm.addPass(llvm::InstCombinePass());
           fpm.addPass(llvm::DSEPass()); // the stores whose loads went last
-          mpm.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(fpm)));
+          mpm.addPass(llvm::createModuleToFunctionPassAdaptor(
+              OnFunctionsWithStackArrays(std::move(fpm))));
         });
   pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3).run(m, mam);
 }

@@ -6,11 +6,11 @@
 // thread's block.
 
 // CHECK: llvm.mlir.global external constant @small.xpu_shared_bytes(1024 : i64)
-// CHECK: llvm.mlir.global external constant @small.xpu_stack_bytes(1088 : i64)
+// CHECK: llvm.mlir.global external constant @small.xpu_stack_bytes(1040 : i64)
 // CHECK-LABEL: llvm.func @small.xpu_wg
 // CHECK: %[[BLOCKAT:.*]] = llvm.getelementptr %arg1[40]
 // CHECK: %[[BLOCK:.*]] = llvm.load %[[BLOCKAT]] invariant
-// CHECK: %[[ARRAY:.*]] = llvm.alloca %{{.*}} x !llvm.array<1024 x i8> {alignment = 64 : i64}
+// CHECK: %[[ARRAY:.*]] = llvm.alloca %{{.*}} x !llvm.array<1024 x i8> {alignment = 16 : i64}
 // CHECK: llvm.call @small(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %arg1, %[[ARRAY]], %{{.*}})
 // CHECK: llvm.call @small.may_alias(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %arg1, %[[BLOCK]], %{{.*}})
 llvm.func @small(%out: !llvm.ptr, %n: i64, %in: !llvm.ptr, %m: i64, %launch: !llvm.ptr,

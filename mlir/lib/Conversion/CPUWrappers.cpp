@@ -102,16 +102,17 @@ uint64_t stackBytes(LLVM::LLVMFuncOp kernel) {
   return total;
 }
 
-/// Room to align an array on the stack.
-constexpr uint64_t kSharedAlignSlack = 64;
+/// Alignment of the shared array on the stack: the shared block's (the
+/// stack's own, so the frame needs no realignment).
+constexpr uint64_t kSharedAlign = 16;
 
-/// A 64-byte aligned array of `bytes` in the current function's frame.
+/// A 16-byte aligned array of `bytes` in the current function's frame.
 Value privateArray(OpBuilder &b, Location loc, uint64_t bytes) {
   auto ptrTy = LLVM::LLVMPointerType::get(b.getContext());
   Value one = LLVM::ConstantOp::create(b, loc, b.getI64Type(), 1);
   return LLVM::AllocaOp::create(b, loc, ptrTy,
                                 LLVM::LLVMArrayType::get(b.getI8Type(), bytes), one,
-                                /*alignment=*/kSharedAlignSlack);
+                                /*alignment=*/kSharedAlign);
 }
 
 /// Whether two buffers of the kernel could overlap with one of them
@@ -202,7 +203,7 @@ struct CPUWrappersPass : xpu::impl::CPUWrappersBase<CPUWrappersPass> {
       args.push_back(loadLaunchWord(b, loc, launch, abi::kLaunchStatusOffset, ptrTy));
       if (sharedOnStack)
         stackGlobal.setValueAttr(
-            b.getI64IntegerAttr(int64_t(stackBytes(kernel) + shared + kSharedAlignSlack)));
+            b.getI64IntegerAttr(int64_t(stackBytes(kernel) + shared + kSharedAlign)));
       if (!aliased) {
         LLVM::CallOp::create(b, loc, kernel, args);
         LLVM::ReturnOp::create(b, loc, ValueRange{});

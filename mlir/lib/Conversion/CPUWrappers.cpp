@@ -1,6 +1,7 @@
 // Adds the CPU entry points that unpack the argument block and run one
 // workgroup. See Passes.td.
 #include "xpu/CpuAnyShape.h"
+#include "xpu/Dialect/XPU/IR/XPUDialect.h"
 #include "xpu/KernelABI.h"
 #include "xpu/Transforms/Passes.h"
 
@@ -102,11 +103,9 @@ uint64_t stackBytes(LLVM::LLVMFuncOp kernel) {
   return total;
 }
 
-/// Alignment of the shared array on the stack: the shared block's (the
-/// stack's own, so the frame needs no realignment).
-constexpr uint64_t kSharedAlign = 16;
-
-/// A 16-byte aligned array of `bytes` in the current function's frame.
+/// An array of `bytes` in the current function's frame, aligned as the
+/// shared block (kSharedAlign, the stack's own: the frame needs no
+/// realignment).
 Value privateArray(OpBuilder &b, Location loc, uint64_t bytes) {
   auto ptrTy = LLVM::LLVMPointerType::get(b.getContext());
   Value one = LLVM::ConstantOp::create(b, loc, b.getI64Type(), 1);

@@ -17,12 +17,10 @@
 // PTX-DAG: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // PTX-DAG: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // The operand fragments come by ldmatrix (B row-major: transposed), the
-// operand copies (16 bytes into shared memory) and the sums' stores in
-// vectors where aligned:
+// operand copies and the sums' stores in vectors where aligned:
 // PTX-DAG: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 // PTX-DAG: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
 // PTX-DAG: ld.global.v2.b32
-// PTX-DAG: st.shared.v4.b32
 // PTX-DAG: st.global.v2.b32
 
 xpu.kernel @bf16(%A: !xpu.buffer<bf16, ro>, %B: !xpu.buffer<bf16, ro>, %C: !xpu.buffer<f32>, %k32: i32)

@@ -758,9 +758,9 @@ private:
   }
 
   /// A mac operand tile (mma.sync tier) into shared storage with the load's
-  /// layout and rows padded by 8 elements: 16 bytes (or four elements) per
-  /// access where the tile's first element and its stride allow aligned
-  /// vector accesses (checked at run time), one at a time where they do not.
+  /// layout and rows padded by 8 elements: four elements per access where
+  /// the tile's first element and its stride allow aligned vector accesses
+  /// (checked at run time), one at a time where they do not.
   LogicalResult lowerOperandLoad(TileLoadOp load) {
     Location loc = load.getLoc();
     TileType t = load.getResult().getType();
@@ -783,36 +783,31 @@ private:
     if (pipelineOperandLoad(load, s, majors, minors, ld))
       return success();
     Type elem = t.getElementType();
-    // 16 bytes per access where the rows divide into them, else 4 elements.
-    int64_t elemBytes = elem.getIntOrFloatBitWidth() / 8;
-    int64_t w = minors % (16 / elemBytes) == 0 && 16 / elemBytes >= 4 ? 16 / elemBytes
-                : minors % 4 == 0                                   ? 4
-                                                                    : 1;
-    int64_t bytes = w * elemBytes;
+    int64_t bytes = 4 * elem.getIntOrFloatBitWidth() / 8;
     Value vectorAligned = arith::AndIOp::create(
         b, loc,
         AlignedOp::create(b, loc, load.getBuffer(), load.getOffset(), bytes),
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                              arith::RemUIOp::create(b, loc, load.getStride(), idx(w)), idx(0)));
+                              arith::RemUIOp::create(b, loc, load.getStride(), idx(4)), idx(0)));
     barrier(loc);
     auto paths = scf::IfOp::create(b, loc, TypeRange{}, vectorAligned, /*withElse=*/true);
     for (bool wide : {true, false}) {
       b.setInsertionPointToStart(wide ? paths.thenBlock() : paths.elseBlock());
-      int64_t n1 = wide ? w : 1;
-      forEachElement(loc, majors, minors / n1, [&](Value m, Value nw) {
-        Value n = arith::MulIOp::create(b, loc, nw, idx(n1));
+      int64_t w = wide && minors % 4 == 0 ? 4 : 1;
+      Type type = w > 1 ? Type(VectorType::get({w}, elem)) : elem;
+      forEachElement(loc, majors, minors / w, [&](Value m, Value nw) {
+        Value n = arith::MulIOp::create(b, loc, nw, idx(w));
         Value from = arith::AddIOp::create(
             b, loc, load.getOffset(),
             arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, m, load.getStride()), n));
-        Value to = linearAt(loc, m, n, ld);
-        if (n1 > 1) {
-          // ld = minors + 8 is a multiple of w, so every row of s starts aligned.
-          copyChunk(loc, elem, w, bytes, load.getBuffer(), from, s, to, load);
-          return;
-        }
-        auto v = LoadOp::create(b, loc, elem, load.getBuffer(), from);
+        auto v = LoadOp::create(b, loc, type, load.getBuffer(), from);
         inheritCheck(v, load);
-        StoreOp::create(b, loc, v.getResult(), s, to);
+        auto st = StoreOp::create(b, loc, v.getResult(), s, linearAt(loc, m, n, ld));
+        if (w > 1) {
+          // ld is a multiple of 4 elements, so every row of s starts aligned.
+          aligned(v, bytes);
+          aligned(st, bytes);
+        }
       });
     }
     b.setInsertionPointAfter(paths);
@@ -844,79 +839,49 @@ private:
   }
 
   /// Reads this invocation's chunks of a tile copy (chunk c of the majors x
-  /// minors/w chunks of w elements is taken by invocation c % invocations)
-  /// from global memory at `offset` into `regs`: aligned vectors where the
-  /// offset and stride allow, one element at a time where they do not.
+  /// minors/4 chunks is taken by invocation c % invocations) from global
+  /// memory at `offset` into `regs`: aligned vectors where the offset and
+  /// stride allow, one element at a time where they do not.
   void readChunks(Location loc, TileLoadOp load, Value offset, Value regs, int64_t minors,
-                  int64_t chunks, int64_t w) {
+                  int64_t chunks) {
     Type elem = load.getResult().getType().getElementType();
-    int64_t bytes = w * elem.getIntOrFloatBitWidth() / 8;
+    int64_t bytes = 4 * elem.getIntOrFloatBitWidth() / 8;
     Value ok = arith::AndIOp::create(
         b, loc, AlignedOp::create(b, loc, load.getBuffer(), offset, bytes),
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                              arith::RemUIOp::create(b, loc, load.getStride(), idx(w)), idx(0)));
+                              arith::RemUIOp::create(b, loc, load.getStride(), idx(4)), idx(0)));
     auto paths = scf::IfOp::create(b, loc, TypeRange{}, ok, /*withElse=*/true);
     OpBuilder::InsertionGuard g(b);
     for (bool wide : {true, false}) {
       b.setInsertionPointToStart(wide ? paths.thenBlock() : paths.elseBlock());
       for (int64_t q = 0; q < chunks; ++q) {
-        auto [major, minor] = chunkAt(loc, q, minors, w);
+        auto [major, minor] = chunkAt(loc, q, minors);
         Value from = arith::AddIOp::create(
             b, loc, offset,
             arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, major, load.getStride()),
                                   minor));
         if (wide) {
-          copyChunk(loc, elem, w, bytes, load.getBuffer(), from, regs, idx(w * q), load);
+          auto v = LoadOp::create(b, loc, VectorType::get({4}, elem), load.getBuffer(), from);
+          inheritCheck(aligned(v, bytes), load);
+          StoreOp::create(b, loc, v.getResult(), regs, idx(4 * q));
           continue;
         }
-        for (int64_t e = 0; e < w; ++e) {
+        for (int64_t e = 0; e < 4; ++e) {
           auto v = LoadOp::create(b, loc, elem, load.getBuffer(),
                                   arith::AddIOp::create(b, loc, from, idx(e)));
           inheritCheck(v, load);
-          StoreOp::create(b, loc, v.getResult(), regs, idx(w * q + e));
+          StoreOp::create(b, loc, v.getResult(), regs, idx(4 * q + e));
         }
       }
     }
   }
 
-  /// Copies w elements (a multiple of 4) from `src` at `from` to `dst` at
-  /// `to` as vectors of 4, the first aligned to the whole chunk's `bytes`
-  /// (xpu.load takes vectors of at most four lanes; NVPTX's load/store
-  /// vectorizer joins the pieces of a 16-byte chunk into one access).
-  void copyChunk(Location loc, Type elem, int64_t w, int64_t bytes, Value src, Value from,
-                 Value dst, Value to, Operation *checkedLoad = nullptr) {
-    int64_t pieceBytes = 4 * elem.getIntOrFloatBitWidth() / 8;
-    for (int64_t i = 0; i < w; i += 4) {
-      Value f = i ? arith::AddIOp::create(b, loc, from, idx(i)).getResult() : from;
-      Value t = i ? arith::AddIOp::create(b, loc, to, idx(i)).getResult() : to;
-      auto v = aligned(LoadOp::create(b, loc, VectorType::get({4}, elem), src, f),
-                       i ? pieceBytes : bytes);
-      if (checkedLoad)
-        inheritCheck(v, checkedLoad);
-      aligned(StoreOp::create(b, loc, v.getResult(), dst, t), i ? pieceBytes : bytes);
-    }
-  }
-
-  /// The major and minor index of this invocation's chunk q (w elements).
-  std::pair<Value, Value> chunkAt(Location loc, int64_t q, int64_t minors, int64_t w) {
+  /// The major and minor index of this invocation's chunk q.
+  std::pair<Value, Value> chunkAt(Location loc, int64_t q, int64_t minors) {
     Value c = arith::AddIOp::create(b, loc, self, idx(q * fixedCount));
-    return {arith::DivUIOp::create(b, loc, c, idx(minors / w)),
-            arith::MulIOp::create(b, loc, arith::RemUIOp::create(b, loc, c, idx(minors / w)),
-                                  idx(w))};
-  }
-
-  /// Elements per chunk of a pipelined operand copy: 16 bytes (one global
-  /// and one shared access each) where the rows divide into them and every
-  /// invocation gets the same number of chunks, else 8 bytes under the same
-  /// conditions; 0 when neither fits.
-  int64_t chunkElements(Type elem, int64_t majors, int64_t minors) {
-    int64_t elemBytes = elem.getIntOrFloatBitWidth() / 8;
-    for (int64_t bytes : {16, 8}) {
-      int64_t w = bytes / elemBytes;
-      if (w >= 4 && w % 4 == 0 && minors % w == 0 && (majors * minors / w) % fixedCount == 0)
-        return w;
-    }
-    return 0;
+    return {arith::DivUIOp::create(b, loc, c, idx(minors / 4)),
+            arith::MulIOp::create(b, loc, arith::RemUIOp::create(b, loc, c, idx(minors / 4)),
+                                  idx(4))};
   }
 
   /// Prefetches still to be placed: each before the first mac that reads
@@ -935,17 +900,17 @@ private:
                            int64_t ld) {
     auto loop = dyn_cast<scf::ForOp>(load->getParentOp());
     auto bufferType = cast<BufferType>(load.getBuffer().getType());
-    Type elem = load.getResult().getType().getElementType();
-    int64_t w = chunkElements(elem, majors, minors);
-    if (!loop || !w || bufferType.getAccess() != Access::ro ||
+    int64_t total = majors * minors / 4;
+    if (!loop || minors % 4 || total % fixedCount || bufferType.getAccess() != Access::ro ||
         loop.getRegion().isAncestor(load.getBuffer().getParentRegion()) ||
         loop.getRegion().isAncestor(load.getStride().getParentRegion()) ||
         llvm::any_of(load.getResult().getUsers(),
                      [&](Operation *u) { return u->getBlock() != load->getBlock(); }))
       return false;
     Location loc = load.getLoc();
-    int64_t chunks = majors * minors / w / fixedCount;
-    int64_t bytes = w * elem.getIntOrFloatBitWidth() / 8;
+    int64_t chunks = total / fixedCount;
+    Type elem = load.getResult().getType().getElementType();
+    int64_t bytes = 4 * elem.getIntOrFloatBitWidth() / 8;
     OpBuilder::InsertionGuard g(b);
     // Before the loop: the first iteration's tile, when there is one.
     b.setInsertionPoint(loop);
@@ -960,7 +925,7 @@ private:
       b.restoreInsertionPoint(entryPoint);
       regs = AllocOp::create(b, kernel.getLoc(),
                              BufferType::get(b.getContext(), elem, Space::private_, Access::rw,
-                                             w * chunks));
+                                             4 * chunks));
       entryPoint = b.saveInsertionPoint();
     }
     auto any = scf::IfOp::create(
@@ -969,17 +934,18 @@ private:
                               loop.getUpperBound()),
         /*withElse=*/false);
     b.setInsertionPointToStart(any.thenBlock());
-    readChunks(loc, load, offset0, regs, minors, chunks, w);
+    readChunks(loc, load, offset0, regs, minors, chunks);
     // In the loop: the registers into shared memory.
     b.setInsertionPoint(load);
     barrier(loc);
     for (int64_t q = 0; q < chunks; ++q) {
-      auto [major, minor] = chunkAt(loc, q, minors, w);
-      copyChunk(loc, elem, w, bytes, regs, idx(w * q), s, linearAt(loc, major, minor, ld));
+      auto [major, minor] = chunkAt(loc, q, minors);
+      Value v = LoadOp::create(b, loc, VectorType::get({4}, elem), regs, idx(4 * q));
+      aligned(StoreOp::create(b, loc, v, s, linearAt(loc, major, minor, ld)), bytes);
     }
     barrier(loc);
     // Then the next iteration's tile, placed before the first mac.
-    prefetches[s] = [this, loop, load, regs, minors, chunks, w, loc]() mutable {
+    prefetches[s] = [this, loop, load, regs, minors, chunks, loc]() mutable {
       Value next = arith::AddIOp::create(b, loc, loop.getInductionVar(), loop.getStep());
       auto more = scf::IfOp::create(
           b, loc, TypeRange{},
@@ -990,7 +956,7 @@ private:
       IRMapping following;
       following.map(loop.getInductionVar(), next);
       readChunks(loc, load, atIteration(loop, load.getOffset(), following), regs, minors,
-                 chunks, w);
+                 chunks);
     };
     return true;
   }

@@ -16,7 +16,10 @@
 #include "llvm/Transforms/Scalar/DeadStoreElimination.h"
 #include "llvm/Transforms/Scalar/EarlyCSE.h"
 #include "llvm/Transforms/Scalar/GVN.h"
+#include "llvm/Transforms/IPO/AlwaysInliner.h"
+#include "llvm/Transforms/Scalar/SimplifyCFG.h"
 #include "llvm/Transforms/Vectorize/VectorCombine.h"
+#include "xpu/KernelABI.h"
 
 #include <cstdio>
 #include <mutex>
@@ -138,6 +141,22 @@ struct OnFunctionsWithStackArrays : llvm::PassInfoMixin<OnFunctionsWithStackArra
   llvm::FunctionPassManager passes;
 };
 
+/// Inlines the functions marked abi::kCpuInlineLateAttr into their callers.
+struct InlineLate : llvm::PassInfoMixin<InlineLate> {
+  llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &mam) {
+    bool any = false;
+    for (llvm::Function &f : m)
+      if (f.hasFnAttribute(abi::kCpuInlineLateAttr)) {
+        f.removeFnAttr(llvm::Attribute::NoInline);
+        f.addFnAttr(llvm::Attribute::AlwaysInline);
+        any = true;
+      }
+    if (!any)
+      return llvm::PreservedAnalyses::all();
+    return llvm::AlwaysInlinerPass(/*InsertLifetimeIntrinsics=*/true).run(m, mam);
+  }
+};
+
 } // namespace
 
 void optimize(llvm::Module &m, llvm::TargetMachine &tm, bool slp, bool forwardLate) {
@@ -173,6 +192,14 @@ void optimize(llvm::Module &m, llvm::TargetMachine &tm, bool slp, bool forwardLa
           fpm.addPass(llvm::DSEPass()); // the stores whose loads went last
           mpm.addPass(llvm::createModuleToFunctionPassAdaptor(
               OnFunctionsWithStackArrays(std::move(fpm))));
+          // Functions compiled on their own first and inlined now (the CPU's
+          // one-workgroup bodies into their workgroup loops), then tidied.
+          mpm.addPass(InlineLate());
+          llvm::FunctionPassManager tidy;
+          tidy.addPass(llvm::EarlyCSEPass(/*UseMemorySSA=*/true));
+          tidy.addPass(llvm::InstCombinePass());
+          tidy.addPass(llvm::SimplifyCFGPass());
+          mpm.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(tidy)));
         });
   pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3).run(m, mam);
 }

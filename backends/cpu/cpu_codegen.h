@@ -17,8 +17,10 @@ rt::Status loadHostObject(const rt::Blob &blob,
                           const std::vector<abi::KernelInfo> &kernels,
                           std::unique_ptr<rt::LoadedModule> &out);
 
-/// Runs one whole workgroup (abi::kCpuGroupSuffix).
-using GroupEntry = void (*)(const uint8_t *args, abi::CpuLaunch *launch);
+/// Runs workgroups [begin, end) of the launch's grid, x fastest, writing
+/// each one's id into `launch` (abi::kCpuGroupSuffix).
+using GroupEntry = void (*)(const uint8_t *args, abi::CpuLaunch *launch, uint64_t begin,
+                            uint64_t end);
 
 /// One kernel of a loaded object.
 struct CpuKernel : rt::BackendKernel {

@@ -128,22 +128,8 @@ void runGroups(void *context, uint64_t begin, uint64_t end) {
   launch.flags = g.flags;
   launch.shared = reinterpret_cast<char *>(shared.get());
   launch.status = g.status;
-  // Divides once per chunk, then counts (x fastest), so that grids of many
-  // small workgroups pay no division per workgroup.
-  uint64_t gx = g.grid[0], gxy = gx * g.grid[1];
-  launch.wg[0] = uint32_t(begin % gx);
-  launch.wg[1] = uint32_t((begin / gx) % g.grid[1]);
-  launch.wg[2] = uint32_t(begin / gxy);
-  for (uint64_t i = begin; i < end; ++i) {
-    g.entry(g.args, &launch);
-    if (++launch.wg[0] == g.grid[0]) {
-      launch.wg[0] = 0;
-      if (++launch.wg[1] == g.grid[1]) {
-        launch.wg[1] = 0;
-        ++launch.wg[2];
-      }
-    }
-  }
+  // The entry point runs the whole range in one loop (it sets launch.wg).
+  g.entry(g.args, &launch, begin, end);
 }
 
 /// abi::kCpuBuffersDistinct when no buffer the kernel may write overlaps

@@ -269,11 +269,16 @@ static_assert(sizeof(void *) == 8, "xpujit targets 64-bit hosts");
 /// argument, so the entry point may run the code compiled with `noalias`.
 constexpr uint32_t kCpuBuffersDistinct = 1;
 
-/// The CPU entry point of kernel `k` is `k` + kCpuGroupSuffix: it runs one
-/// whole workgroup, `void (const uint8_t *args, CpuLaunch *launch)`. Beside
+/// The CPU entry point of kernel `k` is `k` + kCpuGroupSuffix: it runs
+/// whole workgroups, those of linear index [begin, end) (x fastest),
+/// `void (const uint8_t *args, CpuLaunch *launch, uint64_t begin,
+/// uint64_t end)`, writing each one's id into launch->wg. Beside
 /// it, `k` + kCpuSharedBytesSuffix is a u64 constant: the bytes of shared
 /// block each workgroup needs.
 constexpr const char *kCpuGroupSuffix = ".xpu_wg";
+/// The attribute of the one-workgroup function that entry point calls: it
+/// is compiled on its own and inlined last (backends/common/llvm_codegen.cpp).
+constexpr const char *kCpuInlineLateAttr = "xpu-inline-late";
 constexpr const char *kCpuSharedBytesSuffix = ".xpu_shared_bytes";
 /// Also a u64 constant: the bytes of stack the entry point's own arrays
 /// take (context arrays, private buffers), so the runtime knows on which

@@ -151,20 +151,24 @@ public:
   /// The hidden launch-record parameter of the function being rewritten.
   Value launch;
 
+  /// A field of the launch record; `invariant` for those that stay fixed
+  /// through a launch (not the workgroup id, which the CPU entry point
+  /// rewrites between the workgroups it runs: CPUWrappers.cpp).
   static Value loadField(OpBuilder &b, Location loc, Value launch,
-                         unsigned offset) {
+                         unsigned offset, bool invariant = true) {
     auto ptrTy = LLVM::LLVMPointerType::get(b.getContext());
     Value at = LLVM::GEPOp::create(b, loc, ptrTy, b.getI8Type(), launch,
                                    ArrayRef<LLVM::GEPArg>{int32_t(offset)});
     auto load = LLVM::LoadOp::create(b, loc, b.getI32Type(), at);
-    load.setInvariant(true);
+    load.setInvariant(invariant);
     return toIndex(b, loc, load);
   }
   Value threadId(OpBuilder &, Location, Dim) override {
     llvm_unreachable("thread ids are loop variables on the CPU");
   }
   Value workgroupId(OpBuilder &b, Location loc, Dim d) override {
-    return loadField(b, loc, launch, abi::kLaunchWgOffset + 4 * unsigned(d));
+    return loadField(b, loc, launch, abi::kLaunchWgOffset + 4 * unsigned(d),
+                     /*invariant=*/false);
   }
   Value workgroupSize(OpBuilder &b, Location loc, Dim d) override {
     return loadField(b, loc, launch, abi::kLaunchBlockOffset + 4 * unsigned(d));

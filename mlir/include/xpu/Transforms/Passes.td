@@ -734,17 +734,22 @@ def CPUWrappers : Pass<"xpu-cpu-wrappers", "mlir::ModuleOp"> {
   let summary = "Add the CPU entry points that run a whole workgroup";
   let description = [{
     For each lowered kernel `@k` (which runs one workgroup, see
-    `xpu-cpu-work-item-loops`), adds `@k.xpu_wg(ptr args, ptr launch)`,
-    which unpacks the argument block and calls the kernel, and the constant
-    `@k.xpu_shared_bytes`. The kernel's buffer pointers and shared block are
+    `xpu-cpu-work-item-loops`), adds `@k.xpu_group(ptr args, ptr launch)`,
+    which unpacks the argument block and runs one workgroup, and the entry
+    point `@k.xpu_wg(ptr args, ptr launch, i64 begin, i64 end)`, a loop
+    over workgroups [begin, end) of the grid (x fastest) that writes each
+    one's id into the launch record and calls `@k.xpu_group`; beside them
+    the constants `@k.xpu_shared_bytes`, `@k.xpu_stack_bytes` and
+    `@k.xpu_any_shape`. The kernel's buffer pointers and shared block are
     `noalias`; when two buffers could overlap with one of them written, a
     copy of the body without `noalias` (`@k.may_alias`) runs instead unless
     the launch record says the buffers are distinct (abi::kCpuBuffersDistinct).
-    A static shared block of at most 16 KiB is an array in `@k.xpu_wg`'s
+    A static shared block of at most 16 KiB is an array in `@k.xpu_group`'s
     frame rather than the thread's block (which keeps the dynamic shared
     memory): LLVM forwards what one region stores to the next region's
     loads and drops the stores (the CPU pipeline ends with GVN and DSE for
-    that).
+    that, then inlines `@k.xpu_group`, marked `xpu-inline-late`, into the
+    loop).
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }

@@ -1,5 +1,5 @@
-// Adds the CPU entry points that unpack the argument block and run one
-// workgroup. See Passes.td.
+// Adds the CPU entry points: a loop over a range of workgroups around a
+// function that unpacks the argument block and runs one. See Passes.td.
 #include "xpu/CpuAnyShape.h"
 #include "xpu/Dialect/XPU/IR/XPUDialect.h"
 #include "xpu/KernelABI.h"
@@ -125,14 +125,126 @@ bool mayAlias(ArrayRef<int32_t> access) {
   return buffers >= 2 && written >= 1;
 }
 
+/// `k.xpu_group(args, launch)`, one workgroup: the argument block
+/// unpacked, the body with `noalias` or, for overlapping buffers (`aliased`
+/// set), without. Compiled on its own (its stack array dies at its return,
+/// so GVN and DSE take its stores), then inlined into the workgroup loop
+/// (kCpuInlineLateAttr). Adds the array to `stackGlobal`'s bytes.
+LLVM::LLVMFuncOp buildGroupFunction(OpBuilder &b, Location loc, const std::string &name,
+                                    LLVM::LLVMFuncOp kernel, LLVM::LLVMFuncOp aliased,
+                                    uint64_t shared, LLVM::GlobalOp stackGlobal) {
+  MLIRContext *ctx = b.getContext();
+  auto ptrTy = LLVM::LLVMPointerType::get(ctx);
+  auto voidTy = LLVM::LLVMVoidType::get(ctx);
+  Type i32 = IntegerType::get(ctx, 32);
+  auto group = LLVM::LLVMFuncOp::create(
+      b, loc, name + ".xpu_group", LLVM::LLVMFunctionType::get(voidTy, {ptrTy, ptrTy}));
+  group.setLinkage(LLVM::Linkage::Internal);
+  group.setNoInline(true);
+  group.setPassthroughAttr(b.getArrayAttr({b.getStringAttr(abi::kCpuInlineLateAttr)}));
+  OpBuilder::InsertionGuard guard(b);
+  Block *entry = group.addEntryBlock(b);
+  b.setInsertionPointToStart(entry);
+  Value launch = entry->getArgument(1);
+  SmallVector<Value> args = unpackArgs(b, loc, kernel, entry->getArgument(0));
+  args.push_back(launch);
+  Value sharedBlock = loadLaunchWord(b, loc, launch, abi::kLaunchSharedOffset, ptrTy);
+  bool sharedOnStack = shared > 0 && shared <= kSharedOnStackBytes;
+  args.push_back(sharedOnStack ? privateArray(b, loc, shared) : sharedBlock);
+  args.push_back(loadLaunchWord(b, loc, launch, abi::kLaunchStatusOffset, ptrTy));
+  if (sharedOnStack)
+    stackGlobal.setValueAttr(
+        b.getI64IntegerAttr(int64_t(stackBytes(kernel) + shared + kSharedAlign)));
+  if (!aliased) {
+    LLVM::CallOp::create(b, loc, kernel, args);
+    LLVM::ReturnOp::create(b, loc, ValueRange{});
+    return group;
+  }
+  Value flags = loadLaunchWord(b, loc, launch, abi::kLaunchFlagsOffset, i32);
+  Value bit = LLVM::ConstantOp::create(b, loc, i32, abi::kCpuBuffersDistinct);
+  Value masked = LLVM::AndOp::create(b, loc, flags, bit);
+  Value zero = LLVM::ConstantOp::create(b, loc, i32, 0);
+  Value distinct = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, masked, zero);
+  Block *fast = group.addBlock(), *slow = group.addBlock();
+  LLVM::CondBrOp::create(b, loc, distinct, fast, slow);
+  for (auto [block, callee] : {std::pair{fast, kernel}, std::pair{slow, aliased}}) {
+    b.setInsertionPointToStart(block);
+    // The array must not escape into the out-of-line body, or LLVM keeps
+    // every store to it; that body takes the thread's block.
+    if (callee == aliased && sharedOnStack)
+      args[args.size() - 2] = sharedBlock;
+    LLVM::CallOp::create(b, loc, callee, args);
+    LLVM::ReturnOp::create(b, loc, ValueRange{});
+  }
+  return group;
+}
+
+/// The entry point `k` + kCpuGroupSuffix: workgroups [begin, end) of the
+/// grid (x fastest) in one call, a loop over them, so that the hardware
+/// sees one stream of loads across them rather than a call per workgroup.
+void buildRangeEntry(OpBuilder &b, Location loc, const std::string &name,
+                     LLVM::LLVMFuncOp group) {
+  MLIRContext *ctx = b.getContext();
+  auto ptrTy = LLVM::LLVMPointerType::get(ctx);
+  auto voidTy = LLVM::LLVMVoidType::get(ctx);
+  Type i32 = IntegerType::get(ctx, 32), i64 = IntegerType::get(ctx, 64);
+  auto fn = LLVM::LLVMFuncOp::create(
+      b, loc, name + abi::kCpuGroupSuffix,
+      LLVM::LLVMFunctionType::get(voidTy, {ptrTy, ptrTy, i64, i64}));
+  Block *entry = fn.addEntryBlock(b);
+  b.setInsertionPointToStart(entry);
+  Value argBlock = entry->getArgument(0), launch = entry->getArgument(1);
+  auto i64Const = [&](int64_t v) { return LLVM::ConstantOp::create(b, loc, i64, v); };
+  auto gridExtent = [&](unsigned d) -> Value {
+    Value n = loadLaunchWord(b, loc, launch, abi::kLaunchGridOffset + 4 * d, i32);
+    return LLVM::ZExtOp::create(b, loc, i64, n);
+  };
+  Value begin = entry->getArgument(2), end = entry->getArgument(3);
+  Value gx = gridExtent(0), gy = gridExtent(1);
+  // Divides once, then counts.
+  Value rows = LLVM::UDivOp::create(b, loc, begin, gx);
+  Value x0 = LLVM::URemOp::create(b, loc, begin, gx);
+  Value y0 = LLVM::URemOp::create(b, loc, rows, gy);
+  Value z0 = LLVM::UDivOp::create(b, loc, rows, gy);
+  Block *head = fn.addBlock(), *body = fn.addBlock(), *exit = fn.addBlock();
+  for (int k = 0; k < 4; ++k)
+    head->addArgument(i64, loc);
+  LLVM::BrOp::create(b, loc, ValueRange{begin, x0, y0, z0}, head);
+
+  b.setInsertionPointToStart(head);
+  Value at = head->getArgument(0), x = head->getArgument(1), y = head->getArgument(2),
+        z = head->getArgument(3);
+  Value more = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ult, at, end);
+  LLVM::CondBrOp::create(b, loc, more, body, exit);
+
+  // The kernel reads its workgroup id from the launch record (plain
+  // loads: xpu-lower-execution-model marks only the fixed fields
+  // invariant).
+  b.setInsertionPointToStart(body);
+  Value ids[3] = {x, y, z};
+  for (unsigned d = 0; d < 3; ++d)
+    LLVM::StoreOp::create(b, loc, LLVM::TruncOp::create(b, loc, i32, ids[d]),
+                          fieldAddress(b, loc, launch, abi::kLaunchWgOffset + 4 * d));
+  LLVM::CallOp::create(b, loc, group, ValueRange{argBlock, launch});
+  Value one = i64Const(1), zero64 = i64Const(0);
+  Value x1 = LLVM::AddOp::create(b, loc, x, one);
+  Value rowDone = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, x1, gx);
+  Value x2 = LLVM::SelectOp::create(b, loc, rowDone, zero64, x1);
+  Value y1 = LLVM::SelectOp::create(b, loc, rowDone, LLVM::AddOp::create(b, loc, y, one), y);
+  Value planeDone = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, y1, gy);
+  Value y2 = LLVM::SelectOp::create(b, loc, planeDone, zero64, y1);
+  Value z2 = LLVM::SelectOp::create(b, loc, planeDone, LLVM::AddOp::create(b, loc, z, one), z);
+  LLVM::BrOp::create(b, loc, ValueRange{LLVM::AddOp::create(b, loc, at, one), x2, y2, z2},
+                     head);
+
+  b.setInsertionPointToStart(exit);
+  LLVM::ReturnOp::create(b, loc, ValueRange{});
+}
+
 struct CPUWrappersPass : xpu::impl::CPUWrappersBase<CPUWrappersPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    MLIRContext *ctx = &getContext();
-    auto ptrTy = LLVM::LLVMPointerType::get(ctx);
-    auto voidTy = LLVM::LLVMVoidType::get(ctx);
-    Type i32 = IntegerType::get(ctx, 32);
-    Type i64 = IntegerType::get(ctx, 64);
+    Type i64 = IntegerType::get(&getContext(), 64);
 
     // Loop hints reach the back edges as discardable attributes (from
     // scf.for through cf); LLVM translation reads the branches' own.
@@ -160,7 +272,7 @@ struct CPUWrappersPass : xpu::impl::CPUWrappersBase<CPUWrappersPass> {
       std::string name = kernel.getSymName().str();
       kernel.setLinkage(LLVM::Linkage::Internal);
       kernel.setAlwaysInline(true);
-      OpBuilder b(ctx);
+      OpBuilder b(&getContext());
       b.setInsertionPointAfter(kernel);
 
       // The same body without `noalias`, for launches whose buffers overlap:
@@ -186,108 +298,9 @@ struct CPUWrappersPass : xpu::impl::CPUWrappersBase<CPUWrappersPass> {
                              LLVM::Linkage::External, name + abi::kCpuAnyShapeSuffix,
                              b.getI64IntegerAttr(kernel->hasAttr(abi::kCpuAnyShapeAttr)));
 
-      // One workgroup: the argument block unpacked, the body with
-      // `noalias` or, for overlapping buffers, without. Compiled on its
-      // own (its stack array dies at its return, so GVN and DSE take its
-      // stores), then inlined into the loop below (kInlineLateAttr).
-      auto group = LLVM::LLVMFuncOp::create(
-          b, loc, name + ".xpu_group", LLVM::LLVMFunctionType::get(voidTy, {ptrTy, ptrTy}));
-      group.setLinkage(LLVM::Linkage::Internal);
-      group.setNoInline(true);
-      group.setPassthroughAttr(b.getArrayAttr({b.getStringAttr(abi::kCpuInlineLateAttr)}));
-      {
-        OpBuilder::InsertionGuard g(b);
-        Block *entry = group.addEntryBlock(b);
-        b.setInsertionPointToStart(entry);
-        Value launch = entry->getArgument(1);
-        SmallVector<Value> args = unpackArgs(b, loc, kernel, entry->getArgument(0));
-        args.push_back(launch);
-        Value sharedBlock = loadLaunchWord(b, loc, launch, abi::kLaunchSharedOffset, ptrTy);
-        uint64_t shared = uint64_t(sharedBytes.getInt());
-        bool sharedOnStack = shared > 0 && shared <= kSharedOnStackBytes;
-        args.push_back(sharedOnStack ? privateArray(b, loc, shared) : sharedBlock);
-        args.push_back(loadLaunchWord(b, loc, launch, abi::kLaunchStatusOffset, ptrTy));
-        if (sharedOnStack)
-          stackGlobal.setValueAttr(
-              b.getI64IntegerAttr(int64_t(stackBytes(kernel) + shared + kSharedAlign)));
-        if (!aliased) {
-          LLVM::CallOp::create(b, loc, kernel, args);
-          LLVM::ReturnOp::create(b, loc, ValueRange{});
-        } else {
-          Value flags = loadLaunchWord(b, loc, launch, abi::kLaunchFlagsOffset, i32);
-          Value bit = LLVM::ConstantOp::create(b, loc, i32, abi::kCpuBuffersDistinct);
-          Value masked = LLVM::AndOp::create(b, loc, flags, bit);
-          Value zero = LLVM::ConstantOp::create(b, loc, i32, 0);
-          Value distinct = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, masked, zero);
-          Block *fast = group.addBlock(), *slow = group.addBlock();
-          LLVM::CondBrOp::create(b, loc, distinct, fast, slow);
-          for (auto [block, callee] : {std::pair{fast, kernel}, std::pair{slow, aliased}}) {
-            b.setInsertionPointToStart(block);
-            // The array must not escape into the out-of-line body, or
-            // LLVM keeps every store to it; that body takes the thread's
-            // block.
-            if (callee == aliased && sharedOnStack)
-              args[args.size() - 2] = sharedBlock;
-            LLVM::CallOp::create(b, loc, callee, args);
-            LLVM::ReturnOp::create(b, loc, ValueRange{});
-          }
-        }
-      }
-
-      // Workgroups [begin, end) of the grid (x fastest) in one call: a
-      // loop over the workgroups, so that the hardware sees one stream of
-      // loads across them rather than a call per workgroup.
-      auto fn = LLVM::LLVMFuncOp::create(
-          b, loc, name + abi::kCpuGroupSuffix,
-          LLVM::LLVMFunctionType::get(voidTy, {ptrTy, ptrTy, i64, i64}));
-      Block *entry = fn.addEntryBlock(b);
-      b.setInsertionPointToStart(entry);
-      Value argBlock = entry->getArgument(0), launch = entry->getArgument(1);
-      auto i64Const = [&](int64_t v) { return LLVM::ConstantOp::create(b, loc, i64, v); };
-      auto gridExtent = [&](unsigned d) -> Value {
-        Value n = loadLaunchWord(b, loc, launch, abi::kLaunchGridOffset + 4 * d, i32);
-        return LLVM::ZExtOp::create(b, loc, i64, n);
-      };
-      Value begin = entry->getArgument(2), end = entry->getArgument(3);
-      Value gx = gridExtent(0), gy = gridExtent(1);
-      // Divides once, then counts.
-      Value rows = LLVM::UDivOp::create(b, loc, begin, gx);
-      Value x0 = LLVM::URemOp::create(b, loc, begin, gx);
-      Value y0 = LLVM::URemOp::create(b, loc, rows, gy);
-      Value z0 = LLVM::UDivOp::create(b, loc, rows, gy);
-      Block *head = fn.addBlock(), *body = fn.addBlock(), *exit = fn.addBlock();
-      for (int k = 0; k < 4; ++k)
-        head->addArgument(i64, loc);
-      LLVM::BrOp::create(b, loc, ValueRange{begin, x0, y0, z0}, head);
-
-      b.setInsertionPointToStart(head);
-      Value at = head->getArgument(0), x = head->getArgument(1), y = head->getArgument(2),
-            z = head->getArgument(3);
-      Value more = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ult, at, end);
-      LLVM::CondBrOp::create(b, loc, more, body, exit);
-
-      // The kernel reads its workgroup id from the launch record (plain
-      // loads: xpu-lower-execution-model marks only the fixed fields
-      // invariant).
-      b.setInsertionPointToStart(body);
-      Value ids[3] = {x, y, z};
-      for (unsigned d = 0; d < 3; ++d)
-        LLVM::StoreOp::create(b, loc, LLVM::TruncOp::create(b, loc, i32, ids[d]),
-                              fieldAddress(b, loc, launch, abi::kLaunchWgOffset + 4 * d));
-      LLVM::CallOp::create(b, loc, group, ValueRange{argBlock, launch});
-      Value one = i64Const(1), zero64 = i64Const(0);
-      Value x1 = LLVM::AddOp::create(b, loc, x, one);
-      Value rowDone = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, x1, gx);
-      Value x2 = LLVM::SelectOp::create(b, loc, rowDone, zero64, x1);
-      Value y1 = LLVM::SelectOp::create(b, loc, rowDone, LLVM::AddOp::create(b, loc, y, one), y);
-      Value planeDone = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, y1, gy);
-      Value y2 = LLVM::SelectOp::create(b, loc, planeDone, zero64, y1);
-      Value z2 = LLVM::SelectOp::create(b, loc, planeDone, LLVM::AddOp::create(b, loc, z, one), z);
-      LLVM::BrOp::create(b, loc, ValueRange{LLVM::AddOp::create(b, loc, at, one), x2, y2, z2},
-                         head);
-
-      b.setInsertionPointToStart(exit);
-      LLVM::ReturnOp::create(b, loc, ValueRange{});
+      LLVM::LLVMFuncOp group = buildGroupFunction(
+          b, loc, name, kernel, aliased, uint64_t(sharedBytes.getInt()), stackGlobal);
+      buildRangeEntry(b, loc, name, group);
     }
   }
 };

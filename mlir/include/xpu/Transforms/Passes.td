@@ -731,7 +731,7 @@ def CPUChecks : Pass<"xpu-cpu-checks", "mlir::ModuleOp"> {
 }
 
 def CPUWrappers : Pass<"xpu-cpu-wrappers", "mlir::ModuleOp"> {
-  let summary = "Add the CPU entry points that run a whole workgroup";
+  let summary = "Add the CPU entry points that run ranges of whole workgroups";
   let description = [{
     For each lowered kernel `@k` (which runs one workgroup, see
     `xpu-cpu-work-item-loops`), adds `@k.xpu_group(ptr args, ptr launch)`,

@@ -144,6 +144,38 @@ struct TruncExpansion : OpRewritePattern<math::TruncOp> {
   }
 };
 
+/// f64 roundeven from floor: with a = |x|, f = floor(a) and d = a - f
+/// (exact), the result is f + 1 when d > 1/2 or d = 1/2 and f is odd, else
+/// f, with x's sign (so -0.5 gives -0). Lavapipe (Mesa 22.3.6) rounds f64
+/// halves with an odd integer part down (RoundEven(17.5) = 17;
+/// tests/interop/test_math.py found 238 of 4,099 inputs wrong).
+struct RoundEvenF64Expansion : OpRewritePattern<math::RoundEvenOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(math::RoundEvenOp op, PatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    Value x = op.getOperand();
+    Type t = x.getType();
+    if (!getElementTypeOrSelf(t).isF64())
+      return rw.notifyMatchFailure(op, "only f64 is expanded");
+    Value a = math::AbsFOp::create(rw, loc, x);
+    Value f = math::FloorOp::create(rw, loc, a);
+    Value d = arith::SubFOp::create(rw, loc, a, f);
+    Value half = splat(rw, loc, t, 0.5);
+    Value halfOfF = math::FloorOp::create(rw, loc, arith::MulFOp::create(rw, loc, f, half));
+    Value odd = arith::CmpFOp::create(
+        rw, loc, arith::CmpFPredicate::OEQ,
+        arith::SubFOp::create(rw, loc, f, arith::AddFOp::create(rw, loc, halfOfF, halfOfF)),
+        splat(rw, loc, t, 1.0));
+    Value above = arith::CmpFOp::create(rw, loc, arith::CmpFPredicate::OGT, d, half);
+    Value tie = arith::CmpFOp::create(rw, loc, arith::CmpFPredicate::OEQ, d, half);
+    Value up = arith::OrIOp::create(rw, loc, above, arith::AndIOp::create(rw, loc, tie, odd));
+    Value r = arith::SelectOp::create(
+        rw, loc, up, arith::AddFOp::create(rw, loc, f, splat(rw, loc, t, 1.0)), f);
+    rw.replaceOpWithNewOp<math::CopySignOp>(op, r, x);
+    return success();
+  }
+};
+
 /// cttz(x) = ctpop((x & -x) - 1): the bits below the lowest set one (all
 /// of them for 0); ctpop is SPIR-V's OpBitCount (InteropToSPIRV.cpp).
 struct CttzExpansion : OpRewritePattern<math::CountTrailingZerosOp> {
@@ -343,7 +375,8 @@ struct ExpandMathPass : xpu::impl::ExpandMathBase<ExpandMathPass> {
                                   name);
       });
       patterns.add<SinhExpansion, AsinhExpansion, AtanhExpansion, Log10Expansion>(ctx);
-      patterns.add<TruncExpansion, CttzExpansion, SincosExpansion, TanF32Expansion>(ctx);
+      patterns.add<TruncExpansion, CttzExpansion, SincosExpansion, TanF32Expansion,
+                   RoundEvenF64Expansion>(ctx);
     }
     GreedyRewriteConfig config;
     config.enableFolding(false);

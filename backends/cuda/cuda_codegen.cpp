@@ -6,6 +6,7 @@
 #include "capability/target_facts.h"
 #include "runtime/dump.h"
 #include "runtime/kernel_cache.h"
+#include "xpu/Dialect/XPU/IR/XPUDialect.h"
 #include "xpu/Pipeline.h"
 
 #include "llvm/Bitcode/BitcodeReader.h"
@@ -200,8 +201,23 @@ rt::TargetDesc nvptxTarget(int major, int minor) {
   return t;
 }
 
-Status compileForNVPTX(mlir::ModuleOp module, const rt::TargetDesc &target,
+/// The target a module compiles for: sm_90's architecture-specific
+/// variant sm_90a when a kernel takes the wgmma tier (wgmma exists only
+/// there; its code runs on compute capability 9.0 alone, as the tier's
+/// fact requires).
+static rt::TargetDesc moduleTarget(mlir::ModuleOp module, const rt::TargetDesc &target) {
+  rt::TargetDesc t = target;
+  module.walk([&](KernelOp kernel) {
+    auto tier = kernel->getAttrOfType<mlir::StringAttr>("xpu.mma_tier");
+    if (tier && tier.getValue() == "wgmma" && t.chip == "sm_90")
+      t.chip = "sm_90a";
+  });
+  return t;
+}
+
+Status compileForNVPTX(mlir::ModuleOp module, const rt::TargetDesc &deviceTarget,
                        rt::Blob &out, const std::vector<abi::KernelInfo> *kernels) {
+  const rt::TargetDesc target = moduleTarget(module, deviceTarget);
   codegen::StageTimer timer;
   if (mlir::failed(lowerToLLVMDialect(module, LLVMTarget::nvvm, 32, target.chip)))
     return {XPU_ERROR_COMPILE, "lowering for NVPTX failed"};
@@ -209,7 +225,7 @@ Status compileForNVPTX(mlir::ModuleOp module, const rt::TargetDesc &target,
   timer.lap("lowering");
 
   // A chip LLVM does not know would only warn here and fail in ptxas.
-  XPU_RETURN_IF_ERROR(checkNvptxChip(target.chip));
+  XPU_RETURN_IF_ERROR(checkNvptxChip(deviceTarget.chip));
   initNVPTX();
   std::unique_ptr<llvm::TargetMachine> tm;
   XPU_RETURN_IF_ERROR(codegen::createMachine(target, std::nullopt, tm));

@@ -15,6 +15,7 @@ struct Kernel {
   std::string ta = "f32", tc = "f32"; ///< operand and accumulator types
   int tm = 16, tn = 16, tk = 16;      ///< the workgroup's block and K step
   int threads = 32;                   ///< invocations per workgroup
+  bool aColMajor = false;             ///< A stored K x M (A transposed)
   bool bColMajor = false;             ///< B stored N x K (B transposed)
   /// Ops after the K loop, from "%acc" to "%outTile" (stored when set).
   std::string epilogue;
@@ -44,6 +45,7 @@ struct Kernel {
         "  %tn = arith.constant " + n(tn) + " : index\n"
         "  %N = arith.index_castui %n : i32 to index\n"
         "  %K = arith.index_castui %k : i32 to index\n"
+        "  %M = arith.index_castui %m : i32 to index\n"
         "  %bx = xpu.workgroup_id x\n"
         "  %by = xpu.workgroup_id y\n"
         "  %row0 = arith.muli %by, %tm : index\n"
@@ -51,11 +53,18 @@ struct Kernel {
         "  %zero = arith.constant " + zero + "\n"
         "  %init = xpu.tile_fill %zero : " + acc + "\n"
         "  %acc = scf.for %kk = %c0 to %K step %tk iter_args(%c = %init) -> (" + acc + ") {\n"
-        "    %ar = arith.muli %row0, %K : index\n"
-        "    %aoff0 = arith.addi %ar, %kk : index\n"
-        "    %ash = arith.constant " + n(aShift) + " : index\n"
-        "    %aoff = arith.addi %aoff0, %ash : index\n"
-        "    %a = xpu.tile_load %A[%aoff], %K : !xpu.buffer<" + ta + ", ro> -> " + at + "\n";
+        "    %ash = arith.constant " + n(aShift) + " : index\n";
+    if (aColMajor)
+      s += "    %ar = arith.muli %kk, %M : index\n"
+           "    %aoff0 = arith.addi %ar, %row0 : index\n"
+           "    %aoff = arith.addi %aoff0, %ash : index\n"
+           "    %a = xpu.tile_load %A[%aoff], %M col_major : !xpu.buffer<" + ta + ", ro> -> " +
+           at + "\n";
+    else
+      s += "    %ar = arith.muli %row0, %K : index\n"
+           "    %aoff0 = arith.addi %ar, %kk : index\n"
+           "    %aoff = arith.addi %aoff0, %ash : index\n"
+           "    %a = xpu.tile_load %A[%aoff], %K : !xpu.buffer<" + ta + ", ro> -> " + at + "\n";
     if (bColMajor)
       s += "    %bc = arith.muli %col0, %K : index\n"
            "    %boff = arith.addi %bc, %kk : index\n"

@@ -1,6 +1,7 @@
 // Parsing of the environment variables; see env.h.
 #include "runtime/env.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <mutex>
@@ -154,6 +155,22 @@ static Status readSettings(Settings &s) {
     if (staging != "0" && staging != "1")
       return invalidArgument("XPU_VULKAN_STAGING='" + staging + "' is not one of: 0, 1");
     s.vulkanStaging = staging == "1";
+  }
+  if (const char *v = std::getenv("XPU_TILE_TIERS_OFF"); v && *v) {
+    // The tiers of src/runtime/tile_tiering.cpp that a device may offer.
+    static const char *known[] = {"wgmma", "mma.sync", "dot4", "mfma", "wmma",
+                                  "cooperative-matrix"};
+    std::string list = v;
+    for (size_t at = 0; at <= list.size();) {
+      size_t end = std::min(list.find(',', at), list.size());
+      std::string name = list.substr(at, end - at);
+      if (std::find(std::begin(known), std::end(known), name) == std::end(known))
+        return invalidArgument("XPU_TILE_TIERS_OFF: '" + name +
+                               "' is not one of: wgmma, mma.sync, dot4, mfma, wmma, "
+                               "cooperative-matrix");
+      at = end + 1;
+    }
+    s.tileTiersOff = list;
   }
   if (const char *v = std::getenv("XPU_SCHEDULER"); v && *v) {
     std::string mode = v;

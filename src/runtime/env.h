@@ -31,6 +31,9 @@ struct Settings {
   /// staging copies even where device memory is host-visible.
   std::string vulkanDisableFeatures; ///< XPU_VULKAN_DISABLE_FEATURES
   bool vulkanStaging = false;        ///< XPU_VULKAN_STAGING=1
+  /// Testing aid for tile tiering: tier names (comma-separated) never
+  /// chosen, so a kernel demotes past them with a note saying so.
+  std::string tileTiersOff; ///< XPU_TILE_TIERS_OFF
   /// XPU_SCHEDULER=bypass: the raw launch path (no ordering across
   /// streams, no automatic capture), for A/B measurement.
   bool schedulerBypass = false;

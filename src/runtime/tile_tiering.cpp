@@ -1,6 +1,8 @@
 // Tile tiering; see tile_tiering.h.
 #include "runtime/tile_tiering.h"
 
+#include "runtime/env.h"
+
 #include "xpu/Dialect/XPU/IR/XPUDialect.h"
 #include "xpu/Pipeline.h"
 
@@ -71,15 +73,37 @@ struct Tier {
   Capability hardware;
   bool lowered;     ///< xpujit lowers it (xpu-lower-tiles and the targets)
   std::string (*fits)(const Mac &);
-  /// Issued by whole groups of 32 invocations (warps, subgroups): what they
-  /// are called, or null.
+  /// Issued by whole groups of `groupSize` invocations (warps, subgroups,
+  /// warpgroups): what they are called, or null.
   const char *wholeGroups = nullptr;
+  int64_t groupSize = 32;
+  /// Why a mac does not fit the tier with this many groups, or "".
+  std::string (*fitsGroups)(const Mac &, int64_t groups) = nullptr;
 };
 
+/// What xpujit lowers to wgmma: m64nNk16 with f16 or bf16 operands and f32
+/// sums, N a multiple of 16 (so an N-contiguous B starts every warpgroup's
+/// columns at a whole swizzle atom).
 std::string fitsWgmma(const Mac &mac) {
-  if (auto t = tensorTypes(mac, false, "wgmma"); !t.empty())
-    return t;
-  return steps(mac, 64, 8, kStep(mac), "wgmma");
+  if (!mac.operand.isF16() && !mac.operand.isBF16())
+    return "the " + shapeName(mac) + " has " + typeName(mac.operand) +
+           " operands; xpujit's wgmma tier takes f16 and bf16";
+  if (!mac.accumulator.isF32())
+    return "the " + shapeName(mac) + " has " + typeName(mac.accumulator) +
+           " sums; xpujit's wgmma tier keeps f32 sums";
+  return steps(mac, 64, 16, 16, "wgmma");
+}
+/// A wgmma is at most 256 columns wide, so the warpgroups must cover N in
+/// pieces of at most 256 (LowerTiles' warpGrid).
+std::string fitsWgmmaGroups(const Mac &mac, int64_t groups) {
+  for (int64_t used = groups; used >= 1; --used)
+    for (int64_t wn = 1; wn <= used; ++wn)
+      if (used % wn == 0 && mac.m % (64 * (used / wn)) == 0 && mac.n % (16 * wn) == 0 &&
+          mac.n / wn <= 256)
+        return "";
+  return "the " + shapeName(mac) + " is wider than " + std::to_string(256 * groups) +
+         " columns, which " + std::to_string(groups) +
+         " warpgroups of wgmma (256 columns each) cannot hold";
 }
 /// What xpujit lowers to mma.sync: m16n8k16 with f16 or bf16 operands.
 std::string fitsMmaSync(const Mac &mac) {
@@ -122,7 +146,8 @@ std::vector<Tier> tiersOf(TargetDesc::Kind target) {
   using C = Capability;
   switch (target) {
   case TargetDesc::Kind::nvptx:
-    return {{"wgmma", "warpgroup MMA (wgmma)", C::tileWgmma, false, fitsWgmma},
+    return {{"wgmma", "warpgroup MMA (wgmma.mma_async m64nNk16)", C::tileWgmma, true,
+             fitsWgmma, "whole warpgroups", 128, fitsWgmmaGroups},
             {"mma.sync", "warp MMA (mma.sync.m16n8k16)", C::tileMmaSync, true, fitsMmaSync,
              "whole warps"},
             {"dot4", "packed 8-bit dot products (dp4a)", C::tileDotInt8, true, fitsDot4},
@@ -155,6 +180,11 @@ std::string locationOf(mlir::Location loc) {
 /// workgroup (0: not fixed) on a device with `facts`, or "".
 std::string refusal(const Tier &tier, const std::vector<Mac> &macs, int64_t invocations,
                     const cap::FactTable &facts) {
+  if (const Settings *config = nullptr; settings(config).isOk()) {
+    std::string off = "," + config->tileTiersOff + ",";
+    if (off.find(std::string(",") + tier.name + ",") != std::string::npos)
+      return "turned off by XPU_TILE_TIERS_OFF";
+  }
   const cap::Fact &fact = facts[size_t(tier.hardware)];
   if (!cap::permits(fact.verdict)) {
     std::string why = std::visit(
@@ -173,10 +203,15 @@ std::string refusal(const Tier &tier, const std::vector<Mac> &macs, int64_t invo
   for (const Mac &mac : macs)
     if (std::string why = tier.fits(mac); !why.empty())
       return why;
-  if (tier.wholeGroups && (invocations == 0 || invocations % 32))
+  if (tier.wholeGroups && (invocations == 0 || invocations % tier.groupSize))
     return std::string(tier.name) + " is issued by " + tier.wholeGroups +
-           ": the kernel must fix its workgroup_size to a multiple of 32" +
+           ": the kernel must fix its workgroup_size to a multiple of " +
+           std::to_string(tier.groupSize) +
            (invocations ? " (it is " + std::to_string(invocations) + ")" : "");
+  if (tier.fitsGroups)
+    for (const Mac &mac : macs)
+      if (std::string why = tier.fitsGroups(mac, invocations / tier.groupSize); !why.empty())
+        return why;
   if (!tier.lowered)
     return std::string("the hardware is there (") + fact.evidence +
            "), but xpujit does not lower tiles to it yet";

@@ -98,6 +98,11 @@ std::vector<Out> runGemm(const Gemm &g, int m, int n, int k, const std::vector<E
   return out;
 }
 
+/// A's element (i, kk) in the layout `g` reads (after its shift).
+size_t aIndex(const Gemm &g, int m, int k, int i, int kk) {
+  return g.aShift + (g.aColMajor ? size_t(kk) * m + i : size_t(i) * k + kk);
+}
+
 /// B's element (kk, j) in the layout `g` reads.
 size_t bIndex(const Gemm &g, int n, int k, int kk, int j) {
   return g.bColMajor ? size_t(j) * k + kk : size_t(kk) * n + j;
@@ -123,7 +128,7 @@ void checkFloatGemm(const Gemm &g, int m, int n, int k, Elem (*encode)(float),
     for (int j = 0; j < n; ++j) {
       double ref = 0, mag = 0;
       for (int kk = 0; kk < k; ++kk) {
-        double p = double(decode(a[g.aShift + size_t(i) * k + kk])) *
+        double p = double(decode(a[aIndex(g, m, k, i, kk)])) *
                    double(decode(b[bIndex(g, n, k, kk, j)]));
         ref += p;
         mag += std::fabs(p);
@@ -150,6 +155,29 @@ std::string capabilityEvidence(const char *name) {
     if (std::string(c.name) == name)
       return c.evidence;
   }
+  return "";
+}
+
+/// The tier an f16 or bf16 GEMM must take on CUDA: wgmma where the device
+/// has it, the tier is not turned off (XPU_TILE_TIERS_OFF) and the kernel
+/// fits it (whole warpgroups, 64x16x16 steps, at most 256 columns per
+/// warpgroup); else mma.sync (whole warps, 16x8x16 steps); "" when neither.
+std::string nvidiaTier(const Gemm &g) {
+  const char *env = std::getenv("XPU_TILE_TIERS_OFF");
+  bool wgmmaOff = (std::string(",") + (env ? env : "") + ",").find(",wgmma,") !=
+                  std::string::npos;
+  int groups = g.threads / 128;
+  bool grid = false;
+  for (int used = groups; used >= 1 && !grid; --used)
+    for (int wn = 1; wn <= used && !grid; ++wn)
+      grid = used % wn == 0 && g.tm % (64 * (used / wn)) == 0 && g.tn % (16 * wn) == 0 &&
+             g.tn / wn <= 256;
+  if (capabilityAvailable("tile.wgmma") && !wgmmaOff && g.threads % 128 == 0 &&
+      g.tk % 16 == 0 && grid)
+    return "wgmma";
+  if (capabilityAvailable("tile.mma-sync") && g.threads % 32 == 0 && g.tm % 16 == 0 &&
+      g.tn % 8 == 0 && g.tk % 16 == 0)
+    return "mma.sync";
   return "";
 }
 
@@ -211,8 +239,8 @@ TEST_CASE("f16 and bf16 tiles in warp-sized steps: the mma.sync tier where there
       checkFloatGemm<uint16_t>(g, 64, 96, 48, toBf16, fromBf16, std::ldexp(1.0, -23));
     std::string note = gemmNote(g.text());
     MESSAGE(t << " tier: " << note);
-    if (target().backend == XPU_BACKEND_CUDA && capabilityAvailable("tile.mma-sync"))
-      CHECK(note.rfind("mma.sync (", 0) == 0);
+    if (target().backend == XPU_BACKEND_CUDA && !nvidiaTier(g).empty())
+      CHECK(note.rfind(nvidiaTier(g) + " (", 0) == 0);
     if (target().backend == XPU_BACKEND_VULKAN && g.ta == "f16" &&
         capabilityAvailable("tile.cooperative-matrix"))
       CHECK(note.rfind("cooperative-matrix (", 0) == 0);
@@ -257,7 +285,7 @@ TEST_CASE("mma.sync tier shapes: warp grids, layouts, epilogues, unaligned opera
              << "/" << v.cShift);
       if (!runsHere(g.text(), {std::string(t) == "f16" ? "f16.storage" : "bf16.storage"}))
         continue;
-      bool mma = target().backend == XPU_BACKEND_CUDA && capabilityAvailable("tile.mma-sync");
+      bool mma = target().backend == XPU_BACKEND_CUDA && !nvidiaTier(g).empty();
       if (!mma) {
         // The software tile keeps the sums in shared memory: a 128x128 tile
         // may not fit a device's limit, which must then be what refuses it.
@@ -274,7 +302,68 @@ TEST_CASE("mma.sync tier shapes: warp grids, layouts, epilogues, unaligned opera
                                half ? fromHalf : fromBf16, std::ldexp(1.0, -23),
                                v.epilogue ? 3 : 1);
       if (mma)
-        CHECK(gemmNote(g.text()).rfind("mma.sync (", 0) == 0);
+        CHECK(gemmNote(g.text()).rfind(nvidiaTier(g) + " (", 0) == 0);
+    }
+  }
+}
+
+TEST_CASE("wgmma tier shapes: warpgroup grids, swizzles, transposed operands, epilogues") {
+  struct Variant {
+    int tm, tn, tk, threads;
+    bool aColMajor, bColMajor, epilogue;
+    int aShift, cShift;
+    int m, n, k;
+  };
+  // One warpgroup (64x64, K steps of 16, 32 and 64: the 32-, 64- and
+  // 128-byte swizzles), two warpgroups over 128 rows and over 256 columns,
+  // four over a 128x128 block with an 8-byte-unaligned A and C, B
+  // row-major (read transposed) and column-major, A column-major (read
+  // transposed), a holder 48 columns wide (B's swizzle atoms of 16), and
+  // the sums scaled and added after the K loop. On other devices the
+  // kernels take whatever tier they fit and are checked the same way.
+  for (const Variant &v : {Variant{64, 64, 16, 128, false, false, false, 0, 0, 128, 128, 64},
+                           Variant{64, 64, 32, 128, false, true, false, 0, 0, 128, 192, 96},
+                           Variant{64, 64, 64, 128, true, false, false, 0, 0, 192, 64, 128},
+                           Variant{128, 64, 64, 256, false, false, true, 0, 0, 256, 128, 128},
+                           Variant{64, 256, 32, 256, true, true, false, 0, 0, 128, 256, 64},
+                           Variant{128, 128, 32, 512, false, false, false, 1, 3, 256, 256, 96},
+                           Variant{64, 96, 32, 256, false, false, true, 0, 0, 128, 192, 64}}) {
+    for (const char *t : {"f16", "bf16"}) {
+      Gemm g;
+      g.ta = t;
+      g.tm = v.tm;
+      g.tn = v.tn;
+      g.tk = v.tk;
+      g.threads = v.threads;
+      g.aColMajor = v.aColMajor;
+      g.bColMajor = v.bColMajor;
+      g.aShift = v.aShift;
+      g.cShift = v.cShift;
+      std::string acc = Gemm::tile(v.tm, v.tn, "f32");
+      if (v.epilogue)
+        g.epilogue = "  %two = arith.constant 2.0 : f32\n"
+                     "  %s = xpu.tile_scale %acc, %two : " + acc + "\n"
+                     "  %outTile = xpu.tile_add %s, %acc : " + acc + "\n";
+      INFO(t << " " << v.tm << "x" << v.tn << "x" << v.tk << " tiles, " << v.threads
+             << " invocations, A/B column-major " << v.aColMajor << "/" << v.bColMajor
+             << ", shifts " << v.aShift << "/" << v.cShift);
+      if (!runsHere(g.text(), {std::string(t) == "f16" ? "f16.storage" : "bf16.storage"}))
+        continue;
+      xpu_status st;
+      std::string said = diagnosticsOf(g.text(), st);
+      if (st == XPU_ERROR_REFUSED && said.find("XPU-CAP001") != std::string::npos &&
+          said.find("shared memory") != std::string::npos) {
+        MESSAGE("SKIP on " << target().name << ": " << said);
+        continue;
+      }
+      bool half = std::string(t) == "f16";
+      checkFloatGemm<uint16_t>(g, v.m, v.n, v.k, half ? toHalf : toBf16,
+                               half ? fromHalf : fromBf16, std::ldexp(1.0, -23),
+                               v.epilogue ? 3 : 1);
+      std::string note = gemmNote(g.text());
+      MESSAGE(t << " tier: " << note);
+      if (target().backend == XPU_BACKEND_CUDA && !nvidiaTier(g).empty())
+        CHECK(note.rfind(nvidiaTier(g) + " (", 0) == 0);
     }
   }
 }

@@ -15,7 +15,7 @@
 // for sm_90 (xpujit compile fails otherwise); CUDA 13's ptxas has no sm_52,
 // so only the note is checked there.
 
-// NOTE90: note: [mma-tiering] kernel 'gemm': dot4 (packed 8-bit dot products (dp4a)); not wgmma: the 32x32x32 i8 mac at {{.*}} is not made of wgmma's 64x8x32 steps; not mma.sync: the 32x32x32 i8 mac at {{.*}} has i8 operands; xpujit's mma.sync tier takes f16 and bf16
+// NOTE90: note: [mma-tiering] kernel 'gemm': dot4 (packed 8-bit dot products (dp4a)); not wgmma: the 32x32x32 i8 mac at {{.*}} has i8 operands; xpujit's wgmma tier takes f16 and bf16; not mma.sync: the 32x32x32 i8 mac at {{.*}} has i8 operands; xpujit's mma.sync tier takes f16 and bf16
 // NOTECPU: note: [mma-tiering] kernel 'gemm': software (the software tile (shared memory, vector loops))
 // NOTECPU-NOT: not
 // NOTE52: [mma-tiering] kernel 'gemm': software ({{.*}}); not wgmma: wgmma needs compute capability 9.0 (sm_90a); the device is sm_52 {{.*}}; not mma.sync: mma.sync for f16, bf16 and tf32 needs sm_80; the device is sm_52 {{.*}}; not dot4: dp4a needs sm_61; the device is sm_52

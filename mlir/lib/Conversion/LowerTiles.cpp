@@ -6,9 +6,11 @@
 // the warp's mma.sync results in private storage (registers once LLVM
 // promotes it), from the first fill through the K loop to the store, and
 // the operand tiles are copied into shared memory with wide loads into
-// padded rows the fragments read without bank conflicts. The
-// cooperative-matrix tier is lowered by xpu.coop_matrix_mac. See Passes.td
-// (xpu-lower-tiles).
+// padded rows the fragments read without bank conflicts. The wgmma tier
+// keeps the sums as fragments too (a warpgroup's wgmma D fragments), and
+// its operand tiles are stored in the swizzled layouts wgmma reads through
+// shared-memory descriptors. The cooperative-matrix tier is lowered by
+// xpu.coop_matrix_mac. See Passes.td (xpu-lower-tiles).
 #include "xpu/Dialect/XPU/IR/Invocation.h"
 #include "xpu/Dialect/XPU/IR/Tiles.h"
 #include "xpu/Pipeline.h"
@@ -48,10 +50,11 @@ bool hasTileType(TypeRange types) {
 /// Lowers the tiles of one kernel.
 class KernelTiles {
 public:
-  KernelTiles(KernelOp kernel, bool dot4, bool wideVectors, bool mmaSync = false,
-              bool coopMatrix = false)
-      : kernel(kernel), b(kernel.getContext()), dot4(dot4),
-        wideVectors(wideVectors), mmaSync(mmaSync), coopMatrix(coopMatrix) {}
+  /// `tier`: the kernel's xpu.mma_tier (software when absent).
+  KernelTiles(KernelOp kernel, StringRef tier, bool wideVectors)
+      : kernel(kernel), b(kernel.getContext()), dot4(tier == "dot4"),
+        wideVectors(wideVectors), mmaSync(tier == "mma.sync"), wgmma(tier == "wgmma"),
+        coopMatrix(tier == "cooperative-matrix"), fragments(mmaSync || wgmma) {}
 
   LogicalResult run() {
     Block &entry = kernel.getBody().front();
@@ -67,7 +70,7 @@ public:
         fixedCount *= e;
       count = idx(fixedCount);
     }
-    if (mmaSync) {
+    if (fragments) {
       Value lane = arith::RemUIOp::create(b, loc, self, idx(32));
       warp = arith::DivUIOp::create(b, loc, self, idx(32));
       group = arith::DivUIOp::create(b, loc, lane, idx(4));
@@ -75,7 +78,7 @@ public:
                                     idx(2));
       kernel.walk([&](MacOp mac) {
         auto ct = cast<TileType>(mac.getC().getType());
-        if (ct.getElementType().isF32() && fixedCount >= 32)
+        if (ct.getElementType().isF32() && fixedCount >= (wgmma ? 128 : 32))
           fragmentTypes.insert(ct);
       });
     }
@@ -88,7 +91,8 @@ public:
 private:
   KernelOp kernel;
   OpBuilder b;
-  bool dot4, wideVectors, mmaSync, coopMatrix;
+  bool dot4, wideVectors, mmaSync, wgmma, coopMatrix;
+  bool fragments; ///< sums held as fragments (mma.sync, wgmma)
   OpBuilder::InsertPoint entryPoint;
   Value self, count;       ///< linear invocation index, invocations (index)
   int64_t fixedCount = 0;  ///< the workgroup size when the kernel fixes it
@@ -100,13 +104,21 @@ private:
 
   Operation *lowering = nullptr;         ///< the tile op being lowered
 
-  /// A shared storage laid out for mac operands (mma.sync tier): `ld`
-  /// elements from one row (colMajor: column) to the next, padded so the
-  /// fragment reads of a warp fall in distinct banks. Storages not listed
-  /// are row-major with ld = the tile's columns.
+  /// A shared storage laid out for mac operands, in the load's orientation
+  /// (colMajor: the tile's columns are the storage's rows). mma.sync: `ld`
+  /// elements from one row to the next, padded so the fragment reads of a
+  /// warp fall in distinct banks. wgmma (swizzle > 0): the `majors` rows
+  /// are cut into atoms of swizzle / 2 elements; the atoms of one column
+  /// range are stored one after another (row r of atom column a at element
+  /// (a majors + r) swizzle / 2), and each 16-byte unit of a row is placed
+  /// at its index xor the row's (address bits 7 up) as wgmma's swizzle
+  /// modes read it. Storages not listed are row-major with ld = the tile's
+  /// columns.
   struct Layout {
     int64_t ld;
     bool colMajor;
+    int64_t swizzle = 0; ///< bytes per atom row (32, 64, 128); 0: padded rows
+    int64_t majors = 0;  ///< rows of the storage (wgmma)
   };
   llvm::DenseMap<Value, Layout> layouts;
   /// mma.sync tier: the tile types held as fragments (the macs' sums), and
@@ -141,31 +153,44 @@ private:
   // Fragments (mma.sync tier)
   //===--------------------------------------------------------------------===//
 
-  /// How the warps share a tile held as fragments: a wm x wn grid of warp
-  /// tiles, each mi x ni blocks of mma.sync's 16 x 8 results.
+  /// How the holders of a tile held as fragments share it: a wm x wn grid
+  /// of holder tiles, each mi x ni blocks of 8 columns and `16 warps` rows.
+  /// mma.sync: a holder is a warp and a block one m16n8 result. wgmma: a
+  /// holder is a warpgroup (4 warps) and a block 64 rows of one wgmma's
+  /// m64nN result, warp w of the group holding its rows 16 w to 16 w + 15.
   struct WarpGrid {
-    int64_t wm, wn, mi, ni;
+    int64_t wm, wn, mi, ni, warps;
     int64_t entries() const { return mi * ni * 4; }
+    int64_t blockRows() const { return 16 * warps; }
   };
 
-  /// As many warps as divide the tile evenly, in the squarest warp tiles
-  /// (fewest operand reads per mma); warps beyond wm x wn hold nothing.
+  /// As many holders as divide the tile evenly, in the holder tiles whose
+  /// instructions read the fewest operand elements per 16-deep step
+  /// (mma.sync: the squarest; wgmma, where each of the mi instructions
+  /// reads 64 rows of A and all of the holder's B: the widest); holders
+  /// beyond wm x wn hold nothing. A wgmma holder tile is at most 256 columns wide (the
+  /// widest wgmma) and a multiple of 16 (so an operand stored N-contiguous
+  /// starts each holder's columns at a whole swizzle atom).
   WarpGrid warpGrid(TileType t) const {
     int64_t M = t.getRows(), N = t.getCols();
-    for (int64_t used = fixedCount / 32; used >= 1; --used) {
+    int64_t warps = wgmma ? 4 : 1, rows = 16 * warps, cols = wgmma ? 16 : 8;
+    for (int64_t used = fixedCount / 32 / warps; used >= 1; --used) {
       std::optional<WarpGrid> best;
       for (int64_t wm = 1; wm <= used; ++wm) {
         int64_t wn = used / wm;
-        if (used % wm || M % (16 * wm) || N % (8 * wn))
+        if (used % wm || M % (rows * wm) || N % (cols * wn) || (wgmma && N / wn > 256))
           continue;
-        WarpGrid g{wm, wn, M / wm / 16, N / wn / 8};
-        if (!best || g.mi * 16 + g.ni * 8 < best->mi * 16 + best->ni * 8)
+        WarpGrid g{wm, wn, M / wm / rows, N / wn / 8, warps};
+        auto reads = [&](const WarpGrid &w) {
+          return wgmma ? w.mi * (64 + w.ni * 8) : w.mi * 16 + w.ni * 8;
+        };
+        if (!best || reads(g) < reads(*best))
           best = g;
       }
       if (best)
         return *best;
     }
-    return {1, 1, M / 16, N / 8};
+    return {1, 1, M / rows, N / 8, warps};
   }
 
   bool isFragment(Value storageBuffer) const {
@@ -184,16 +209,23 @@ private:
   }
 
   /// The tile row and column of fragment entry `e`: entries run over the
-  /// warp tile's blocks (row-major), four per block in mma.sync's C order
-  /// (row group, columns 2 quad and 2 quad + 1; then row group + 8).
+  /// holder tile's blocks (row-major), four per 16 x 8 piece of a warp in
+  /// the C order of mma.sync and wgmma alike (row group, columns 2 quad and
+  /// 2 quad + 1; then row group + 8).
   std::pair<Value, Value> fragmentPosition(Location loc, TileType t, int64_t e) {
     WarpGrid g = warpGrid(t);
-    Value wy = arith::DivUIOp::create(b, loc, warp, idx(g.wn));
-    Value wx = arith::RemUIOp::create(b, loc, warp, idx(g.wn));
+    Value holder = arith::DivUIOp::create(b, loc, warp, idx(g.warps));
+    Value wy = arith::DivUIOp::create(b, loc, holder, idx(g.wn));
+    Value wx = arith::RemUIOp::create(b, loc, holder, idx(g.wn));
+    Value warpRows = arith::MulIOp::create(
+        b, loc, arith::RemUIOp::create(b, loc, warp, idx(g.warps)), idx(16));
     int64_t blockRow = e / (g.ni * 4), blockCol = (e / 4) % g.ni, r = e % 4;
     Value row = arith::AddIOp::create(
-        b, loc, arith::MulIOp::create(b, loc, wy, idx(g.mi * 16)),
-        arith::AddIOp::create(b, loc, group, idx(blockRow * 16 + 8 * (r / 2))));
+        b, loc, arith::MulIOp::create(b, loc, wy, idx(g.mi * g.blockRows())),
+        arith::AddIOp::create(
+            b, loc, warpRows,
+            arith::AddIOp::create(b, loc, group,
+                                  idx(blockRow * g.blockRows() + 8 * (r / 2)))));
     Value col = arith::AddIOp::create(
         b, loc, arith::MulIOp::create(b, loc, wx, idx(g.ni * 8)),
         arith::AddIOp::create(b, loc, quad2, idx(blockCol * 8 + r % 2)));
@@ -203,10 +235,11 @@ private:
   /// Runs `body` in the warps that hold fragments of `t`.
   void ifHolding(Location loc, TileType t, function_ref<void()> body) {
     WarpGrid g = warpGrid(t);
-    if (g.wm * g.wn == fixedCount / 32)
+    int64_t holding = g.wm * g.wn * g.warps;
+    if (holding == fixedCount / 32)
       return body();
     Value holds = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, warp,
-                                        idx(g.wm * g.wn));
+                                        idx(holding));
     auto guard = scf::IfOp::create(b, loc, TypeRange{}, holds, /*withElse=*/false);
     OpBuilder::InsertionGuard ig(b);
     b.setInsertionPointToStart(guard.thenBlock());
@@ -219,7 +252,42 @@ private:
     if (it == layouts.end())
       return linearAt(loc, i, j, t.getCols());
     Value major = it->second.colMajor ? j : i, minor = it->second.colMajor ? i : j;
-    return linearAt(loc, major, minor, it->second.ld);
+    return storageIndex(loc, it->second, major, minor);
+  }
+
+  /// The index of (major, minor) in storage laid out as `l`.
+  Value storageIndex(Location loc, const Layout &l, Value major, Value minor) {
+    if (!l.swizzle)
+      return linearAt(loc, major, minor, l.ld);
+    Value e = atomIndex(loc, l, major, minor);
+    // Units of 8 elements (16 bytes) xor element bits 6 up (address bits 7 up).
+    Value rowBits = arith::AndIOp::create(
+        b, loc, arith::ShRUIOp::create(b, loc, e, idx(6)), idx(l.swizzle / 16 - 1));
+    return arith::XOrIOp::create(b, loc, e,
+                                 arith::ShLIOp::create(b, loc, rowBits, idx(3)));
+  }
+
+  /// The index of (major, minor) in a wgmma layout before the swizzle: the
+  /// logical address a descriptor names.
+  Value atomIndex(Location loc, const Layout &l, Value major, Value minor) {
+    int64_t half = l.swizzle / 2;
+    Value atom = arith::DivUIOp::create(b, loc, minor, idx(half));
+    Value within = arith::RemUIOp::create(b, loc, minor, idx(half));
+    return arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, atom, idx(l.majors * half)),
+        arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, major, idx(half)),
+                              within));
+  }
+
+  /// Where a copy into mac-operand storage ends: on the wgmma tier each
+  /// invocation's shared stores are ordered before the tensor cores' reads
+  /// (the async proxy) and then the barrier makes them the workgroup's.
+  void endOperandCopy(Location loc) {
+    if (wgmma)
+      NVVM::FenceProxyOp::create(
+          b, loc, NVVM::ProxyKindAttr::get(b.getContext(), NVVM::ProxyKind::async_shared),
+          NVVM::SharedSpaceAttr::get(b.getContext(), NVVM::SharedSpace::shared_cta));
+    barrier(loc);
   }
 
   /// Moves a tile between a fragment and shared storage (either way).
@@ -512,7 +580,7 @@ private:
       return success();
     }
     if (auto load = dyn_cast<TileLoadOp>(op)) {
-      if (mmaSync && onlyMacOperand(load.getResult()))
+      if (fragments && onlyMacOperand(load.getResult()))
         return lowerOperandLoad(load);
       TileType t = load.getResult().getType();
       Value s = newStorage(t);
@@ -650,6 +718,8 @@ private:
     Location loc = mac.getLoc();
     if (mmaSync)
       return lowerMacMmaSync(mac);
+    if (wgmma)
+      return lowerMacWgmma(mac);
     if (coopMatrix)
       return lowerMacCoopMatrix(mac);
     auto ct = cast<TileType>(mac.getC().getType());
@@ -757,30 +827,54 @@ private:
     return access;
   }
 
-  /// A mac operand tile (mma.sync tier) into shared storage with the load's
-  /// layout and rows padded by 8 elements: four elements per access where
-  /// the tile's first element and its stride allow aligned vector accesses
-  /// (checked at run time), one at a time where they do not.
+  /// The wgmma layout of an operand tile stored majors x minors: the
+  /// widest swizzle whose atom (swizzle / 2 elements) divides the rows and,
+  /// where a mac reads the storage's rows as B's N dimension, that mac's
+  /// holder columns (each warpgroup's B starts at a whole atom).
+  Layout wgmmaLayout(Value tile, bool colMajor, int64_t majors, int64_t minors) {
+    int64_t unit = std::gcd(minors, int64_t(64));
+    for (OpOperand &use : tile.getUses()) {
+      auto mac = cast<MacOp>(use.getOwner());
+      bool isB = use.getOperandNumber() == 2;
+      if (isB && !colMajor)
+        unit = std::gcd(unit, warpGrid(cast<TileType>(mac.getC().getType())).ni * 8);
+    }
+    return {minors, colMajor, 2 * unit, majors};
+  }
+
+  /// A mac operand tile into shared storage with the load's orientation:
+  /// mma.sync, rows padded by 8 elements; wgmma, the swizzled layout
+  /// (wgmmaLayout). Four elements per access where the tile's first
+  /// element and its stride allow aligned vector accesses (checked at run
+  /// time), one at a time where they do not.
   LogicalResult lowerOperandLoad(TileLoadOp load) {
     Location loc = load.getLoc();
     TileType t = load.getResult().getType();
     bool colMajor = load.getColMajor();
     int64_t majors = colMajor ? t.getCols() : t.getRows();
     int64_t minors = colMajor ? t.getRows() : t.getCols();
-    int64_t ld = minors + 8;
+    Layout layout{minors + 8, colMajor};
+    if (wgmma) {
+      layout = wgmmaLayout(load.getResult(), colMajor, majors, minors);
+      if (layout.swizzle < 32)
+        return load.emitOpError("does not fit the wgmma tier's 16-element swizzle atoms");
+    }
     OpBuilder::InsertionGuard g(b);
     Value s;
     {
       b.restoreInsertionPoint(entryPoint);
       auto type = BufferType::get(b.getContext(), t.getElementType(), Space::shared,
-                                  Access::rw, majors * ld);
-      s = AllocOp::create(b, kernel.getLoc(), type);
+                                  Access::rw, majors * layout.ld);
+      auto alloc = AllocOp::create(b, kernel.getLoc(), type);
+      if (layout.swizzle)
+        alloc->setAttr("xpu.alignment", b.getI64IntegerAttr(8 * layout.swizzle));
+      s = alloc;
       entryPoint = b.saveInsertionPoint();
     }
     b.setInsertionPoint(load);
-    layouts[s] = {ld, colMajor};
+    layouts[s] = layout;
     storage[load.getResult()] = s;
-    if (pipelineOperandLoad(load, s, majors, minors, ld))
+    if (pipelineOperandLoad(load, s, majors, minors, layout))
       return success();
     Type elem = t.getElementType();
     int64_t bytes = 4 * elem.getIntOrFloatBitWidth() / 8;
@@ -802,16 +896,17 @@ private:
             arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, m, load.getStride()), n));
         auto v = LoadOp::create(b, loc, type, load.getBuffer(), from);
         inheritCheck(v, load);
-        auto st = StoreOp::create(b, loc, v.getResult(), s, linearAt(loc, m, n, ld));
+        auto st = StoreOp::create(b, loc, v.getResult(), s, storageIndex(loc, layout, m, n));
         if (w > 1) {
-          // ld is a multiple of 4 elements, so every row of s starts aligned.
+          // Rows of s start at multiples of 4 elements (ld; the swizzle
+          // moves whole 8-element units), so each group of 4 is aligned.
           aligned(v, bytes);
           aligned(st, bytes);
         }
       });
     }
     b.setInsertionPointAfter(paths);
-    barrier(loc);
+    endOperandCopy(loc);
     return success();
   }
 
@@ -897,7 +992,7 @@ private:
   /// Returns false, having changed nothing that matters, when the load does
   /// not have that form.
   bool pipelineOperandLoad(TileLoadOp load, Value s, int64_t majors, int64_t minors,
-                           int64_t ld) {
+                           const Layout &layout) {
     auto loop = dyn_cast<scf::ForOp>(load->getParentOp());
     auto bufferType = cast<BufferType>(load.getBuffer().getType());
     int64_t total = majors * minors / 4;
@@ -941,9 +1036,9 @@ private:
     for (int64_t q = 0; q < chunks; ++q) {
       auto [major, minor] = chunkAt(loc, q, minors);
       Value v = LoadOp::create(b, loc, VectorType::get({4}, elem), regs, idx(4 * q));
-      aligned(StoreOp::create(b, loc, v, s, linearAt(loc, major, minor, ld)), bytes);
+      aligned(StoreOp::create(b, loc, v, s, storageIndex(loc, layout, major, minor)), bytes);
     }
-    barrier(loc);
+    endOperandCopy(loc);
     // Then the next iteration's tile, placed before the first mac.
     prefetches[s] = [this, loop, load, regs, minors, chunks, loc]() mutable {
       Value next = arith::AddIOp::create(b, loc, loop.getInductionVar(), loop.getStep());
@@ -1138,6 +1233,107 @@ private:
       }
       for (int64_t e = 0; e < g.entries(); ++e)
         StoreOp::create(b, loc, kLoop.getResult(e), rs, idx(e));
+    });
+    return success();
+  }
+
+  /// The storage of a wgmma operand in a wgmma layout: its own when it was
+  /// loaded for macs only, else a row-major copy made now.
+  Value wgmmaOperand(Location loc, Value tile) {
+    Value s = storage.lookup(tile);
+    auto it = layouts.find(s);
+    if (it != layouts.end() && it->second.swizzle)
+      return s;
+    auto t = cast<TileType>(tile.getType());
+    Layout layout = wgmmaLayout(tile, /*colMajor=*/false, t.getRows(), t.getCols());
+    Value copy;
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.restoreInsertionPoint(entryPoint);
+      auto alloc = AllocOp::create(
+          b, kernel.getLoc(),
+          BufferType::get(b.getContext(), t.getElementType(), Space::shared, Access::rw,
+                          t.getNumElements()));
+      alloc->setAttr("xpu.alignment", b.getI64IntegerAttr(8 * layout.swizzle));
+      copy = alloc;
+      entryPoint = b.saveInsertionPoint();
+    }
+    layouts[copy] = layout;
+    barrier(loc);
+    forEachElement(loc, t.getRows(), t.getCols(), [&](Value i, Value j) {
+      Value v = LoadOp::create(b, loc, t.getElementType(), s, sharedIndex(loc, s, t, i, j));
+      StoreOp::create(b, loc, v, copy, sharedIndex(loc, copy, t, i, j));
+    });
+    endOperandCopy(loc);
+    return copy;
+  }
+
+  /// c = a·b + c with wgmma.mma_async m64nNk16 (f16 or bf16 operands, f32
+  /// sums): the sums stay in the invocations' fragments (warpGrid: one
+  /// holder tile of mi x 64 rows and N = 8 ni columns per warpgroup), the
+  /// operands are read by the tensor cores from their swizzled shared
+  /// storage through descriptors, and each warpgroup issues its mi x K/16
+  /// steps as one xpu.warpgroup_mma. A is K-major when stored row-major, B
+  /// when stored column-major; the other orientation is read transposed.
+  /// Tier selection guarantees M % 64, N % 16, K % 16, whole warpgroups
+  /// and N <= 256 per warpgroup.
+  LogicalResult lowerMacWgmma(MacOp mac) {
+    Location loc = mac.getLoc();
+    auto ct = cast<TileType>(mac.getC().getType());
+    auto at = cast<TileType>(mac.getA().getType());
+    int64_t M = ct.getRows(), N = ct.getCols(), K = at.getCols();
+    Type ta = at.getElementType(), f32 = b.getF32Type();
+    WarpGrid g = warpGrid(ct);
+    if (fixedCount % 128 || M % 64 || N % 16 || K % 16 || !(ta.isF16() || ta.isBF16()) ||
+        !fragmentTypes.contains(ct) || g.ni * 8 > 256 || M != g.wm * g.mi * 64)
+      return mac.emitOpError("does not fit the wgmma tier (64x16x16 steps, bf16 or f16 "
+                             "operands, f32 sums, whole warpgroups, at most 256 columns "
+                             "per warpgroup)");
+    Value cs = fragmentOf(loc, mac.getC());
+    Value as = wgmmaOperand(loc, mac.getA()), bs = wgmmaOperand(loc, mac.getB());
+    placePrefetch(as);
+    placePrefetch(bs);
+    bool fresh = cs != storage.lookup(mac.getC());
+    Value rs = fresh || reusable(mac.getC(), mac, ct) ? cs : newFragment(ct);
+    storage[mac.getResult()] = rs;
+    const Layout &la = layouts.find(as)->second, &lb = layouts.find(bs)->second;
+    // A operand is K-major when its storage rows run along K: A row-major,
+    // B column-major.
+    bool aKMajor = !la.colMajor, bKMajor = lb.colMajor;
+    // The logical element where a step's operand starts, and the
+    // descriptor's byte offsets: K-major, 8-row groups SBO apart (LBO
+    // unused); non-K-major, atoms along the non-K dimension LBO apart and
+    // 8-row groups along K SBO apart.
+    auto start = [&](const Layout &l, bool kMajor, Value nonK, int64_t k) {
+      return kMajor ? atomIndex(loc, l, nonK, idx(k)) : atomIndex(loc, l, idx(k), nonK);
+    };
+    auto lbo = [](const Layout &l, bool kMajor) { return kMajor ? 16 : l.majors * l.swizzle; };
+    int64_t steps = K / 16;
+    ifHolding(loc, ct, [&] {
+      Value holder = arith::DivUIOp::create(b, loc, warp, idx(4));
+      Value row0 = arith::MulIOp::create(
+          b, loc, arith::DivUIOp::create(b, loc, holder, idx(g.wn)), idx(g.mi * 64));
+      Value col0 = arith::MulIOp::create(
+          b, loc, arith::RemUIOp::create(b, loc, holder, idx(g.wn)), idx(g.ni * 8));
+      SmallVector<Value> acc, aIndex, bIndex;
+      for (int64_t e = 0; e < g.entries(); ++e)
+        acc.push_back(LoadOp::create(b, loc, f32, cs, idx(e)));
+      for (int64_t i = 0; i < g.mi; ++i)
+        for (int64_t st = 0; st < steps; ++st)
+          aIndex.push_back(start(la, aKMajor,
+                                 arith::AddIOp::create(b, loc, row0, idx(64 * i)), 16 * st));
+      for (int64_t st = 0; st < steps; ++st)
+        bIndex.push_back(start(lb, bKMajor, col0, 16 * st));
+      auto mma = WarpgroupMmaOp::create(
+          b, loc, SmallVector<Type>(acc.size(), f32), acc, as, aIndex, bs, bIndex,
+          b.getI64IntegerAttr(g.ni * 8), b.getI64IntegerAttr(g.mi),
+          b.getI64IntegerAttr(steps), b.getI64IntegerAttr(lbo(la, aKMajor)),
+          b.getI64IntegerAttr(8 * la.swizzle), b.getI64IntegerAttr(la.swizzle),
+          aKMajor ? UnitAttr() : b.getUnitAttr(), b.getI64IntegerAttr(lbo(lb, bKMajor)),
+          b.getI64IntegerAttr(8 * lb.swizzle), b.getI64IntegerAttr(lb.swizzle),
+          bKMajor ? UnitAttr() : b.getUnitAttr());
+      for (int64_t e = 0; e < g.entries(); ++e)
+        StoreOp::create(b, loc, mma.getResult()[e], rs, idx(e));
     });
     return success();
   }
@@ -1395,9 +1591,8 @@ uint64_t xpu::sharedBytesWithTiles(KernelOp kernel) {
   // The mma.sync tier lays its tiles out differently (padded operand rows,
   // sums in registers): count what that tier allocates.
   auto tier = kernel->getAttrOfType<StringAttr>("xpu.mma_tier");
-  bool mma = tier && tier.getValue() == "mma.sync";
   auto copy = cast<KernelOp>(kernel->clone());
-  uint64_t bytes = succeeded(KernelTiles(copy, false, false, mma).run())
+  uint64_t bytes = succeeded(KernelTiles(copy, tier ? tier.getValue() : "software", false).run())
                        ? sharedScratchBytes(copy)
                        : sharedScratchBytes(kernel);
   copy->erase();
@@ -1418,17 +1613,17 @@ struct LowerTilesPass : xpu::impl::LowerTilesBase<LowerTilesPass> {
       StringRef tier = "software";
       if (auto attr = kernel->getAttrOfType<StringAttr>("xpu.mma_tier"))
         tier = attr.getValue();
-      bool mma = tier == "mma.sync" && target == "nvvm";
+      bool nvidia = (tier == "mma.sync" || tier == "wgmma") && target == "nvvm";
       bool coop = tier == "cooperative-matrix" && target == "spirv";
-      if (tier != "software" && tier != "dot4" && !mma && !coop) {
+      if (tier != "software" && tier != "dot4" && !nvidia && !coop) {
         kernel.emitOpError() << "has tile tier '" << tier
                              << "', which xpu-lower-tiles does not lower for target '"
                              << target
-                             << "' (software, dot4; mma.sync on nvvm; cooperative-matrix "
-                                "on spirv)";
+                             << "' (software, dot4; mma.sync and wgmma on nvvm; "
+                                "cooperative-matrix on spirv)";
         return signalPassFailure();
       }
-      KernelTiles lowering(kernel, tier == "dot4", target == "cpu", mma, coop);
+      KernelTiles lowering(kernel, tier, target == "cpu");
       if (failed(lowering.run()))
         return signalPassFailure();
       removeRedundantBarriers(kernel);

@@ -337,6 +337,84 @@ struct MatrixLoadLowering : XPUPattern<MatrixLoadOp> {
   }
 };
 
+/// One warpgroup's wgmma steps as a single inline-PTX block: fence, the
+/// rows x steps wgmma.mma_async, commit, wait for all. Being one statement,
+/// the sums cannot be read or moved by LLVM while the tensor cores write
+/// them. Each operand's shared-memory descriptor is built here from the
+/// element's shared address (PTX ISA, "Matrix Descriptor Format": address,
+/// leading and stride byte offsets in 16-byte units at bits 0, 16 and 32;
+/// swizzle mode at bit 62: 1 = 128 B, 2 = 64 B, 3 = 32 B).
+struct WarpgroupMmaLowering : XPUPattern<WarpgroupMmaOp> {
+  using XPUPattern::XPUPattern;
+  LogicalResult
+  matchAndRewrite(WarpgroupMmaOp op, OpAdaptor adaptor, ConversionPatternRewriter &rw) const override {
+    if (target != Target::nvvm)
+      return rw.notifyMatchFailure(op, "wgmma is NVIDIA's");
+    Location loc = op.getLoc();
+    Type elem = cast<BufferType>(op.getA().getType()).getElementType();
+    Type i64 = rw.getI64Type();
+    auto c64 = [&](int64_t v) { return LLVM::ConstantOp::create(rw, loc, i64, v); };
+    auto descriptor = [&](Value buffer, Value index, int64_t lbo, int64_t sbo,
+                          int64_t swizzle) -> Value {
+      Value addr = LLVM::PtrToIntOp::create(rw, loc, i64,
+                                            elementAddress(rw, loc, buffer, index, elem));
+      Value start = LLVM::LShrOp::create(rw, loc, LLVM::AndOp::create(rw, loc, addr, c64(0x3ffff)),
+                                         c64(4));
+      int64_t mode = swizzle == 128 ? 1 : swizzle == 64 ? 2 : 3;
+      int64_t fields = ((lbo >> 4) << 16) | ((sbo >> 4) << 32) | (mode << 62);
+      return LLVM::OrOp::create(rw, loc, start, c64(fields));
+    };
+    SmallVector<Value> operands;
+    for (Value i : adaptor.getAIndex())
+      operands.push_back(descriptor(adaptor.getA(), i, op.getALbo(), op.getASbo(),
+                                    op.getASwizzle()));
+    for (Value i : adaptor.getBIndex())
+      operands.push_back(descriptor(adaptor.getB(), i, op.getBLbo(), op.getBSbo(),
+                                    op.getBSwizzle()));
+    int64_t sums = op.getAcc().size(), n = op.getN(), rows = op.getRows(),
+            steps = op.getSteps(), perBlock = n / 2;
+    std::string type = elem.isBF16() ? "bf16" : "f16";
+    std::string code = "{\n.reg .pred p;\nsetp.ne.b32 p, $" +
+                       std::to_string(sums + rows * steps + steps) +
+                       ", 0;\nwgmma.fence.sync.aligned;\n";
+    for (int64_t s = 0; s < steps; ++s)
+      for (int64_t i = 0; i < rows; ++i) {
+        code += "wgmma.mma_async.sync.aligned.m64n" + std::to_string(n) + "k16.f32." + type +
+                "." + type + " {";
+        for (int64_t e = 0; e < perBlock; ++e)
+          code += (e ? ", $" : "$") + std::to_string(i * perBlock + e);
+        code += "}, $" + std::to_string(sums + i * steps + s) + ", $" +
+                std::to_string(sums + rows * steps + s) + ", p, 1, 1, " +
+                (op.getATranspose() ? "1" : "0") + ", " + (op.getBTranspose() ? "1" : "0") +
+                ";\n";
+      }
+    code += "wgmma.commit_group.sync.aligned;\nwgmma.wait_group.sync.aligned 0;\n}";
+    std::string constraints;
+    for (int64_t e = 0; e < sums; ++e)
+      constraints += "=f,";
+    for (size_t d = 0; d < operands.size(); ++d)
+      constraints += "l,";
+    constraints += "r";
+    operands.push_back(LLVM::ConstantOp::create(rw, loc, rw.getI32Type(), 1));
+    for (int64_t e = 0; e < sums; ++e) {
+      constraints += "," + std::to_string(e);
+      operands.push_back(adaptor.getAcc()[e]);
+    }
+    constraints += ",~{memory}";
+    Type f32 = rw.getF32Type();
+    Type result = LLVM::LLVMStructType::getLiteral(rw.getContext(), SmallVector<Type>(sums, f32));
+    auto asmOp = LLVM::InlineAsmOp::create(rw, loc, result, operands, code, constraints,
+                                           /*has_side_effects=*/true, /*is_align_stack=*/false,
+                                           LLVM::tailcallkind::TailCallKind::None,
+                                           LLVM::AsmDialectAttr(), ArrayAttr());
+    SmallVector<Value> out;
+    for (int64_t e = 0; e < sums; ++e)
+      out.push_back(LLVM::ExtractValueOp::create(rw, loc, asmOp.getResult(0), ArrayRef<int64_t>{e}));
+    rw.replaceOp(op, out);
+    return success();
+  }
+};
+
 Value makeBuffer(OpBuilder &b, Location loc, Type structTy, Value ptr,
                  int64_t size) {
   Value v = LLVM::PoisonOp::create(b, loc, structTy);
@@ -393,9 +471,12 @@ struct AllocLowering : XPUPattern<AllocOp> {
       {
         OpBuilder::InsertionGuard g(rw);
         rw.setInsertionPointToStart(module.getBody());
+        // xpu.alignment: the wgmma tier's swizzled operand storage.
+        uint64_t alignment = 16;
+        if (auto a = op->getAttrOfType<IntegerAttr>("xpu.alignment"))
+          alignment = std::max<uint64_t>(alignment, a.getInt());
         LLVM::GlobalOp::create(rw, loc, arrayTy, /*isConstant=*/false,
-                               LLVM::Linkage::Internal, name, Attribute(),
-                               /*alignment=*/16, as);
+                               LLVM::Linkage::Internal, name, Attribute(), alignment, as);
       }
       ptr = LLVM::AddressOfOp::create(rw, loc, ptrTy, name);
     }
@@ -609,7 +690,7 @@ struct ConvertXPUToLLVMPass
 
     RewritePatternSet patterns(ctx);
     patterns.add<KernelLowering, FuncLowering, CallLowering, ReturnLowering,
-                 LoadLowering, StoreLowering, BufferSizeLowering, AlignedLowering, MatrixLoadLowering, ViewLowering,
+                 LoadLowering, StoreLowering, BufferSizeLowering, AlignedLowering, MatrixLoadLowering, WarpgroupMmaLowering, ViewLowering,
                  AllocLowering, BarrierLowering, AtomicLowering,
                  ReportLowering, HostEffectLowering, AsyncCopyElementLowering>(tc, tgt);
     populateInteropToLLVMPatterns(tc, patterns, tgt == Target::cpu);

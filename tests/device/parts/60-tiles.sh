@@ -1,6 +1,8 @@
 # Tiles and mac (issue 15) on the H200.
 # 1. The tile conformance tests on cuda:0 (f16/bf16 kernels take the
-#    mma.sync tier there and check it) and on the NVIDIA Vulkan driver (f16
+#    wgmma or mma.sync tier there, whichever they fit, and check it; then
+#    again with wgmma turned off, XPU_TILE_TIERS_OFF=wgmma, so the shapes
+#    wgmma takes run on mma.sync too) and on the NVIDIA Vulkan driver (f16
 #    kernels in 16x16x16 steps take the cooperative-matrix tier where the
 #    device fact permits it, and check it), then on Vulkan again with
 #    cooperativeMatrix disabled (the note must say so); each fails when its
@@ -9,18 +11,20 @@
 # 1b. The cooperative-matrix SPIR-V of tests/lit/tiles-coop-matrix.mlir
 #    through spirv-val --target-env vulkan1.3 where the machine's spirv-val
 #    knows SPV_KHR_cooperative_matrix (SPIRV-Tools v2023.4+; SKIP otherwise).
-# 2. The PTX of the mma.sync lit kernels for sm_90 (assembled by ptxas
-#    where the machine has one; the conformance tests above ran the same
-#    lowering on the device).
+# 2. The PTX of the mma.sync and wgmma lit kernels for sm_90 (assembled
+#    by ptxas where the machine has one; the conformance tests above ran
+#    the same lowerings on the device).
 # 3. C = A·B at 1024, 4096 and 8192, bf16 and f16 operands, f32 sums:
 #    torch.matmul (cuBLAS) as the reference, xpujit's tile kernel in several
-#    variants on cuda:0 (each must be given the mma.sync tier:
-#    --expect-tier) and f16 on vulkan:0 (the cooperative-matrix tier:
+#    variants on cuda:0 (each must be given the tier it is run for:
+#    --expect-tier; wgmma, and mma.sync with wgmma turned off) and f16 on
+#    vulkan:0 (the cooperative-matrix tier:
 #    --expect-tier cooperative-matrix), each run self-checked on sampled
 #    elements against float64. Writes $res/gemm.md (bench/gemm/table.py).
 
 step "tiles: the tile conformance tests on cuda:0 and the NVIDIA Vulkan driver"
 check env XPU_TEST_BACKEND=cuda "$bin/conformance" '-ts=tiles'
+check env XPU_TEST_BACKEND=cuda XPU_TILE_TIERS_OFF=wgmma "$bin/conformance" '-ts=tiles'
 check env XPU_TEST_BACKEND=vulkan "$bin/conformance" '-ts=tiles'
 check env XPU_TEST_BACKEND=vulkan XPU_VULKAN_DISABLE_FEATURES=cooperativeMatrix \
   "$bin/conformance" '-ts=tiles'
@@ -40,9 +44,14 @@ fi
 step "tiles: the mma.sync PTX for the device"
 tiles_dump="$run/tiles-ptx"
 mkdir -p "$tiles_dump"
-check env XPU_DUMP_DIR="$tiles_dump" "$bin/xpujit" compile tests/lit/tiles-mma-sync.mlir \
+check env XPU_DUMP_DIR="$tiles_dump" XPU_TILE_TIERS_OFF=wgmma "$bin/xpujit" compile tests/lit/tiles-mma-sync.mlir \
   --target nvptx --chip sm_90 -o "$tiles_dump/k.cubin"
 check grep -q "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32" "$tiles_dump"/*.ptx
+wgmma_dump="$run/tiles-wgmma-ptx"
+mkdir -p "$wgmma_dump"
+check env XPU_DUMP_DIR="$wgmma_dump" "$bin/xpujit" compile tests/lit/tiles-wgmma.mlir \
+  --target nvptx --chip sm_90 -o "$wgmma_dump/k.cubin"
+check grep -q "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16" "$wgmma_dump"/*.ptx
 
 step "tiles: torch.matmul (cuBLAS), bf16 and f16"
 gemm_sizes=1024,4096,8192
@@ -51,12 +60,17 @@ for t in bf16 f16; do
     --type "$t" --sizes "$gemm_sizes" --iterations 20
 done
 
-step "tiles: xpujit tile variants on cuda:0 (bf16, f16; mma.sync) and vulkan:0 (f16; cooperative-matrix)"
+step "tiles: xpujit tile variants on cuda:0 (bf16, f16; wgmma and mma.sync) and vulkan:0 (f16; cooperative-matrix)"
 for t in bf16 f16; do
-  for v in 64x64x32:128 128x128x32:256 128x128x64:256 128x256x32:256 256x128x32:256; do
-    check_to "$res/gemm-xpu-cuda-$t-${v%%:*}.jsonl" "$bin/xpu-bench-gemm" --device cuda:0 \
+  for v in 128x128x32:128 64x256x32:128 128x256x32:256 256x128x32:256 128x128x64:256; do
+    check_to "$res/gemm-xpu-cuda-$t-${v%%:*}-wgmma.jsonl" "$bin/xpu-bench-gemm" --device cuda:0 \
       --type "$t" --sizes "$gemm_sizes" --tile "${v%%:*}" --threads "${v##*:}" --iterations 5 \
-      --expect-tier mma.sync
+      --expect-tier wgmma
+  done
+  for v in 128x128x32:256 128x256x32:256; do
+    check_to "$res/gemm-xpu-cuda-$t-${v%%:*}-mma.jsonl" env XPU_TILE_TIERS_OFF=wgmma \
+      "$bin/xpu-bench-gemm" --device cuda:0 --type "$t" --sizes "$gemm_sizes" \
+      --tile "${v%%:*}" --threads "${v##*:}" --iterations 5 --expect-tier mma.sync
   done
 done
 for v in 64x64x16:256 32x64x32:128; do

@@ -486,6 +486,10 @@ uint64_t xpu::sharedScratchBytes(KernelOp kernel) {
     uint64_t bytes = llvm::SaturatingMultiply(
         uint64_t(t.getSize()),
         uint64_t(std::max(1u, t.getElementType().getIntOrFloatBitWidth() / 8)));
+    // A buffer aligned beyond kSharedAlign (xpu.alignment, the wgmma
+    // tier's operands) may be placed after that much padding.
+    if (auto a = op->getAttrOfType<IntegerAttr>("xpu.alignment"); a && uint64_t(a.getInt()) > kSharedAlign)
+      bytes = llvm::SaturatingAdd(bytes, uint64_t(a.getInt()) - kSharedAlign);
     uint64_t end = llvm::SaturatingAdd(llvm::SaturatingAdd(total, bytes), kSharedAlign - 1);
     total = end == UINT64_MAX ? UINT64_MAX : end / kSharedAlign * kSharedAlign;
   });

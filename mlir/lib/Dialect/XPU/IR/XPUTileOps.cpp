@@ -169,6 +169,27 @@ LogicalResult CoopMatrixMacOp::verify() {
   return success();
 }
 
+LogicalResult WarpgroupMmaOp::verify() {
+  auto elem = [](Value v) { return cast<BufferType>(v.getType()).getElementType(); };
+  Type ta = elem(getA());
+  if (!(ta.isF16() || ta.isBF16()) || elem(getB()) != ta)
+    return emitOpError("takes f16 or bf16 operands of one type");
+  int64_t n = getN(), rows = getRows(), steps = getSteps();
+  if (n < 8 || n > 256 || n % 8 || rows < 1 || steps < 1)
+    return emitOpError("needs n a multiple of 8 up to 256 and at least one block and step");
+  if (int64_t(getAcc().size()) != rows * n / 2 || getResult().size() != getAcc().size())
+    return emitOpError("needs rows x n / 2 sums in and out");
+  if (int64_t(getAIndex().size()) != rows * steps || int64_t(getBIndex().size()) != steps)
+    return emitOpError("needs an A index per block and step and a B index per step");
+  for (int64_t swizzle : {getASwizzle(), getBSwizzle()})
+    if (swizzle != 32 && swizzle != 64 && swizzle != 128)
+      return emitOpError("takes 32-, 64- or 128-byte swizzles");
+  for (int64_t offset : {getALbo(), getASbo(), getBLbo(), getBSbo()})
+    if (offset <= 0 || offset % 16 || offset >= (int64_t(1) << 18))
+      return emitOpError("needs strides of whole 16 bytes below 256 KiB");
+  return success();
+}
+
 LogicalResult TileScaleOp::verify() { return verifyInKernel(*this); }
 
 LogicalResult TileAddOp::verify() { return verifyInKernel(*this); }

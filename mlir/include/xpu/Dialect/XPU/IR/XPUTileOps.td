@@ -222,6 +222,46 @@ def XPU_MatrixLoadOp : XPU_Op<"matrix_load"> {
   }];
 }
 
+// Lowering only (made by xpu-lower-tiles for the wgmma tier): one
+// warpgroup's wgmma.mma_async steps on operands in shared memory, issued
+// and waited for as one unit, so nothing reads the sums while they are in
+// flight.
+def XPU_WarpgroupMmaOp : XPU_Op<"warpgroup_mma", [AttrSizedOperandSegments]> {
+  let summary = "a warpgroup's D = A·B + D in m64nNk16 wgmma steps (lowering only)";
+#ifdef XPU_DOC_EXAMPLES
+  let description = [{
+    The 128 invocations of a warpgroup execute it together. `acc` holds
+    the invocation's `rows` x (n / 2) sums: block i (of `rows` 64-row
+    blocks) in wgmma's D-fragment order. Step (i, s), for s < `steps`, is
+    one `wgmma.mma_async...m64n<n>k16` on block i with A described at
+    element `a_index[i * steps + s]` of `a` and B at `b_index[s]` of `b`,
+    each operand's descriptor built from its attributes: `*_lbo` and
+    `*_sbo` (bytes), `*_swizzle` (32, 64 or 128 bytes) and `*_transpose`
+    (the operand's non-K dimension contiguous). The buffers must be
+    aligned to 8 x swizzle bytes.
+
+    ```mlir
+    %r:4 = xpu.warpgroup_mma %d0, %d1, %d2, %d3, %a[%ai], %b[%bi] {n = 8 : i64,
+        rows = 1 : i64, steps = 1 : i64, a_lbo = 16 : i64, a_sbo = 256 : i64,
+        a_swizzle = 32 : i64, b_lbo = 16 : i64, b_sbo = 256 : i64, b_swizzle = 32 : i64}
+        : !xpu.buffer<1024xbf16, shared>, !xpu.buffer<128xbf16, shared>
+        -> f32, f32, f32, f32
+    ```
+  }];
+#endif
+  let arguments = (ins Variadic<F32>:$acc, XPU_AnyBuffer:$a, Variadic<Index>:$a_index,
+                       XPU_AnyBuffer:$b, Variadic<Index>:$b_index, I64Attr:$n,
+                       I64Attr:$rows, I64Attr:$steps, I64Attr:$a_lbo, I64Attr:$a_sbo,
+                       I64Attr:$a_swizzle, UnitAttr:$a_transpose, I64Attr:$b_lbo,
+                       I64Attr:$b_sbo, I64Attr:$b_swizzle, UnitAttr:$b_transpose);
+  let results = (outs Variadic<F32>:$result);
+  let assemblyFormat = [{
+    $acc `,` $a `[` $a_index `]` `,` $b `[` $b_index `]` attr-dict `:`
+    qualified(type($a)) `,` qualified(type($b)) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 // Lowering only (made by xpu-lower-tiles for the int8 dot tier): the dot
 // product of two vector<4xi8>, widened exactly, plus a wrapping i32 add.
 def XPU_Dot4I8Op : XPU_Op<"dot4_i8", [Pure, AllTypesMatch<["a", "b"]>]> {

@@ -55,18 +55,6 @@ std::string tensorTypes(const Mac &mac, bool f64, const char *tier) {
          " does not take";
 }
 
-/// K per instruction for a tensor-core tier: 16 for 16-bit operands,
-/// 8 for tf32, 32 for i8, 4 for f64.
-int64_t kStep(const Mac &mac) {
-  if (mac.operand.isInteger(8))
-    return 32;
-  if (mac.operand.isF32())
-    return 8;
-  if (mac.operand.isF64())
-    return 4;
-  return 16;
-}
-
 struct Tier {
   const char *name; ///< the xpu.mma_tier value and the note's word
   const char *what; ///< in words

@@ -319,9 +319,15 @@ TEST_CASE("wgmma tier shapes: warpgroup grids, swizzles, transposed operands, ep
   // four over a 128x128 block with an 8-byte-unaligned A and C, B
   // row-major (read transposed) and column-major, A column-major (read
   // transposed), a holder 48 columns wide (B's swizzle atoms of 16), and
-  // the sums scaled and added after the K loop. On other devices the
-  // kernels take whatever tier they fit and are checked the same way.
+  // the sums scaled and added after the K loop. The operands of the
+  // kernels whose stages fit are copied in 2 to 4 stages (K loops of one
+  // and of two steps, fewer than the stages; an unaligned A copied element
+  // by element), the rest one step ahead through registers (128x64x64).
+  // On other devices the kernels take whatever tier they fit and are
+  // checked the same way.
   for (const Variant &v : {Variant{64, 64, 16, 128, false, false, false, 0, 0, 128, 128, 64},
+                           Variant{64, 64, 16, 128, false, true, false, 0, 0, 64, 64, 32},
+                           Variant{128, 128, 16, 128, false, false, false, 0, 0, 128, 256, 16},
                            Variant{64, 64, 32, 128, false, true, false, 0, 0, 128, 192, 96},
                            Variant{64, 64, 64, 128, true, false, false, 0, 0, 192, 64, 128},
                            Variant{128, 64, 64, 256, false, false, true, 0, 0, 256, 128, 128},

@@ -32,6 +32,10 @@ struct LowerAsyncCopiesPass : xpu::impl::LowerAsyncCopiesBase<LowerAsyncCopiesPa
     SmallVector<AsyncCopyElementOp> elements;
     getOperation().walk([&](AsyncCopyElementOp op) { elements.push_back(op); });
     for (AsyncCopyElementOp op : elements) {
+      if (op.getCpAsync()) { // made so by xpu-lower-tiles
+        anyAsync = true;
+        continue;
+      }
       Type elem = cast<BufferType>(op.getSrc().getType()).getElementType();
       if (cpAsync(target, chip, elem)) {
         op.setCpAsync(true);

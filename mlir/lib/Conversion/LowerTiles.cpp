@@ -50,11 +50,14 @@ bool hasTileType(TypeRange types) {
 /// Lowers the tiles of one kernel.
 class KernelTiles {
 public:
-  /// `tier`: the kernel's xpu.mma_tier (software when absent).
-  KernelTiles(KernelOp kernel, StringRef tier, bool wideVectors)
+  /// `tier`: the kernel's xpu.mma_tier (software when absent);
+  /// `stageCopies`: copy the mac operands of K loops in stages with
+  /// cp.async where they qualify (NVIDIA's tiers; stagingOf).
+  KernelTiles(KernelOp kernel, StringRef tier, bool wideVectors, bool stageCopies = false)
       : kernel(kernel), b(kernel.getContext()), dot4(tier == "dot4"),
         wideVectors(wideVectors), mmaSync(tier == "mma.sync"), wgmma(tier == "wgmma"),
-        coopMatrix(tier == "cooperative-matrix"), fragments(mmaSync || wgmma) {}
+        coopMatrix(tier == "cooperative-matrix"), fragments(mmaSync || wgmma),
+        stageCopies(stageCopies) {}
 
   LogicalResult run() {
     Block &entry = kernel.getBody().front();
@@ -93,6 +96,7 @@ private:
   OpBuilder b;
   bool dot4, wideVectors, mmaSync, wgmma, coopMatrix;
   bool fragments; ///< sums held as fragments (mma.sync, wgmma)
+  bool stageCopies;
   OpBuilder::InsertPoint entryPoint;
   Value self, count;       ///< linear invocation index, invocations (index)
   int64_t fixedCount = 0;  ///< the workgroup size when the kernel fixes it
@@ -119,6 +123,9 @@ private:
     bool colMajor;
     int64_t swizzle = 0; ///< bytes per atom row (32, 64, 128); 0: padded rows
     int64_t majors = 0;  ///< rows of the storage (wgmma)
+    /// Element where the stage the current K step reads starts (operands
+    /// copied in stages, stageCopies); null: 0.
+    Value base;
   };
   llvm::DenseMap<Value, Layout> layouts;
   /// mma.sync tier: the tile types held as fragments (the macs' sums), and
@@ -258,7 +265,7 @@ private:
   /// The index of (major, minor) in storage laid out as `l`.
   Value storageIndex(Location loc, const Layout &l, Value major, Value minor) {
     if (!l.swizzle)
-      return linearAt(loc, major, minor, l.ld);
+      return withBase(loc, l, linearAt(loc, major, minor, l.ld));
     Value e = atomIndex(loc, l, major, minor);
     // Units of 8 elements (16 bytes) xor element bits 6 up (address bits 7 up).
     Value rowBits = arith::AndIOp::create(
@@ -273,10 +280,19 @@ private:
     int64_t half = l.swizzle / 2;
     Value atom = arith::DivUIOp::create(b, loc, minor, idx(half));
     Value within = arith::RemUIOp::create(b, loc, minor, idx(half));
-    return arith::AddIOp::create(
-        b, loc, arith::MulIOp::create(b, loc, atom, idx(l.majors * half)),
-        arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, major, idx(half)),
-                              within));
+    return withBase(
+        loc, l,
+        arith::AddIOp::create(
+            b, loc, arith::MulIOp::create(b, loc, atom, idx(l.majors * half)),
+            arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, major, idx(half)),
+                                  within)));
+  }
+
+  /// `index` moved to the layout's current stage. Stages start at
+  /// multiples of 8 x swizzle bytes, so the swizzle (of address bits) reads
+  /// each stage as it reads the first.
+  Value withBase(Location loc, const Layout &l, Value index) {
+    return l.base ? arith::AddIOp::create(b, loc, index, l.base) : index;
   }
 
   /// Where a copy into mac-operand storage ends: on the wgmma tier each
@@ -842,6 +858,23 @@ private:
     return {minors, colMajor, 2 * unit, majors};
   }
 
+  /// The rows and columns of a mac operand's storage (its columns are the
+  /// rows when it is loaded column-major).
+  static std::pair<int64_t, int64_t> operandShape(TileLoadOp load) {
+    TileType t = load.getResult().getType();
+    return load.getColMajor() ? std::pair{t.getCols(), t.getRows()}
+                              : std::pair{t.getRows(), t.getCols()};
+  }
+
+  /// The layout of a mac operand's storage: rows padded by 8 elements on
+  /// mma.sync, the swizzled layout on wgmma.
+  Layout operandLayout(TileLoadOp load) {
+    auto [majors, minors] = operandShape(load);
+    if (wgmma)
+      return wgmmaLayout(load.getResult(), load.getColMajor(), majors, minors);
+    return {minors + 8, load.getColMajor()};
+  }
+
   /// A mac operand tile into shared storage with the load's orientation:
   /// mma.sync, rows padded by 8 elements; wgmma, the swizzled layout
   /// (wgmmaLayout). Four elements per access where the tile's first
@@ -850,15 +883,14 @@ private:
   LogicalResult lowerOperandLoad(TileLoadOp load) {
     Location loc = load.getLoc();
     TileType t = load.getResult().getType();
-    bool colMajor = load.getColMajor();
-    int64_t majors = colMajor ? t.getCols() : t.getRows();
-    int64_t minors = colMajor ? t.getRows() : t.getCols();
-    Layout layout{minors + 8, colMajor};
-    if (wgmma) {
-      layout = wgmmaLayout(load.getResult(), colMajor, majors, minors);
-      if (layout.swizzle < 32)
-        return load.emitOpError("does not fit the wgmma tier's 16-element swizzle atoms");
-    }
+    int64_t majors, minors;
+    std::tie(majors, minors) = operandShape(load);
+    Layout layout = operandLayout(load);
+    if (wgmma && layout.swizzle < 32)
+      return load.emitOpError("does not fit the wgmma tier's 16-element swizzle atoms");
+    if (auto loop = dyn_cast<scf::ForOp>(load->getParentOp()))
+      if (const Staging &st = stagingOf(loop); llvm::is_contained(st.loads, load))
+        return lowerStagedLoad(loop, load);
     OpBuilder::InsertionGuard g(b);
     Value s;
     {
@@ -971,12 +1003,13 @@ private:
     }
   }
 
-  /// The major and minor index of this invocation's chunk q.
-  std::pair<Value, Value> chunkAt(Location loc, int64_t q, int64_t minors) {
+  /// The major and minor index of this invocation's chunk q (chunks of
+  /// `width` elements along the minor dimension).
+  std::pair<Value, Value> chunkAt(Location loc, int64_t q, int64_t minors, int64_t width = 4) {
     Value c = arith::AddIOp::create(b, loc, self, idx(q * fixedCount));
-    return {arith::DivUIOp::create(b, loc, c, idx(minors / 4)),
-            arith::MulIOp::create(b, loc, arith::RemUIOp::create(b, loc, c, idx(minors / 4)),
-                                  idx(4))};
+    return {arith::DivUIOp::create(b, loc, c, idx(minors / width)),
+            arith::MulIOp::create(
+                b, loc, arith::RemUIOp::create(b, loc, c, idx(minors / width)), idx(width))};
   }
 
   /// Prefetches still to be placed: each before the first mac that reads
@@ -1064,6 +1097,212 @@ private:
     std::function<void()> place = std::move(it->second);
     prefetches.erase(it);
     place();
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Operand loads of a K loop copied in stages (mma.sync and wgmma tiers)
+  //===--------------------------------------------------------------------===//
+
+  /// Shared memory the stages of one K loop may take: a CUDA block has 48
+  /// KiB of static shared memory (every sm_80+ chip); the rest is left for
+  /// the kernel's other buffers and the operands' alignment. The pass checks
+  /// the whole kernel afterwards (lowerKernelTiles).
+  static constexpr int64_t kStageBudget = 40 * 1024;
+  static constexpr int64_t kMaxStages = 4;
+
+  /// The operand loads of a K loop that are copied in `stages` stages, in
+  /// the body's order; none when stageCopies is off, no load qualifies or
+  /// two stages do not fit the budget.
+  struct Staging {
+    int64_t stages = 0;
+    SmallVector<TileLoadOp> loads;
+    SmallVector<Value> buffers;
+    SmallVector<Layout> layouts;
+  };
+  llvm::DenseMap<Operation *, Staging> staging;
+
+  /// Whether `v` is computed in `loop` by pure ops from the induction
+  /// variable and values defined outside (so atIteration can recompute it
+  /// for another iteration).
+  static bool followsInduction(scf::ForOp loop, Value v) {
+    if (v == loop.getInductionVar() || !loop.getRegion().isAncestor(v.getParentRegion()))
+      return true;
+    Operation *def = v.getDefiningOp();
+    return def && !def->getNumRegions() && isMemoryEffectFree(def) &&
+           llvm::all_of(def->getOperands(),
+                        [&](Value operand) { return followsInduction(loop, operand); });
+  }
+
+  /// A mac operand load that can be copied ahead with cp.async: 16-bit
+  /// elements in 16-byte chunks spread evenly over the workgroup, from a
+  /// read-only buffer and with a stride that the loop does not change, at
+  /// an offset that follows the induction variable, and read only in the
+  /// loop's body.
+  bool stageable(scf::ForOp loop, TileLoadOp load) {
+    auto [majors, minors] = operandShape(load);
+    auto bufferType = cast<BufferType>(load.getBuffer().getType());
+    Layout layout = operandLayout(load);
+    return fixedCount && onlyMacOperand(load.getResult()) &&
+           load.getResult().getType().getElementType().getIntOrFloatBitWidth() == 16 &&
+           bufferType.getAccess() == Access::ro &&
+           minors % 8 == 0 && (majors * minors / 8) % fixedCount == 0 &&
+           (!wgmma || (layout.swizzle >= 32 && majors * layout.ld % (4 * layout.swizzle) == 0)) &&
+           !loop.getRegion().isAncestor(load.getBuffer().getParentRegion()) &&
+           !loop.getRegion().isAncestor(load.getStride().getParentRegion()) &&
+           followsInduction(loop, load.getOffset()) &&
+           llvm::all_of(load.getResult().getUsers(),
+                        [&](Operation *u) { return u->getBlock() == load->getBlock(); });
+  }
+
+  const Staging &stagingOf(scf::ForOp loop) {
+    auto [it, fresh] = staging.try_emplace(loop);
+    Staging &st = it->second;
+    if (!fresh || !stageCopies || !fragments)
+      return st;
+    int64_t bytes = 0;
+    for (auto load : loop.getBody()->getOps<TileLoadOp>())
+      if (stageable(loop, load)) {
+        st.loads.push_back(load);
+        bytes += operandShape(load).first * operandLayout(load).ld * 2;
+      }
+    st.stages = bytes ? std::min(kMaxStages, kStageBudget / bytes) : 0;
+    if (st.stages < 2)
+      st = Staging();
+    return st;
+  }
+
+  /// The staged loads of `loop` when the first of them is met: each gets a
+  /// buffer of `stages` copies of its storage. Before the loop, the copies
+  /// of the first stages - 1 iterations start. At the first load, each
+  /// iteration waits for its own copies (cp.async groups complete in
+  /// order, so all but the stages - 2 newest), makes them the workgroup's
+  /// (fence for the tensor cores' proxy, barrier; every invocation has
+  /// also finished reading the stage the previous iteration used), starts
+  /// the copies of iteration + stages - 1 into that freed stage and points
+  /// the operands' layouts at this iteration's stage. So stages - 1 K steps
+  /// of copies are in flight while the macs run, and no registers hold them.
+  LogicalResult lowerStagedLoad(scf::ForOp loop, TileLoadOp load) {
+    Staging &st = staging.find(loop)->second;
+    size_t which = llvm::find(st.loads, load) - st.loads.begin();
+    if (which == 0)
+      startStages(loop, st);
+    storage[load.getResult()] = st.buffers[which];
+    layouts[st.buffers[which]] = st.layouts[which];
+    return success();
+  }
+
+  void startStages(scf::ForOp loop, Staging &st) {
+    Location loc = st.loads.front().getLoc();
+    OpBuilder::InsertionGuard g(b);
+    SmallVector<int64_t> stageElems;
+    for (TileLoadOp load : st.loads) {
+      Layout layout = operandLayout(load);
+      int64_t elems = operandShape(load).first * layout.ld;
+      OpBuilder::InsertionGuard ig(b);
+      b.restoreInsertionPoint(entryPoint);
+      auto alloc = AllocOp::create(
+          b, kernel.getLoc(),
+          BufferType::get(b.getContext(), load.getResult().getType().getElementType(),
+                          Space::shared, Access::rw, st.stages * elems));
+      if (layout.swizzle)
+        alloc->setAttr("xpu.alignment", b.getI64IntegerAttr(8 * layout.swizzle));
+      entryPoint = b.saveInsertionPoint();
+      st.buffers.push_back(alloc);
+      st.layouts.push_back(layout);
+      stageElems.push_back(elems);
+    }
+    // The copies of the iteration at `iv` into stage `stage`, when it runs.
+    auto copyIteration = [&](Value iv, Value stage) {
+      auto runs = scf::IfOp::create(
+          b, loc, TypeRange{},
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, iv, loop.getUpperBound()),
+          /*withElse=*/false);
+      OpBuilder::InsertionGuard ig(b);
+      b.setInsertionPointToStart(runs.thenBlock());
+      IRMapping at;
+      at.map(loop.getInductionVar(), iv);
+      for (auto [i, load] : llvm::enumerate(st.loads)) {
+        Layout layout = st.layouts[i];
+        layout.base = arith::MulIOp::create(b, loc, stage, idx(stageElems[i]));
+        copyChunks(loc, load, atIteration(loop, load.getOffset(), at), st.buffers[i], layout);
+      }
+    };
+    auto iteration = [&](Value n) {
+      return arith::AddIOp::create(b, loc, loop.getLowerBound(),
+                                   arith::MulIOp::create(b, loc, n, loop.getStep()));
+    };
+    b.setInsertionPoint(loop);
+    for (int64_t d = 0; d + 1 < st.stages; ++d) {
+      copyIteration(iteration(idx(d)), idx(d));
+      NVVM::CpAsyncCommitGroupOp::create(b, loc);
+    }
+    b.setInsertionPoint(st.loads.front());
+    NVVM::CpAsyncWaitGroupOp::create(b, loc, st.stages - 2);
+    endOperandCopy(loc);
+    Value n = arith::DivUIOp::create(
+        b, loc, arith::SubIOp::create(b, loc, loop.getInductionVar(), loop.getLowerBound()),
+        loop.getStep());
+    Value ahead = arith::AddIOp::create(b, loc, n, idx(st.stages - 1));
+    copyIteration(iteration(ahead), arith::RemUIOp::create(b, loc, ahead, idx(st.stages)));
+    NVVM::CpAsyncCommitGroupOp::create(b, loc);
+    Value stage = arith::RemUIOp::create(b, loc, n, idx(st.stages));
+    for (size_t i = 0; i < st.layouts.size(); ++i)
+      st.layouts[i].base = arith::MulIOp::create(b, loc, stage, idx(stageElems[i]));
+  }
+
+  /// Starts this invocation's copies of a tile at `offset` into `s` laid
+  /// out as `layout`, 16 bytes (8 elements) a chunk: cp.async where the
+  /// offset and stride keep every chunk 16-byte aligned (checked at run
+  /// time), element loads and stores where they do not. A checked load's
+  /// chunk that does not lie wholly in the buffer is read element by
+  /// element, checked, so the launch reports what lies outside.
+  void copyChunks(Location loc, TileLoadOp load, Value offset, Value s, const Layout &layout) {
+    auto [majors, minors] = operandShape(load);
+    int64_t chunks = majors * minors / 8 / fixedCount;
+    Type elem = load.getResult().getType().getElementType();
+    Value ok = arith::AndIOp::create(
+        b, loc, AlignedOp::create(b, loc, load.getBuffer(), offset, 16),
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                              arith::RemUIOp::create(b, loc, load.getStride(), idx(8)), idx(0)));
+    auto paths = scf::IfOp::create(b, loc, TypeRange{}, ok, /*withElse=*/true);
+    OpBuilder::InsertionGuard g(b);
+    for (bool async : {true, false}) {
+      b.setInsertionPointToStart(async ? paths.thenBlock() : paths.elseBlock());
+      for (int64_t q = 0; q < chunks; ++q) {
+        auto [major, minor] = chunkAt(loc, q, minors, 8);
+        Value from = arith::AddIOp::create(
+            b, loc, offset,
+            arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, major, load.getStride()),
+                                  minor));
+        // A chunk is one 16-byte unit of the storage (its rows start at
+        // multiples of 8 elements; the swizzle moves whole units).
+        Value to = storageIndex(loc, layout, major, minor);
+        auto elements = [&] {
+          for (int64_t e = 0; e < 8; ++e) {
+            auto v = LoadOp::create(b, loc, elem, load.getBuffer(),
+                                    arith::AddIOp::create(b, loc, from, idx(e)));
+            inheritCheck(v, load);
+            StoreOp::create(b, loc, v.getResult(), s, arith::AddIOp::create(b, loc, to, idx(e)));
+          }
+        };
+        if (!async) {
+          elements();
+          continue;
+        }
+        OpBuilder::InsertionGuard ig(b);
+        if (load->hasAttr("checked")) {
+          Value inside = arith::CmpIOp::create(
+              b, loc, arith::CmpIPredicate::ule, arith::AddIOp::create(b, loc, from, idx(8)),
+              BufferSizeOp::create(b, loc, load.getBuffer()));
+          auto whole = scf::IfOp::create(b, loc, TypeRange{}, inside, /*withElse=*/true);
+          b.setInsertionPointToStart(whole.elseBlock());
+          elements();
+          b.setInsertionPointToStart(whole.thenBlock());
+        }
+        AsyncCopyElementOp::create(b, loc, load.getBuffer(), from, s, to, /*cp_async=*/true,
+                                   b.getI64IntegerAttr(16));
+      }
+    }
   }
 
   /// A tile held as fragments stored by each invocation of the warps that
@@ -1578,6 +1817,28 @@ void removeRedundantBarriers(KernelOp kernel) {
 
 } // namespace
 
+namespace {
+
+/// Static shared memory a CUDA block may have (48 KiB on every chip).
+constexpr uint64_t kCudaStaticShared = 48 * 1024;
+
+/// Lowers the tiles of `kernel` for `tier`. On NVIDIA's tiers the mac
+/// operands of K loops are copied in stages when the kernel then still fits
+/// a CUDA block's static shared memory (tried on a copy first), else with
+/// one step of register prefetch.
+LogicalResult lowerKernelTiles(KernelOp kernel, StringRef tier, bool wideVectors) {
+  bool stage = tier == "mma.sync" || tier == "wgmma";
+  if (stage) {
+    auto trial = cast<KernelOp>(kernel->clone());
+    stage = succeeded(KernelTiles(trial, tier, wideVectors, /*stageCopies=*/true).run()) &&
+            sharedScratchBytes(trial) <= kCudaStaticShared;
+    trial->erase();
+  }
+  return KernelTiles(kernel, tier, wideVectors, stage).run();
+}
+
+} // namespace
+
 uint64_t xpu::sharedBytesWithTiles(KernelOp kernel) {
   bool any = false;
   kernel.walk([&](Operation *op) { any |= isTileOp(op); });
@@ -1592,7 +1853,7 @@ uint64_t xpu::sharedBytesWithTiles(KernelOp kernel) {
   // sums in registers): count what that tier allocates.
   auto tier = kernel->getAttrOfType<StringAttr>("xpu.mma_tier");
   auto copy = cast<KernelOp>(kernel->clone());
-  uint64_t bytes = succeeded(KernelTiles(copy, tier ? tier.getValue() : "software", false).run())
+  uint64_t bytes = succeeded(lowerKernelTiles(copy, tier ? tier.getValue() : "software", false))
                        ? sharedScratchBytes(copy)
                        : sharedScratchBytes(kernel);
   copy->erase();
@@ -1623,8 +1884,7 @@ struct LowerTilesPass : xpu::impl::LowerTilesBase<LowerTilesPass> {
                                 "cooperative-matrix on spirv)";
         return signalPassFailure();
       }
-      KernelTiles lowering(kernel, tier, target == "cpu");
-      if (failed(lowering.run()))
+      if (failed(lowerKernelTiles(kernel, tier, target == "cpu")))
         return signalPassFailure();
       removeRedundantBarriers(kernel);
     }

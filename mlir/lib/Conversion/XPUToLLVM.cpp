@@ -593,8 +593,9 @@ struct AtomicLowering : XPUPattern<AtomicRMWOp> {
   }
 };
 
-/// An in-bounds element of an asynchronous copy that xpu-lower-async-copies
-/// marked cp_async (NVIDIA sm_80+): cp.async of its 4 or 8 bytes.
+/// An in-bounds element of an asynchronous copy marked cp_async (NVIDIA
+/// sm_80+): cp.async of its 4 or 8 bytes, or of the 16 bytes `bytes` names
+/// (cached in L2 only: each chunk is read once per workgroup).
 struct AsyncCopyElementLowering : XPUPattern<AsyncCopyElementOp> {
   using XPUPattern::XPUPattern;
   LogicalResult
@@ -605,7 +606,10 @@ struct AsyncCopyElementLowering : XPUPattern<AsyncCopyElementOp> {
     Type elem = cast<BufferType>(op.getSrc().getType()).getElementType();
     Value from = elementAddress(rw, loc, adaptor.getSrc(), adaptor.getSrcIndex(), elem);
     Value to = elementAddress(rw, loc, adaptor.getDst(), adaptor.getDstIndex(), elem);
-    NVVM::CpAsyncOp::create(rw, loc, to, from, elementBytes(elem), NVVM::LoadCacheModifierKind::CA,
+    int64_t bytes = op.getBytes() ? int64_t(*op.getBytes()) : int64_t(elementBytes(elem));
+    NVVM::CpAsyncOp::create(rw, loc, to, from, bytes,
+                            bytes == 16 ? NVVM::LoadCacheModifierKind::CG
+                                        : NVVM::LoadCacheModifierKind::CA,
                             Value());
     rw.eraseOp(op);
     return success();

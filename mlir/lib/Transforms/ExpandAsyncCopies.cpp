@@ -32,7 +32,8 @@ void expand(AsyncCopyOp op) {
   Value ok = arith::AndIOp::create(b, loc, below(s, op.getSrc()), below(d, op.getDst()));
   auto inBounds = scf::IfOp::create(b, loc, ok, /*withElseRegion=*/true);
   b.setInsertionPointToStart(inBounds.thenBlock());
-  AsyncCopyElementOp::create(b, loc, op.getSrc(), s, op.getDst(), d, /*cp_async=*/false);
+  AsyncCopyElementOp::create(b, loc, op.getSrc(), s, op.getDst(), d, /*cp_async=*/false,
+                             /*bytes=*/IntegerAttr());
   // Outside a buffer: the accesses a plain copy would make, checked, so
   // that the launch reports them (the load yields zero).
   b.setInsertionPointToStart(inBounds.elseBlock());

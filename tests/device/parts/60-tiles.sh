@@ -11,7 +11,7 @@
 # 1b. The cooperative-matrix SPIR-V of tests/lit/tiles-coop-matrix.mlir
 #    through spirv-val --target-env vulkan1.3 where the machine's spirv-val
 #    knows SPV_KHR_cooperative_matrix (SPIRV-Tools v2023.4+; SKIP otherwise).
-# 2. The PTX of the mma.sync and wgmma lit kernels for sm_90 (assembled
+# 2. The PTX of the mma.sync, wgmma and staged-copy lit kernels for sm_90 (assembled
 #    by ptxas where the machine has one; the conformance tests above ran
 #    the same lowerings on the device).
 # 3. C = A·B at 1024, 4096 and 8192, bf16 and f16 operands, f32 sums:
@@ -52,6 +52,11 @@ mkdir -p "$wgmma_dump"
 check env XPU_DUMP_DIR="$wgmma_dump" "$bin/xpujit" compile tests/lit/tiles-wgmma.mlir \
   --target nvptx --chip sm_90 -o "$wgmma_dump/k.cubin"
 check grep -q "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16" "$wgmma_dump"/*.ptx
+staged_dump="$run/tiles-staged-ptx"
+mkdir -p "$staged_dump"
+check env XPU_DUMP_DIR="$staged_dump" "$bin/xpujit" compile tests/lit/tiles-staged.mlir \
+  --target nvptx --chip sm_90 -o "$staged_dump/k.cubin"
+check grep -q "cp.async.cg.shared.global" "$staged_dump"/*.ptx
 
 step "tiles: torch.matmul (cuBLAS), bf16 and f16"
 gemm_sizes=1024,4096,8192
@@ -62,12 +67,15 @@ done
 
 step "tiles: xpujit tile variants on cuda:0 (bf16, f16; wgmma and mma.sync) and vulkan:0 (f16; cooperative-matrix)"
 for t in bf16 f16; do
-  for v in 128x128x32:128 64x256x32:128 128x256x32:256 256x128x32:256 128x128x64:256; do
+  # Staged operand copies (2-4 stages) where they fit 40 KiB, one step of
+  # register prefetch where they do not (128x256x32).
+  for v in 128x128x32:128 128x128x16:128 64x256x32:128 128x256x16:256 256x128x16:256 \
+    128x256x32:256; do
     check_to "$res/gemm-xpu-cuda-$t-${v%%:*}-wgmma.jsonl" "$bin/xpu-bench-gemm" --device cuda:0 \
       --type "$t" --sizes "$gemm_sizes" --tile "${v%%:*}" --threads "${v##*:}" --iterations 5 \
       --expect-tier wgmma
   done
-  for v in 128x128x32:256 128x256x32:256; do
+  for v in 128x128x32:256 128x256x16:256 128x256x32:256; do
     check_to "$res/gemm-xpu-cuda-$t-${v%%:*}-mma.jsonl" env XPU_TILE_TIERS_OFF=wgmma \
       "$bin/xpu-bench-gemm" --device cuda:0 --type "$t" --sizes "$gemm_sizes" \
       --tile "${v%%:*}" --threads "${v##*:}" --iterations 5 --expect-tier mma.sync

@@ -363,7 +363,9 @@ def XPU_AsyncCopyElementOp : XPU_Op<"async_copy_element",
     Made by `xpu-expand-async-copies`, in bounds. With `cp_async` (NVIDIA
     sm_80 and later, set by `xpu-lower-async-copies`) it is a `cp.async` of
     the element; otherwise `xpu-lower-async-copies` makes it a load and a
-    store.
+    store. `bytes = 16` (made with `cp_async` by `xpu-lower-tiles` for the
+    staged operand copies of NVIDIA's tiers) copies the 16 bytes from the
+    element on, both ends 16-byte aligned.
 
     ```mlir
     xpu.async_copy_element %in[%s] to %tile[%d] {cp_async}
@@ -371,7 +373,7 @@ def XPU_AsyncCopyElementOp : XPU_Op<"async_copy_element",
     ```
   }];
   let arguments = (ins XPU_AnyBuffer:$src, Index:$srcIndex, XPU_AnyBuffer:$dst,
-                       Index:$dstIndex, UnitAttr:$cp_async);
+                       Index:$dstIndex, UnitAttr:$cp_async, OptionalAttr<I64Attr>:$bytes);
   let assemblyFormat = [{
     $src `[` $srcIndex `]` `to` $dst `[` $dstIndex `]` attr-dict `:`
     qualified(type($src)) `to` qualified(type($dst))

@@ -462,9 +462,9 @@ llvm::DenseSet<Operation *> xpu::functionsWithBarriers(ModuleOp module) {
 BufferType xpu::reductionScratchType(ReduceOp op) {
   int64_t slots = kMaxWorkgroupExtent;
   auto kernel = op->getParentOfType<KernelOp>();
-  if (kernel && kernel.getWorkgroupSize()) {
+  if (std::optional<ArrayRef<int64_t>> wg = kernel ? kernel.getWorkgroupSize() : std::nullopt) {
     slots = 1;
-    for (int64_t e : *kernel.getWorkgroupSize())
+    for (int64_t e : *wg)
       slots *= e;
   }
   return BufferType::get(op.getContext(), op.getValue().getType(), Space::shared,

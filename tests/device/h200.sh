@@ -125,9 +125,14 @@ step "summary"
   echo
   echo "Command: \`XPU_DEVICE_STAGES='$device_stages' XPU_DEVICE_PARTS='$parts_glob' bash tests/device/h200.sh\`"
   echo "(bundle from scripts/device-bundle.sh)."
-  echo "Checks: conformance on cuda (cold and cached), vulkan (cold and cached, when"
-  echo "the NVIDIA Vulkan driver is found) and cpu, the device-fault case,"
-  echo "C programs, the tool and the Python package; overall status $status."
+  if [[ " $device_stages " == *" base "* ]]; then
+    echo "Checks: conformance on cuda (cold and cached), vulkan (cold and cached, when"
+    echo "the NVIDIA Vulkan driver is found) and cpu, the device-fault case,"
+    echo "C programs, the tool and the Python package, then the parts named;"
+  else
+    echo "Checks: the parts named only (tests/device/parts/);"
+  fi
+  echo "overall status $status."
   echo
   [ -f "$res/stream-nvcc.jsonl" ] && python3 bench/babelstream/compare.py \
     "$res/stream-nvcc.jsonl" "$res/stream-xpu-cuda.jsonl" $(ls "$res"/stream-xpu-vulkan.jsonl 2>/dev/null)

@@ -597,6 +597,73 @@ TEST_CASE("a tile load past the end of its buffer reads zeros and is reported") 
     CHECK(c[e] == (e < 8 ? a[8 + e] : 0.0f));
 }
 
+TEST_CASE("a staged K loop entered again by an outer loop reads its own stages") {
+  // The K loop runs once per 64-column block of C: on CUDA its bf16
+  // operands are staged, and a warpgroup that finishes one block starts
+  // the next block's copies into stages the other may still be reading,
+  // unless the loop's entry waits for it.
+  const char *text = R"(
+    xpu.kernel @gemm(%A: !xpu.buffer<bf16, ro>, %B: !xpu.buffer<bf16, ro>, %C: !xpu.buffer<f32>,
+                     %m: i32, %n: i32, %k: i32)
+        attributes {workgroup_size = array<i64: 256, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c16 = arith.constant 16 : index
+      %c64 = arith.constant 64 : index
+      %N = arith.index_castui %n : i32 to index
+      %K = arith.index_castui %k : i32 to index
+      %z = arith.constant 0.0 : f32
+      scf.for %cb = %c0 to %N step %c64 {
+        %init = xpu.tile_fill %z : !xpu.tile<128x64xf32>
+        %acc = scf.for %kk = %c0 to %K step %c16 iter_args(%c = %init) -> (!xpu.tile<128x64xf32>) {
+          %a = xpu.tile_load %A[%kk], %K : !xpu.buffer<bf16, ro> -> !xpu.tile<128x16xbf16>
+          %br = arith.muli %kk, %N : index
+          %boff = arith.addi %br, %cb : index
+          %b = xpu.tile_load %B[%boff], %N : !xpu.buffer<bf16, ro> -> !xpu.tile<16x64xbf16>
+          %r = xpu.mac %c, %a, %b : !xpu.tile<128x64xf32>, !xpu.tile<128x16xbf16>, !xpu.tile<16x64xbf16>
+          scf.yield %r : !xpu.tile<128x64xf32>
+        }
+        xpu.tile_store %acc, %C[%cb], %N : !xpu.tile<128x64xf32>, !xpu.buffer<f32>
+      }
+      xpu.return
+    })";
+  if (!runsHere(text, {"bf16.storage"}))
+    return;
+  const int m = 128, n = 256, k = 64;
+  std::vector<float> fa = randomFloats(size_t(m) * k), fb = randomFloats(size_t(k) * n);
+  std::vector<uint16_t> a(fa.size()), b(fb.size());
+  for (size_t i = 0; i < a.size(); ++i)
+    a[i] = toBf16(fa[i]);
+  for (size_t i = 0; i < b.size(); ++i)
+    b[i] = toBf16(fb[i]);
+  Module mod(text);
+  Buffer ba = Buffer::from(a), bb = Buffer::from(b);
+  Buffer bc = Buffer::from(std::vector<float>(size_t(m) * n, -1.0f));
+  run(mod.kernel("gemm"), {1, 1}, {256},
+      {xpu_arg_buffer(ba.handle), xpu_arg_buffer(bb.handle), xpu_arg_buffer(bc.handle),
+       xpu_arg_i32(m), xpu_arg_i32(n), xpu_arg_i32(k)});
+  std::vector<float> c = bc.read<float>();
+  size_t bad = 0;
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j) {
+      double ref = 0, mag = 0;
+      for (int kk = 0; kk < k; ++kk) {
+        double p = double(fromBf16(a[size_t(i) * k + kk])) * double(fromBf16(b[size_t(kk) * n + j]));
+        ref += p;
+        mag += std::fabs(p);
+      }
+      double got = c[size_t(i) * n + j];
+      if (!(std::fabs(got - ref) <= k * std::ldexp(1.0, -23) * mag + 1e-30) && bad++ < 5)
+        MESSAGE("C[" << i << "][" << j << "] = " << got << ", expected " << ref);
+    }
+  CHECK(bad == 0);
+  if (target().backend == XPU_BACKEND_CUDA) {
+    const char *off = std::getenv("XPU_TILE_TIERS_OFF");
+    bool wgmma = capabilityAvailable("tile.wgmma") &&
+                 (std::string(",") + (off ? off : "") + ",").find(",wgmma,") == std::string::npos;
+    CHECK(gemmNote(text).rfind(wgmma ? "wgmma (" : "mma.sync (", 0) == 0);
+  }
+}
+
 TEST_CASE("a staged operand copy past the end of its buffer reads zeros and is reported") {
   // On CUDA the bf16 operands of this K loop are copied in stages with
   // cp.async; A's buffer ends 4 elements short, so its last 16-byte chunk

@@ -1134,7 +1134,7 @@ private:
   }
 
   /// A mac operand load that can be copied ahead with cp.async: 16-bit
-  /// elements in 16-byte chunks spread evenly over the workgroup, from a
+  /// elements in 16-byte chunks (spread over the workgroup), from a
   /// read-only buffer and with a stride that the loop does not change, at
   /// an offset that follows the induction variable, and read only in the
   /// loop's body.
@@ -1145,7 +1145,7 @@ private:
     return fixedCount && onlyMacOperand(load.getResult()) &&
            load.getResult().getType().getElementType().getIntOrFloatBitWidth() == 16 &&
            bufferType.getAccess() == Access::ro &&
-           minors % 8 == 0 && (majors * minors / 8) % fixedCount == 0 &&
+           minors % 8 == 0 &&
            (!wgmma || (layout.swizzle >= 32 && majors * layout.ld % (4 * layout.swizzle) == 0)) &&
            !loop.getRegion().isAncestor(load.getBuffer().getParentRegion()) &&
            !loop.getRegion().isAncestor(load.getStride().getParentRegion()) &&
@@ -1172,8 +1172,8 @@ private:
   }
 
   /// The staged loads of `loop` when the first of them is met: each gets a
-  /// buffer of `stages` copies of its storage. Before the loop, the copies
-  /// of the first stages - 1 iterations start. At the first load, each
+  /// buffer of `stages` copies of its storage. Before the loop, after a
+  /// barrier, the copies of the first stages - 1 iterations start. At the first load, each
   /// iteration waits for its own copies (cp.async groups complete in
   /// order, so all but the stages - 2 newest), makes them the workgroup's
   /// (fence for the tensor cores' proxy, barrier; every invocation has
@@ -1231,7 +1231,10 @@ private:
       return arith::AddIOp::create(b, loc, loop.getLowerBound(),
                                    arith::MulIOp::create(b, loc, n, loop.getStep()));
     };
+    // Every invocation is done with the stages (reading them in a former
+    // run of the loop, when it is entered again) before the first copies.
     b.setInsertionPoint(loop);
+    barrier(loc);
     for (int64_t d = 0; d + 1 < st.stages; ++d) {
       copyIteration(iteration(idx(d)), idx(d));
       NVVM::CpAsyncCommitGroupOp::create(b, loc);
@@ -1258,7 +1261,9 @@ private:
   /// element, checked, so the launch reports what lies outside.
   void copyChunks(Location loc, TileLoadOp load, Value offset, Value s, const Layout &layout) {
     auto [majors, minors] = operandShape(load);
-    int64_t chunks = majors * minors / 8 / fixedCount;
+    // Chunk c is this invocation's when c % invocations is its index; the
+    // last round may not reach every invocation.
+    int64_t total = majors * minors / 8, rounds = llvm::divideCeil(total, fixedCount);
     Type elem = load.getResult().getType().getElementType();
     Value ok = arith::AndIOp::create(
         b, loc, AlignedOp::create(b, loc, load.getBuffer(), offset, 16),
@@ -1268,7 +1273,16 @@ private:
     OpBuilder::InsertionGuard g(b);
     for (bool async : {true, false}) {
       b.setInsertionPointToStart(async ? paths.thenBlock() : paths.elseBlock());
-      for (int64_t q = 0; q < chunks; ++q) {
+      for (int64_t q = 0; q < rounds; ++q) {
+        OpBuilder::InsertionGuard ig(b);
+        if ((q + 1) * fixedCount > total) {
+          Value c = arith::AddIOp::create(b, loc, self, idx(q * fixedCount));
+          auto mine = scf::IfOp::create(
+              b, loc, TypeRange{},
+              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, c, idx(total)),
+              /*withElse=*/false);
+          b.setInsertionPointToStart(mine.thenBlock());
+        }
         auto [major, minor] = chunkAt(loc, q, minors, 8);
         Value from = arith::AddIOp::create(
             b, loc, offset,
@@ -1289,7 +1303,6 @@ private:
           elements();
           continue;
         }
-        OpBuilder::InsertionGuard ig(b);
         if (load->hasAttr("checked")) {
           Value inside = arith::CmpIOp::create(
               b, loc, arith::CmpIPredicate::ule, arith::AddIOp::create(b, loc, from, idx(8)),

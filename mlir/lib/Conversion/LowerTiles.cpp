@@ -1058,9 +1058,7 @@ private:
     }
     auto any = scf::IfOp::create(
         b, loc, TypeRange{},
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, loop.getLowerBound(),
-                              loop.getUpperBound()),
-        /*withElse=*/false);
+        runsAt(loc, loop, loop.getLowerBound()), /*withElse=*/false);
     b.setInsertionPointToStart(any.thenBlock());
     readChunks(loc, load, offset0, regs, minors, chunks);
     // In the loop: the registers into shared memory.
@@ -1077,8 +1075,7 @@ private:
       Value next = arith::AddIOp::create(b, loc, loop.getInductionVar(), loop.getStep());
       auto more = scf::IfOp::create(
           b, loc, TypeRange{},
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, next, loop.getUpperBound()),
-          /*withElse=*/false);
+          runsAt(loc, loop, next), /*withElse=*/false);
       OpBuilder::InsertionGuard ig(b);
       b.setInsertionPointToStart(more.thenBlock());
       IRMapping following;
@@ -1087,6 +1084,14 @@ private:
                  chunks);
     };
     return true;
+  }
+
+  /// Whether `loop` has an iteration at `iv` (iv below the upper bound, in
+  /// the loop's signed or unsigned comparison).
+  Value runsAt(Location loc, scf::ForOp loop, Value iv) {
+    return arith::CmpIOp::create(
+        b, loc, loop.getUnsignedCmp() ? arith::CmpIPredicate::ult : arith::CmpIPredicate::slt,
+        iv, loop.getUpperBound());
   }
 
   /// Places the pending prefetch of `buffer`'s tile, if any, at b's point.
@@ -1215,8 +1220,7 @@ private:
     auto copyIteration = [&](Value iv, Value stage) {
       auto runs = scf::IfOp::create(
           b, loc, TypeRange{},
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, iv, loop.getUpperBound()),
-          /*withElse=*/false);
+          runsAt(loc, loop, iv), /*withElse=*/false);
       OpBuilder::InsertionGuard ig(b);
       b.setInsertionPointToStart(runs.thenBlock());
       IRMapping at;

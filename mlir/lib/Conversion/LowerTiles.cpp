@@ -379,6 +379,16 @@ private:
     return rs;
   }
 
+  /// The fragment a tensor-core mac's sums go to, given c's fragment `cs`.
+  /// The sums are all read before any is written: the result may take c's
+  /// fragment when c is not used again (or was converted just now).
+  Value resultFragment(MacOp mac, Value cs, TileType resultType) {
+    bool fresh = cs != storage.lookup(mac.getC());
+    Value rs = fresh || reusable(mac.getC(), mac, resultType) ? cs : newFragment(resultType);
+    storage[mac.getResult()] = rs;
+    return rs;
+  }
+
   void barrier(Location loc) { BarrierOp::create(b, loc); }
 
   /// Runs `body(i, j)` for every element of a rows x cols space, the
@@ -875,6 +885,34 @@ private:
     return {minors + 8, load.getColMajor()};
   }
 
+  /// New shared storage of `elements` elements for mac operands laid out as
+  /// `l` (aligned for its swizzle), allocated at kernel entry; recorded
+  /// with its layout.
+  Value newOperandStorage(Type elem, const Layout &l, int64_t elements) {
+    OpBuilder::InsertionGuard g(b);
+    b.restoreInsertionPoint(entryPoint);
+    auto alloc = AllocOp::create(
+        b, kernel.getLoc(),
+        BufferType::get(b.getContext(), elem, Space::shared, Access::rw, elements));
+    if (l.swizzle)
+      alloc->setAttr("xpu.alignment", b.getI64IntegerAttr(8 * l.swizzle));
+    entryPoint = b.saveInsertionPoint();
+    layouts[alloc] = l;
+    return alloc;
+  }
+
+  /// Whether every `width` elements of the rows of `load`'s tile, were it
+  /// at `offset`, start aligned to their size (the offset's address and the
+  /// stride; checked at run time).
+  Value rowsAligned(Location loc, TileLoadOp load, Value offset, int64_t width) {
+    int64_t bytes = width * load.getResult().getType().getElementType().getIntOrFloatBitWidth() / 8;
+    return arith::AndIOp::create(
+        b, loc, AlignedOp::create(b, loc, load.getBuffer(), offset, bytes),
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                              arith::RemUIOp::create(b, loc, load.getStride(), idx(width)),
+                              idx(0)));
+  }
+
   /// A mac operand tile into shared storage with the load's orientation:
   /// mma.sync, rows padded by 8 elements; wgmma, the swizzled layout
   /// (wgmmaLayout). Four elements per access where the tile's first
@@ -892,29 +930,13 @@ private:
       if (const Staging &st = stagingOf(loop); llvm::is_contained(st.loads, load))
         return lowerStagedLoad(loop, load);
     OpBuilder::InsertionGuard g(b);
-    Value s;
-    {
-      b.restoreInsertionPoint(entryPoint);
-      auto type = BufferType::get(b.getContext(), t.getElementType(), Space::shared,
-                                  Access::rw, majors * layout.ld);
-      auto alloc = AllocOp::create(b, kernel.getLoc(), type);
-      if (layout.swizzle)
-        alloc->setAttr("xpu.alignment", b.getI64IntegerAttr(8 * layout.swizzle));
-      s = alloc;
-      entryPoint = b.saveInsertionPoint();
-    }
-    b.setInsertionPoint(load);
-    layouts[s] = layout;
+    Value s = newOperandStorage(t.getElementType(), layout, majors * layout.ld);
     storage[load.getResult()] = s;
     if (pipelineOperandLoad(load, s, majors, minors, layout))
       return success();
     Type elem = t.getElementType();
     int64_t bytes = 4 * elem.getIntOrFloatBitWidth() / 8;
-    Value vectorAligned = arith::AndIOp::create(
-        b, loc,
-        AlignedOp::create(b, loc, load.getBuffer(), load.getOffset(), bytes),
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                              arith::RemUIOp::create(b, loc, load.getStride(), idx(4)), idx(0)));
+    Value vectorAligned = rowsAligned(loc, load, load.getOffset(), 4);
     barrier(loc);
     auto paths = scf::IfOp::create(b, loc, TypeRange{}, vectorAligned, /*withElse=*/true);
     for (bool wide : {true, false}) {
@@ -973,11 +995,8 @@ private:
                   int64_t chunks) {
     Type elem = load.getResult().getType().getElementType();
     int64_t bytes = 4 * elem.getIntOrFloatBitWidth() / 8;
-    Value ok = arith::AndIOp::create(
-        b, loc, AlignedOp::create(b, loc, load.getBuffer(), offset, bytes),
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                              arith::RemUIOp::create(b, loc, load.getStride(), idx(4)), idx(0)));
-    auto paths = scf::IfOp::create(b, loc, TypeRange{}, ok, /*withElse=*/true);
+    auto paths = scf::IfOp::create(b, loc, TypeRange{}, rowsAligned(loc, load, offset, 4),
+                                   /*withElse=*/true);
     OpBuilder::InsertionGuard g(b);
     for (bool wide : {true, false}) {
       b.setInsertionPointToStart(wide ? paths.thenBlock() : paths.elseBlock());
@@ -1203,16 +1222,8 @@ private:
     for (TileLoadOp load : st.loads) {
       Layout layout = operandLayout(load);
       int64_t elems = operandShape(load).first * layout.ld;
-      OpBuilder::InsertionGuard ig(b);
-      b.restoreInsertionPoint(entryPoint);
-      auto alloc = AllocOp::create(
-          b, kernel.getLoc(),
-          BufferType::get(b.getContext(), load.getResult().getType().getElementType(),
-                          Space::shared, Access::rw, st.stages * elems));
-      if (layout.swizzle)
-        alloc->setAttr("xpu.alignment", b.getI64IntegerAttr(8 * layout.swizzle));
-      entryPoint = b.saveInsertionPoint();
-      st.buffers.push_back(alloc);
+      st.buffers.push_back(newOperandStorage(load.getResult().getType().getElementType(), layout,
+                                             st.stages * elems));
       st.layouts.push_back(layout);
       stageElems.push_back(elems);
     }
@@ -1269,11 +1280,8 @@ private:
     // last round may not reach every invocation.
     int64_t total = majors * minors / 8, rounds = llvm::divideCeil(total, fixedCount);
     Type elem = load.getResult().getType().getElementType();
-    Value ok = arith::AndIOp::create(
-        b, loc, AlignedOp::create(b, loc, load.getBuffer(), offset, 16),
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                              arith::RemUIOp::create(b, loc, load.getStride(), idx(8)), idx(0)));
-    auto paths = scf::IfOp::create(b, loc, TypeRange{}, ok, /*withElse=*/true);
+    auto paths = scf::IfOp::create(b, loc, TypeRange{}, rowsAligned(loc, load, offset, 8),
+                                   /*withElse=*/true);
     OpBuilder::InsertionGuard g(b);
     for (bool async : {true, false}) {
       b.setInsertionPointToStart(async ? paths.thenBlock() : paths.elseBlock());
@@ -1400,11 +1408,7 @@ private:
     Value as = sharedOf(loc, mac.getA()), bs = sharedOf(loc, mac.getB());
     placePrefetch(as);
     placePrefetch(bs);
-    // The sums are all read before any is written: the result may take the
-    // fragment of c when c is not used again (or was converted just now).
-    bool fresh = cs != storage.lookup(mac.getC());
-    Value rs = fresh || reusable(mac.getC(), mac, ct) ? cs : newFragment(ct);
-    storage[mac.getResult()] = rs;
+    Value rs = resultFragment(mac, cs, ct);
     WarpGrid g = warpGrid(ct);
     auto pair = VectorType::get({2}, ta);
     MLIRContext *ctx = b.getContext();
@@ -1502,19 +1506,7 @@ private:
       return s;
     auto t = cast<TileType>(tile.getType());
     Layout layout = wgmmaLayout(tile, /*colMajor=*/false, t.getRows(), t.getCols());
-    Value copy;
-    {
-      OpBuilder::InsertionGuard g(b);
-      b.restoreInsertionPoint(entryPoint);
-      auto alloc = AllocOp::create(
-          b, kernel.getLoc(),
-          BufferType::get(b.getContext(), t.getElementType(), Space::shared, Access::rw,
-                          t.getNumElements()));
-      alloc->setAttr("xpu.alignment", b.getI64IntegerAttr(8 * layout.swizzle));
-      copy = alloc;
-      entryPoint = b.saveInsertionPoint();
-    }
-    layouts[copy] = layout;
+    Value copy = newOperandStorage(t.getElementType(), layout, t.getNumElements());
     barrier(loc);
     forEachElement(loc, t.getRows(), t.getCols(), [&](Value i, Value j) {
       Value v = LoadOp::create(b, loc, t.getElementType(), s, sharedIndex(loc, s, t, i, j));
@@ -1549,9 +1541,7 @@ private:
     Value as = wgmmaOperand(loc, mac.getA()), bs = wgmmaOperand(loc, mac.getB());
     placePrefetch(as);
     placePrefetch(bs);
-    bool fresh = cs != storage.lookup(mac.getC());
-    Value rs = fresh || reusable(mac.getC(), mac, ct) ? cs : newFragment(ct);
-    storage[mac.getResult()] = rs;
+    Value rs = resultFragment(mac, cs, ct);
     const Layout &la = layouts.find(as)->second, &lb = layouts.find(bs)->second;
     // A operand is K-major when its storage rows run along K: A row-major,
     // B column-major.

@@ -21,7 +21,7 @@ enum class EntryKind : uint32_t { kernel = 1, source = 2 };
 const char *entryKindName(EntryKind kind);
 
 /// Bumped whenever the header or a payload encoding changes.
-constexpr uint32_t kFormatVersion = 1;
+constexpr uint32_t kFormatVersion = 2;
 
 /// "<32 hex digits>.k1" (kernel) or ".s1" (source); the digit is the format
 /// version, so libraries with different formats can share a directory

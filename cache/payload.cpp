@@ -255,10 +255,12 @@ void putFootprints(Writer &w, const std::vector<abi::Footprint> &footprints) {
       w.u64(fact->value);
       w.str(fact->source);
     }
+  for (const abi::Footprint &f : footprints)
+    w.u64(f.launchSharedBytes);
 }
 
 void getFootprints(Reader &r, std::vector<abi::Footprint> &footprints) {
-  footprints.resize(r.count(5 * 17));
+  footprints.resize(r.count(5 * 17 + 8));
   for (abi::Footprint &f : footprints)
     for (abi::CodeFact *fact : {&f.registers, &f.spillBytes, &f.sharedBytes,
                                 &f.localBytes, &f.maxWorkgroupSize}) {
@@ -266,6 +268,8 @@ void getFootprints(Reader &r, std::vector<abi::Footprint> &footprints) {
       fact->value = r.u64();
       fact->source = r.str();
     }
+  for (abi::Footprint &f : footprints)
+    f.launchSharedBytes = r.u64();
 }
 
 std::string finish(Reader &r, const char *what) {

@@ -918,7 +918,8 @@ typedef struct xpu_kernel_manifest {
                            submission (XPU_SUBMIT_UNCLASSIFIED) */
   xpu_manifest_fact registers;          /* per invocation */
   xpu_manifest_fact spill_bytes;        /* registers spilled, bytes per invocation */
-  xpu_manifest_fact shared_bytes;       /* static workgroup-shared memory */
+  xpu_manifest_fact shared_bytes;       /* workgroup-shared memory of the kernel's own
+                                           (not the launch's dynamic bytes) */
   xpu_manifest_fact local_bytes;        /* private memory (stack, scratch) per invocation */
   xpu_manifest_fact max_workgroup_size; /* the largest workgroup the code runs */
   /* All of it as JSON: {"schema": "xpujit.manifest/1", "kernel", "target",

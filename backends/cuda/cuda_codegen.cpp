@@ -25,6 +25,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <mutex>
 #include <sstream>
 
@@ -223,6 +224,30 @@ Status compileForNVPTX(mlir::ModuleOp module, const rt::TargetDesc &deviceTarget
     return {XPU_ERROR_COMPILE, "lowering for NVPTX failed"};
   rt::dumpStage("lowered-nvvm.mlir", module);
   timer.lap("lowering");
+  // Kernels whose shared memory went in the dynamic window: their launches
+  // pass those bytes (read from the module before it becomes LLVM IR).
+  std::map<std::string, uint64_t> launchShared;
+  if (auto placed = module->getAttrOfType<mlir::DictionaryAttr>(abi::kLaunchSharedBytesAttr))
+    for (mlir::NamedAttribute a : placed)
+      launchShared[a.getName().str()] = uint64_t(mlir::cast<mlir::IntegerAttr>(a.getValue()).getInt());
+  if (!launchShared.empty() && !kernels)
+    return {XPU_ERROR_INTERNAL, "a kernel's shared memory is dynamic, and the module "
+                                "compiles without kernel descriptions to record it in"};
+  auto recordLaunchShared = [&](std::vector<abi::Footprint> &footprints) {
+    footprints.resize(kernels->size());
+    for (size_t i = 0; i < kernels->size(); ++i) {
+      auto it = launchShared.find((*kernels)[i].name);
+      if (it == launchShared.end())
+        continue;
+      abi::Footprint &f = footprints[i];
+      f.launchSharedBytes = it->second;
+      if (f.sharedBytes.known) { // ptxas counted the static part only
+        f.sharedBytes.value += it->second;
+        f.sharedBytes.source += " + " + std::to_string(it->second) +
+                                " bytes xpujit placed in dynamic shared memory";
+      }
+    }
+  };
 
   // A chip LLVM does not know would only warn here and fail in ptxas.
   XPU_RETURN_IF_ERROR(checkNvptxChip(deviceTarget.chip));
@@ -253,6 +278,8 @@ Status compileForNVPTX(mlir::ModuleOp module, const rt::TargetDesc &deviceTarget
     out.code.push_back(0); // the driver's JIT reads a C string
     out.format = "ptx";
     out.toolchain = toolchain + "; PTX for the driver's JIT (" + assembler.why + ")";
+    if (!launchShared.empty())
+      recordLaunchShared(out.footprints);
     out.log = timer.log();
     return {};
   }
@@ -283,6 +310,8 @@ Status compileForNVPTX(mlir::ModuleOp module, const rt::TargetDesc &deviceTarget
   out.toolchain = toolchain + "; ptxas " + assembler.version;
   if (kernels)
     out.footprints = parsePtxasReport(log, *kernels, assembler.version);
+  if (!launchShared.empty())
+    recordLaunchShared(out.footprints);
   timer.lap("ptxas");
   out.log = timer.log();
   return {};

@@ -61,6 +61,9 @@ public:
 
 struct CudaKernel : rt::BackendKernel {
   CUfunction function = nullptr;
+  /// Its own shared memory in the dynamic window (Footprint::
+  /// launchSharedBytes): every launch adds it before the caller's bytes.
+  uint32_t launchShared = 0;
 };
 
 class CudaModule : public rt::LoadedModule {
@@ -143,6 +146,9 @@ public:
     c.function = [](const rt::BackendKernel *k) {
       return static_cast<const CudaKernel *>(k)->function;
     };
+    c.launchShared = [](const rt::BackendKernel *k) {
+      return static_cast<const CudaKernel *>(k)->launchShared;
+    };
     return createCudaGraph(c, nodes, after, out);
   }
   Status createEvent(std::unique_ptr<rt::BackendEvent> &out) override {
@@ -166,12 +172,16 @@ public:
   std::string toolchainIdentity() const override { return nvptxToolchainIdentity(); }
 
   Status describe();
+  Status allowOptinShared(const CudaKernel &k, const std::string &name);
   /// The primary context, once enter() has retained it.
   CUcontext context() const { return ctx; }
 
   const Driver &drv;
   CUdevice cuDevice;
   int ccMajor = 0, ccMinor = 0;
+  /// Shared memory a block may have: without opting in (48 KiB), and with
+  /// cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES) (227 KiB on sm_90).
+  int sharedPerBlock = 0, sharedOptin = 0;
 
 private:
   rt::DeviceIdentity id;
@@ -373,6 +383,11 @@ void CudaModule::describe(size_t index, abi::Footprint &f) {
   };
   query(f.registers, CU_FUNC_ATTRIBUTE_NUM_REGS, "NUM_REGS");
   query(f.sharedBytes, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, "SHARED_SIZE_BYTES");
+  if (uint32_t own = kernels.at(index).launchShared; own && f.sharedBytes.known) {
+    f.sharedBytes.value += own;
+    f.sharedBytes.source += " + " + std::to_string(own) +
+                            " bytes of its own in dynamic shared memory";
+  }
   query(f.localBytes, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, "LOCAL_SIZE_BYTES");
   query(f.maxWorkgroupSize, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
         "MAX_THREADS_PER_BLOCK");
@@ -471,7 +486,8 @@ public:
     auto *kernel = static_cast<const CudaKernel *>(r.kernel);
     CUresult res = device.drv.cuLaunchKernel(kernel->function, r.grid[0], r.grid[1],
                                              r.grid[2], r.block[0], r.block[1],
-                                             r.block[2], r.dynamicSharedBytes, stream,
+                                             r.block[2],
+                                             r.dynamicSharedBytes + kernel->launchShared, stream,
                                              params.data(), nullptr);
     if (res != CUDA_SUCCESS && green.context &&
         (res == CUDA_ERROR_INVALID_HANDLE || res == CUDA_ERROR_INVALID_CONTEXT))
@@ -570,11 +586,36 @@ Status CudaDevice::load(const rt::Blob &blob, const std::vector<abi::KernelInfo>
   auto module = std::make_unique<CudaModule>(*this, m);
   module->kernels.resize(kernels.size());
   for (size_t i = 0; i < kernels.size(); ++i) {
-    r = drv.cuModuleGetFunction(&module->kernels[i].function, m, kernels[i].name.c_str());
+    CudaKernel &k = module->kernels[i];
+    r = drv.cuModuleGetFunction(&k.function, m, kernels[i].name.c_str());
     if (r != CUDA_SUCCESS)
       return failure(drv, r, "kernel '" + kernels[i].name + "' not found in the module");
+    if (i < blob.footprints.size())
+      k.launchShared = uint32_t(blob.footprints[i].launchSharedBytes);
+    XPU_RETURN_IF_ERROR(allowOptinShared(k, kernels[i].name));
   }
   out = std::move(module);
+  return {};
+}
+
+/// Lets every launch of `k` ask for as much dynamic shared memory as the
+/// device allows a block beyond its static part (the capability says a
+/// block may have sharedOptin bytes). Without it a launch over 48 KiB fails.
+Status CudaDevice::allowOptinShared(const CudaKernel &k, const std::string &name) {
+  int staticBytes = 0;
+  if (sharedOptin <= sharedPerBlock ||
+      drv.cuFuncGetAttribute(&staticBytes, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, k.function) !=
+          CUDA_SUCCESS ||
+      staticBytes >= sharedOptin)
+    return {};
+  CUresult r = drv.cuFuncSetAttribute(k.function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                      sharedOptin - staticBytes);
+  // Only a kernel whose own buffers are dynamic needs it to run at all.
+  if (r != CUDA_SUCCESS && k.launchShared)
+    return failure(drv, r, "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES, " +
+                               std::to_string(sharedOptin - staticBytes) + ") of '" + name +
+                               "', which has " + std::to_string(k.launchShared) +
+                               " bytes of shared memory");
   return {};
 }
 
@@ -599,13 +640,21 @@ std::vector<cap::Fact> CudaDevice::probeCapabilities() {
   };
   for (cap::Fact &f : cap::nvidiaTileFacts(ccMajor, ccMinor, cc))
     facts.push_back(std::move(f));
-  int shared = 0, threads = 0;
-  if (drv.cuDeviceGetAttribute(&shared, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK,
-                               cuDevice) == CUDA_SUCCESS)
+  int threads = 0;
+  // Past MAX_SHARED_MEMORY_PER_BLOCK a kernel's shared memory is dynamic
+  // (xpu-place-shared-memory) and load() opts in.
+  if (sharedOptin > sharedPerBlock)
+    facts.push_back({C::sharedMemory, cap::Kind::deviceOptional, cap::Available{},
+                     "cuDeviceGetAttribute(MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)=" +
+                         std::to_string(sharedOptin) + " (MAX_SHARED_MEMORY_PER_BLOCK=" +
+                         std::to_string(sharedPerBlock) +
+                         "; beyond it a block's shared memory is dynamic)",
+                     uint64_t(sharedOptin)});
+  else if (sharedPerBlock > 0)
     facts.push_back({C::sharedMemory, cap::Kind::deviceOptional, cap::Available{},
                      "cuDeviceGetAttribute(MAX_SHARED_MEMORY_PER_BLOCK)=" +
-                         std::to_string(shared),
-                     uint64_t(shared)});
+                         std::to_string(sharedPerBlock),
+                     uint64_t(sharedPerBlock)});
   if (drv.cuDeviceGetAttribute(&threads, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
                                cuDevice) == CUDA_SUCCESS)
     facts.push_back({C::workgroupInvocations, cap::Kind::deviceOptional,
@@ -628,6 +677,8 @@ Status CudaDevice::describe() {
   };
   ccMajor = attr(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
   ccMinor = attr(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
+  sharedPerBlock = attr(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK);
+  sharedOptin = attr(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
   id.backend = XPU_BACKEND_CUDA;
   id.name = name;
   id.vendor = "NVIDIA";

@@ -35,7 +35,7 @@ public:
     p.blockDimX = r.block[0];
     p.blockDimY = r.block[1];
     p.blockDimZ = r.block[2];
-    p.sharedMemBytes = r.dynamicSharedBytes;
+    p.sharedMemBytes = r.dynamicSharedBytes + context.launchShared(r.kernel);
     p.kernelParams = values.data();
     return {};
   }

@@ -19,6 +19,8 @@ struct GraphContext {
   std::function<rt::Status()> enter;                                   ///< context current
   std::function<rt::Status(CUresult, const std::string &)> check;      ///< errors, faults
   std::function<CUfunction(const rt::BackendKernel *)> function;
+  /// The kernel's own dynamic shared memory, added to each node's.
+  std::function<uint32_t(const rt::BackendKernel *)> launchShared;
 };
 
 rt::Status createCudaGraph(const GraphContext &context,

@@ -101,6 +101,9 @@ int main(int argc, char **argv) {
   xpu_diagnostics_release(diags);
   xpu_kernel kernel;
   BENCH_OK(xpu_module_kernel(mod, "gemm", &kernel));
+  // What the tier's code takes: its stages show in the shared memory.
+  xpu_kernel_manifest manifest = {sizeof manifest};
+  BENCH_OK(xpu_kernel_manifest_get(kernel, &manifest));
 
   bool allOk = true;
   std::mt19937_64 rng(std::random_device{}());
@@ -183,9 +186,13 @@ int main(int argc, char **argv) {
     double tflops = 2.0 * n * n * double(n) / (median * 1e-3) / 1e12;
     std::printf("{\"impl\": \"xpujit-%s\", \"device\": \"%s\", \"type\": \"%s\", \"n\": %d, "
                 "\"tile\": \"%s\", \"threads\": %d, \"tier\": \"%s\", \"median_ms\": %.4f, "
-                "\"tflops\": %.4f, \"samples\": %d, \"bad\": %d, \"check\": \"%s\"}\n",
+                "\"tflops\": %.4f, \"shared_bytes\": %lld, \"registers\": %lld, "
+                "\"samples\": %d, \"bad\": %d, \"check\": \"%s\"}\n",
                 xpu_backend_name(info.backend), info.name, type.c_str(), n, tile.c_str(),
-                threads, tier.c_str(), median, tflops, samples, bad, bad ? "FAIL" : "pass");
+                threads, tier.c_str(), median, tflops,
+                manifest.shared_bytes.known ? (long long)manifest.shared_bytes.value : -1LL,
+                manifest.registers.known ? (long long)manifest.registers.value : -1LL, samples,
+                bad, bad ? "FAIL" : "pass");
     std::fflush(stdout);
     allOk &= bad == 0;
     xpu_event_release(start);

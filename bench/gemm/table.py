@@ -25,13 +25,15 @@ def best_cuda(r):
          and x["type"] == r["type"] and x["check"] == "pass"]
     return max(c, default=None)
 
-print("| implementation | type | n | tile / threads | tier | median ms | TFLOP/s | / reference | / CUDA tier | check |")
-print("|---|---|---:|---|---|---:|---:|---:|---:|---|")
+print("| implementation | type | n | tile / threads | tier | shared KiB | regs | median ms | TFLOP/s | / reference | / CUDA tier | check |")
+print("|---|---|---:|---|---|---:|---:|---:|---:|---:|---:|---|")
 for r in rows:
     refv = ref(r) if r["impl"].startswith("xpujit") else None
     cuda = best_cuda(r) if r["impl"] == "xpujit-vulkan" else None
     tile = f'{r["tile"]} / {r["threads"]}' if "tile" in r else "-"
     to_ref = "%.3f" % (r["tflops"] / refv) if refv else "-"
     to_cuda = "%.3f" % (r["tflops"] / cuda) if cuda else "-"
+    shared = "%.1f" % (r["shared_bytes"] / 1024) if r.get("shared_bytes", -1) >= 0 else "-"
+    regs = str(r["registers"]) if r.get("registers", -1) >= 0 else "-"
     print(f'| {r["impl"]} | {r["type"]} | {r["n"]} | {tile} | {r.get("tier", "-")} | '
-          f'{r["median_ms"]:.3f} | {r["tflops"]:.3f} | {to_ref} | {to_cuda} | {r["check"]} |')
+          f'{shared} | {regs} | {r["median_ms"]:.3f} | {r["tflops"]:.3f} | {to_ref} | {to_cuda} | {r["check"]} |')

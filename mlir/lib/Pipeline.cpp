@@ -462,6 +462,8 @@ LogicalResult lowerToLLVMDialect(ModuleOp module, LLVMTarget target,
   // Integer division that rounds up or down, and similar ops no target
   // lowers directly, become plain arithmetic.
   pm.addPass(arith::createArithExpandOpsPass());
+  if (target == LLVMTarget::nvvm)
+    pm.addPass(createPlaceSharedMemory());
   ConvertXPUToLLVMOptions llvmOptions;
   llvmOptions.target = name;
   pm.addPass(createConvertXPUToLLVM(llvmOptions));

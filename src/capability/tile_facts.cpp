@@ -33,6 +33,22 @@ std::vector<Fact> nvidiaTileFacts(int major, int minor, const std::string &evide
   };
 }
 
+uint64_t nvidiaSharedPerBlockOptin(int sm) {
+  // The CUDA C++ Programming Guide's table of compute capabilities.
+  switch (sm) {
+  case 80:
+  case 87: return 163 * 1024;
+  case 86:
+  case 89:
+  case 120:
+  case 121: return 99 * 1024;
+  case 90:
+  case 100:
+  case 103: return 227 * 1024;
+  default: return 48 * 1024;
+  }
+}
+
 std::vector<Fact> amdTileFacts(const std::string &chip, const std::string &evidence) {
   bool mfma = chip == "gfx908" || chip == "gfx90a" || startsWith(chip, "gfx94") ||
               startsWith(chip, "gfx95");
@@ -54,7 +70,11 @@ std::vector<Fact> tileFactsOfChip(const rt::TargetDesc &target) {
   std::string evidence = "the target chip " + target.chip + " (offline compilation)";
   if (target.kind == rt::TargetDesc::Kind::nvptx && startsWith(target.chip, "sm_")) {
     int sm = std::atoi(target.chip.c_str() + 3);
-    return nvidiaTileFacts(sm / 10, sm % 10, evidence);
+    std::vector<Fact> facts = nvidiaTileFacts(sm / 10, sm % 10, evidence);
+    facts.push_back({C::sharedMemory, Kind::deviceOptional, Available{},
+                     evidence + ": NVIDIA's shared memory per block with opt-in",
+                     nvidiaSharedPerBlockOptin(sm)});
+    return facts;
   }
   if (target.kind == rt::TargetDesc::Kind::amdgcn)
     return amdTileFacts(target.chip, evidence);

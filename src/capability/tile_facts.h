@@ -14,6 +14,11 @@ namespace xpu::cap {
 /// the compute capability).
 std::vector<Fact> nvidiaTileFacts(int major, int minor, const std::string &evidence);
 
+/// The shared memory a block of an NVIDIA chip (sm_90: 90) may have when
+/// its kernel opts in (227 KiB on sm_90), for offline compilation; 48 KiB
+/// for a chip the table does not know. A device reports its own.
+uint64_t nvidiaSharedPerBlockOptin(int sm);
+
 /// tileMfma (gfx908, gfx90a, gfx94x), tileWmma (gfx11xx), tileDotInt8
 /// (gfx906 and later, the 9-series and RDNA2+) for `chip` ("gfx942").
 std::vector<Fact> amdTileFacts(const std::string &chip, const std::string &evidence);
@@ -24,7 +29,8 @@ std::vector<Fact> amdTileFacts(const std::string &chip, const std::string &evide
 inline constexpr const char *kSpirvCoopMatrixChip = "cooperative-matrix";
 
 /// The same facts for a target given by name only (offline compilation):
-/// what its chip implies, or nothing for targets whose facts need a device.
+/// what its chip implies (on NVIDIA with its shared memory per block), or
+/// nothing for targets whose facts need a device.
 std::vector<Fact> tileFactsOfChip(const rt::TargetDesc &target);
 
 } // namespace xpu::cap

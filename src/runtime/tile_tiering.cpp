@@ -250,6 +250,13 @@ void selectTileTiers(mlir::ModuleOp module, const TargetDesc &target,
     if (!chosen)
       chosen = &tiers.back();
     kernel->setAttr("xpu.mma_tier", mlir::StringAttr::get(kernel.getContext(), chosen->name));
+    // How much shared memory a block may have: NVIDIA's tiers stage their
+    // operands in as much of it as fits (xpu-lower-tiles).
+    const cap::Fact &shared = facts[size_t(Capability::sharedMemory)];
+    if (target.kind == TargetDesc::Kind::nvptx && cap::permits(shared.verdict) && shared.limit)
+      kernel->setAttr("xpu.shared_limit",
+                      mlir::IntegerAttr::get(mlir::IntegerType::get(kernel.getContext(), 64),
+                                             int64_t(*shared.limit)));
 
     std::string message = std::string(kNote) + "kernel '" + kernel.getSymName().str() +
                           "': " + chosen->name + " (" + chosen->what + ")" + demoted;

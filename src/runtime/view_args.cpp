@@ -138,6 +138,14 @@ void describeArguments(DeviceObj &device, const Program &program, KernelObj &ker
   // static shared memory of the module's kernels that use it (as
   // populateInteropToSPIRVPatterns sizes it).
   uint64_t used = info.sharedBytes;
+  // The code's own figure where the compiler left one: a tile tier lays
+  // out its shared memory otherwise than the description counted, and
+  // on CUDA a kernel's own dynamic shared memory comes first.
+  for (size_t i = 0; i < program.kernels.size() && i < program.blob.footprints.size(); ++i)
+    if (program.kernels[i] == kernel.info) {
+      const abi::Footprint &f = program.blob.footprints[i];
+      used = std::max(f.sharedBytes.known ? f.sharedBytes.value : used, f.launchSharedBytes);
+    }
   if (device.device->identity().backend == XPU_BACKEND_VULKAN)
     for (const auto &k : program.kernels)
       if (usesDynamicShared(*k))

@@ -115,7 +115,7 @@ def run(cache_dir, c, style=0, preexec=None, **extra):
 
 def files(cache_dir):
     names = sorted(os.listdir(cache_dir))
-    entries = [n for n in names if re.fullmatch(r"[0-9a-f]{32}\.[ks]1", n)]
+    entries = [n for n in names if re.fullmatch(r"[0-9a-f]{32}\.[ks]2", n)]
     temps = [n for n in names if n.startswith(".tmp.")]
     return entries, temps
 
@@ -136,8 +136,8 @@ for round_ in range(2):
     results = [finish(p) for p in procs]
     entries, temps = files(shared)
     check(not temps, f"round {round_}: temporary files left: {temps}")
-    kernels = [e for e in entries if e.endswith(".k1")]
-    sources = [e for e in entries if e.endswith(".s1")]
+    kernels = [e for e in entries if e.endswith(".k2")]
+    sources = [e for e in entries if e.endswith(".s2")]
     check(len(kernels) == 4, f"round {round_}: {len(kernels)} kernel entries, wanted 4")
     check(len(sources) == 8, f"round {round_}: {len(sources)} source entries, wanted 8")
     if round_ == 1:
@@ -198,7 +198,7 @@ for entry in entries:
         what = f"{entry} {name}"
         if stats:
             check(stats["bad"] == 1, f"{what}: not detected: {stats}\n{err}")
-            if entry.endswith(".k1"):
+            if entry.endswith(".k2"):
                 check(stats["compiled"] == 1, f"{what}: not recompiled: {stats}")
             else:
                 check(stats["disk_hits"] == 1, f"{what}: kernel entry not used: {stats}")
@@ -209,7 +209,7 @@ check(" 0 bad" in v.stdout, f"verify after repairs: {v.stdout}")
 
 # --- `xpujit cache list` and `verify` -----------------------------------------
 entries, _ = files(damaged)
-victim = os.path.join(damaged, [e for e in entries if e.endswith(".k1")][0])
+victim = os.path.join(damaged, [e for e in entries if e.endswith(".k2")][0])
 with open(victim, "r+b") as f:
     f.seek(60)
     byte = f.read(1)
@@ -306,7 +306,7 @@ stats, _ = run(ro, c=1, XPU_CACHE="readonly")
 check(stats and stats["disk_hits"] == 1, f"readonly hit: {stats}")
 stats, _ = run(ro, c=2, XPU_CACHE="readonly")
 check(stats and stats["compiled"] == 1 and files(ro)[0] == before, f"readonly wrote: {stats}")
-victim = os.path.join(ro, [e for e in before if e.endswith(".k1")][0])
+victim = os.path.join(ro, [e for e in before if e.endswith(".k2")][0])
 with open(victim, "r+b") as f:
     f.truncate(100)
 stats, _ = run(ro, c=1, XPU_CACHE="readonly")

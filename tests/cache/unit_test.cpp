@@ -88,6 +88,9 @@ KernelPayload samplePayload() {
   p.format = "elf-object";
   p.toolchain = "LLVM 22.1.8";
   p.kernels = {sampleKernel("k")};
+  p.footprints.resize(1);
+  p.footprints[0].sharedBytes = {true, 65536 + 256, "ptxas and xpujit's layout"};
+  p.footprints[0].launchSharedBytes = 65536;
   return p;
 }
 
@@ -206,6 +209,10 @@ TEST_CASE("payloads round-trip and garbage never decodes") {
   CHECK(k2.kernels[0].params[2].view == k.kernels[0].params[2].view);
   CHECK(k2.kernels[0].params[3].role == abi::Role::viewSize);
   CHECK(k2.kernels[0].minDynamicSharedBytes == 1024);
+  REQUIRE(k2.footprints.size() == 1);
+  CHECK(k2.footprints[0].sharedBytes.value == 65536 + 256);
+  CHECK(k2.footprints[0].sharedBytes.source == "ptxas and xpujit's layout");
+  CHECK(k2.footprints[0].launchSharedBytes == 65536);
 
   SourcePayload s, s2;
   s.content = keyOf(9);

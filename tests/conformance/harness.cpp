@@ -61,6 +61,17 @@ xpu_stream defaultStream() {
   return s;
 }
 
+std::string diagnosticsOf(const std::string &text, xpu_status &st) {
+  xpu_module m = nullptr;
+  xpu_diagnostics diags = nullptr;
+  st = xpu_module_create(target().ctx, target().dev, text.data(), text.size(), nullptr, &m,
+                         &diags);
+  std::string said = xpu_diagnostics_text(diags);
+  xpu_diagnostics_release(diags);
+  xpu_module_release(m);
+  return said;
+}
+
 void run(xpu_kernel k, std::initializer_list<uint32_t> grid,
          std::initializer_list<uint32_t> block, std::vector<xpu_arg> args) {
   uint32_t g[3] = {1, 1, 1}, b[3] = {1, 1, 1};

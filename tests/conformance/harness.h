@@ -60,6 +60,10 @@ struct Buffer {
   ~Buffer();
 };
 
+/// What compiling `text` for the device under test said, and in `st` how
+/// it ended; the module is released.
+std::string diagnosticsOf(const std::string &text, xpu_status &st);
+
 /// Launches on the default stream and synchronizes it.
 void run(xpu_kernel k, std::initializer_list<uint32_t> grid,
          std::initializer_list<uint32_t> block, std::vector<xpu_arg> args);

@@ -11,18 +11,31 @@
 
 namespace conf {
 
-/// The device's verdict on capability `name` ("wave.shuffle").
-inline bool capabilityAvailable(const char *name) {
+/// The device's entry for capability `name` ("wave.shuffle"); its strings
+/// are the device's.
+inline xpu_capability capability(const char *name) {
   uint32_t n = 0;
   XPU_OK(xpu_device_capability_count(target().dev, &n));
   for (uint32_t i = 0; i < n; ++i) {
     xpu_capability c;
     XPU_OK(xpu_device_capability(target().dev, i, &c));
     if (std::string(c.name) == name)
-      return c.verdict == XPU_VERDICT_AVAILABLE;
+      return c;
   }
   FAIL("no capability named " << name);
-  return false;
+  xpu_capability none = {};
+  none.name = none.description = none.reason = none.evidence = "";
+  return none;
+}
+
+inline bool capabilityAvailable(const char *name) {
+  return capability(name).verdict == XPU_VERDICT_AVAILABLE;
+}
+
+/// Its limit; UINT64_MAX when it states none.
+inline uint64_t capabilityLimit(const char *name) {
+  xpu_capability c = capability(name);
+  return c.has_limit ? c.limit : UINT64_MAX;
 }
 
 /// Checks `text` with xpu_module_check: it must end with `want` and its

@@ -4,7 +4,9 @@
 // checked. (On the CPU these exercise region formation: work-item loops
 // split at barriers, see mlir/lib/Conversion/CPUWorkItemLoops.cpp.)
 #include "harness.h"
+#include "surface.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <functional>
@@ -699,4 +701,98 @@ TEST_CASE("a barrier that only some invocations reach is refused with its locati
   CHECK((said.find("XPU-UC001") != std::string::npos ||
          said.find("XPU-CPU001") != std::string::npos));
   CHECK(said.find(":6:5") != std::string::npos);
+}
+
+TEST_CASE("shared memory past 48 KiB, and dynamic shared memory after it") {
+  // 80 KiB of the kernel's own (a CUDA block has 48 KiB of static shared
+  // memory: past it the kernel's buffers are placed in the dynamic window,
+  // xpu-place-shared-memory) and 1 KiB the launch gives, which must follow
+  // them. Each element read back was written by another invocation.
+  const uint32_t own = 16384 * 4 + 4096 * 4, dynamic = 256 * 4, groups = 3;
+  std::string text = fill(R"tmpl(
+    xpu.kernel @big(%out: !xpu.buffer<f32>, %in: !xpu.buffer<f32, ro>,
+                    %bytes: i64 {xpu.role = "dynamic_shared_bytes"}) $shape {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c256 = arith.constant 256 : index
+      %c4096 = arith.constant 4096 : index
+      %c16384 = arith.constant 16384 : index
+      %last = arith.constant 16383 : index
+      %tx = xpu.thread_id x
+      %wg = xpu.workgroup_id x
+      %base = arith.muli %wg, %c16384 : index
+      %a = xpu.alloc : !xpu.buffer<16384xf32, shared>
+      %b = xpu.alloc : !xpu.buffer<4096xi32, shared>
+      %n = arith.index_castui %bytes : i64 to index
+      %d = xpu.dynamic_shared %n : !xpu.buffer<f32, shared>
+      scf.for %i = %tx to %c16384 step %c256 {
+        %at = arith.addi %base, %i : index
+        %v = xpu.load %in[%at] : !xpu.buffer<f32, ro>
+        xpu.store %v, %a[%i] : !xpu.buffer<16384xf32, shared>
+      }
+      scf.for %i = %tx to %c4096 step %c256 {
+        %i32 = arith.index_castui %i : index to i32
+        %three = arith.constant 3 : i32
+        %v = arith.muli %i32, %three : i32
+        xpu.store %v, %b[%i] : !xpu.buffer<4096xi32, shared>
+      }
+      %txf = arith.index_castui %tx : index to i32
+      %txv = arith.uitofp %txf : i32 to f32
+      xpu.store %txv, %d[%tx] : !xpu.buffer<f32, shared>
+      xpu.barrier
+      scf.for %i = %tx to %c16384 step %c256 {
+        %mirror = arith.subi %last, %i : index
+        %x = xpu.load %a[%mirror] : !xpu.buffer<16384xf32, shared>
+        %j = arith.remui %i, %c4096 : index
+        %y = xpu.load %b[%j] : !xpu.buffer<4096xi32, shared>
+        %yf = arith.sitofp %y : i32 to f32
+        %k = arith.remui %i, %c256 : index
+        %z = xpu.load %d[%k] : !xpu.buffer<f32, shared>
+        %s0 = arith.addf %x, %yf : f32
+        %s = arith.addf %s0, %z : f32
+        %at = arith.addi %base, %i : index
+        xpu.store %s, %out[%at] : !xpu.buffer<f32>
+      }
+      xpu.return
+    })tmpl",
+                          {{"shape", shapeAttr(256, 1, 1)}});
+  const uint64_t limit = capabilityLimit("shared.memory");
+  if (limit < own + dynamic) {
+    xpu_status st;
+    std::string said = diagnosticsOf(text, st);
+    INFO(said);
+    CHECK(st == XPU_ERROR_REFUSED);
+    CHECK(said.find("shared memory") != std::string::npos);
+    MESSAGE("SKIP on " << target().name << ": shared.memory is " << limit
+                       << " bytes (refused as it must be)");
+    return;
+  }
+  // On CUDA this is the dynamic window: the whole 80 KiB on every H100/H200.
+  Module m(text);
+  xpu_kernel k = m.kernel("big");
+  auto in = randomFloats(groups * 16384);
+  Buffer bin = Buffer::from(in), bout(groups * 16384 * 4);
+  const uint32_t grid[3] = {groups, 1, 1}, block[3] = {256, 1, 1};
+  xpu_arg args[] = {xpu_arg_buffer(bout.handle), xpu_arg_buffer(bin.handle)};
+  xpu_launch_options options = XPU_LAUNCH_OPTIONS_INIT;
+  options.dynamic_shared_bytes = dynamic;
+  XPU_OK(xpu_launch_with_options(k, nullptr, grid, block, args, 2, &options));
+  XPU_OK(xpu_stream_synchronize(defaultStream()));
+  auto out = bout.read<float>();
+  for (uint32_t g = 0; g < groups; ++g)
+    for (uint32_t i = 0; i < 16384; ++i) {
+      float want = in[g * 16384 + 16383 - i] + float(int32_t(i % 4096) * 3) + float(i % 256);
+      INFO("group " << g << " element " << i);
+      REQUIRE(sameBits(out[g * 16384 + i], want));
+    }
+  // The manifest counts the kernel's own 80 KiB, wherever the code keeps it.
+  xpu_kernel_manifest man = {sizeof man};
+  XPU_OK(xpu_kernel_manifest_get(k, &man));
+  INFO(man.shared_bytes.source);
+  if (man.shared_bytes.known)
+    CHECK(man.shared_bytes.value >= own);
+  // More dynamic shared memory than the device leaves is refused.
+  options.dynamic_shared_bytes = uint32_t(std::min<uint64_t>(limit, UINT32_MAX));
+  CHECK(xpu_launch_with_options(k, nullptr, grid, block, args, 2, &options) ==
+        XPU_ERROR_INVALID_ARGUMENT);
 }

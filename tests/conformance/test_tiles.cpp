@@ -42,14 +42,6 @@ std::string compileNotes(const std::string &text, xpu_module &m, xpu_status &st)
   return said;
 }
 
-/// What compiling `text` said; the module is released.
-std::string diagnosticsOf(const std::string &text, xpu_status &st) {
-  xpu_module m = nullptr;
-  std::string said = compileNotes(text, m, st);
-  xpu_module_release(m);
-  return said;
-}
-
 /// The one [mma-tiering] note about kernel `name` in `said`.
 std::string tierNote(const std::string &said, const std::string &name);
 
@@ -157,17 +149,7 @@ void checkFloatGemm(const Gemm &g, int m, int n, int k, Elem (*encode)(float),
 }
 
 /// The evidence behind capability `name`.
-std::string capabilityEvidence(const char *name) {
-  uint32_t n = 0;
-  XPU_OK(xpu_device_capability_count(target().dev, &n));
-  for (uint32_t i = 0; i < n; ++i) {
-    xpu_capability c;
-    XPU_OK(xpu_device_capability(target().dev, i, &c));
-    if (std::string(c.name) == name)
-      return c.evidence;
-  }
-  return "";
-}
+std::string capabilityEvidence(const char *name) { return capability(name).evidence; }
 
 /// Whether XPU_TILE_TIERS_OFF names `tier`.
 bool tierTurnedOff(const char *tier) {
@@ -254,7 +236,7 @@ TEST_CASE("f16 and bf16 tiles in warp-sized steps: the mma.sync tier where there
     else
       checkFloatGemm<uint16_t>(g, 64, 96, 48, toBf16, fromBf16, std::ldexp(1.0, -23));
     std::string note = gemmNote(g.text());
-    MESSAGE(t << " tier: " << note);
+    MESSAGE(std::string(t) << " tier: " << note);
     if (target().backend == XPU_BACKEND_CUDA && !nvidiaTier(g).empty())
       CHECK(note.rfind(nvidiaTier(g) + " (", 0) == 0);
     if (target().backend == XPU_BACKEND_VULKAN && g.ta == "f16" &&
@@ -296,7 +278,7 @@ void checkHalfGemm(const HalfGemm &v) {
       g.epilogue = "  %two = arith.constant 2.0 : f32\n"
                    "  %s = xpu.tile_scale %acc, %two : " + acc + "\n"
                    "  %outTile = xpu.tile_add %s, %acc : " + acc + "\n";
-    INFO(t << " " << v.tm << "x" << v.tn << "x" << v.tk << " tiles, " << v.threads
+    INFO(std::string(t) << " " << v.tm << "x" << v.tn << "x" << v.tk << " tiles, " << v.threads
            << " invocations, A/B column-major " << v.aColMajor << "/" << v.bColMajor
            << ", shifts " << v.aShift << "/" << v.cShift);
     if (!runsHere(g.text(), {std::string(t) == "f16" ? "f16.storage" : "bf16.storage"}))
@@ -316,7 +298,7 @@ void checkHalfGemm(const HalfGemm &v) {
                              half ? fromHalf : fromBf16, std::ldexp(1.0, -23),
                              v.epilogue ? 3 : 1);
     std::string note = gemmNote(g.text());
-    MESSAGE(t << " tier: " << note);
+    MESSAGE(std::string(t) << " tier: " << note);
     if (tensorTier)
       CHECK(note.rfind(nvidiaTier(g) + " (", 0) == 0);
   }
@@ -328,14 +310,17 @@ TEST_CASE("mma.sync tier shapes: warp grids, layouts, epilogues, unaligned opera
   // The warp grids the tier picks (2x4 warps of 64x32, 1x2, 2x2 with B
   // column-major, one warp of four holding a 16x8 tile), the sums scaled
   // and added after the K loop (on the fragments), and A and C one element
-  // off vector alignment (the element-wise copies and stores).
+  // off vector alignment (the element-wise copies and stores). On a device
+  // with more than 48 KiB per block, 128x128x64 stages its operands in
+  // the dynamic window (3 stages of 35 KiB on the H200).
   for (const HalfGemm &v : {HalfGemm{128, 128, 32, 256, false, false, false, 0, 0, 256, 256, 96},
                             HalfGemm{32, 32, 16, 64, false, false, false, 0, 0, 64, 96, 48},
                             HalfGemm{64, 64, 32, 128, false, true, false, 0, 0, 128, 192, 64},
                             HalfGemm{16, 8, 16, 128, false, false, false, 0, 0, 32, 24, 32},
                             HalfGemm{64, 32, 16, 64, false, false, true, 0, 0, 128, 64, 32},
                             HalfGemm{32, 32, 32, 128, false, false, false, 1, 1, 64, 64, 64},
-                            HalfGemm{32, 64, 16, 128, false, true, true, 3, 1, 64, 128, 48}})
+                            HalfGemm{32, 64, 16, 128, false, true, true, 3, 1, 64, 128, 48},
+                            HalfGemm{128, 128, 64, 256, false, true, true, 0, 0, 256, 256, 192}})
     checkHalfGemm(v);
 }
 
@@ -348,7 +333,12 @@ TEST_CASE("wgmma tier shapes: warpgroup grids, swizzles, transposed operands, ep
   // the sums scaled and added after the K loop. The operands of the
   // kernels whose stages fit are copied in 2 to 4 stages (K loops of one
   // and of two steps, fewer than the stages; an unaligned A copied element
-  // by element), the rest one step ahead through registers (128x64x64).
+  // by element). On the H200 (227 KiB a block) 128x64x64, 128x128x32 on
+  // 512 invocations and 128x256x64 (4 stages of 48 KiB) stage theirs past
+  // 48 KiB, in the dynamic window; 128x128x256 has room for one stage
+  // only, so its operands (128 KiB) go one step ahead through registers.
+  // (Stages take a block's share of the SM when its registers let two
+  // blocks share one: xpu-lower-tiles' stageBudget.)
   // On other devices the kernels take whatever tier they fit and are
   // checked the same way.
   for (const HalfGemm &v : {HalfGemm{64, 64, 16, 128, false, false, false, 0, 0, 128, 128, 64},
@@ -359,7 +349,9 @@ TEST_CASE("wgmma tier shapes: warpgroup grids, swizzles, transposed operands, ep
                             HalfGemm{128, 64, 64, 256, false, false, true, 0, 0, 256, 128, 128},
                             HalfGemm{64, 256, 32, 256, true, true, false, 0, 0, 128, 256, 64},
                             HalfGemm{128, 128, 32, 512, false, false, false, 1, 3, 256, 256, 96},
-                            HalfGemm{64, 96, 32, 256, false, false, true, 0, 0, 128, 192, 64}})
+                            HalfGemm{64, 96, 32, 256, false, false, true, 0, 0, 128, 192, 64},
+                            HalfGemm{128, 256, 64, 256, false, false, true, 0, 0, 256, 512, 320},
+                            HalfGemm{128, 128, 256, 256, false, true, false, 0, 0, 128, 256, 512}})
     checkHalfGemm(v);
 }
 

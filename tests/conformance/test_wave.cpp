@@ -19,13 +19,8 @@ namespace {
 
 /// A backend without `capability` must refuse `text` naming it.
 void expectRefused(const std::string &text, const char *capability) {
-  xpu_module m = nullptr;
-  xpu_diagnostics diags = nullptr;
-  xpu_status st = xpu_module_create(target().ctx, target().dev, text.data(), text.size(),
-                                    nullptr, &m, &diags);
-  std::string said = xpu_diagnostics_text(diags);
-  xpu_diagnostics_release(diags);
-  xpu_module_release(m);
+  xpu_status st;
+  std::string said = diagnosticsOf(text, st);
   INFO(said);
   CHECK(st == XPU_ERROR_REFUSED);
   CHECK(said.find("XPU-CAP00") != std::string::npos);

@@ -168,6 +168,10 @@ struct Footprint {
   CodeFact sharedBytes;      ///< static workgroup-shared memory
   CodeFact localBytes;       ///< private memory (stack, scratch) per invocation
   CodeFact maxWorkgroupSize; ///< the most invocations a workgroup may have
+  /// The kernel's own shared memory that each launch passes as dynamic
+  /// shared memory, before the caller's (a CUDA block over 48 KiB of static
+  /// shared memory: xpu-place-shared-memory); 0 for the rest.
+  uint64_t launchSharedBytes = 0;
 };
 
 /// A runtime-checked access site: where it is in the source.
@@ -289,6 +293,11 @@ constexpr const char *kCpuStackBytesSuffix = ".xpu_stack_bytes";
 /// shared block's size, and per parameter -1 (scalar) or its Access.
 constexpr const char *kCpuSharedBytesAttr = "xpu.shared_bytes";
 constexpr const char *kCpuBufferAccessAttr = "xpu.buffer_access";
+
+/// On the module, after xpu-place-shared-memory (CUDA): kernel name -> the
+/// bytes of its own shared memory each launch passes as dynamic shared
+/// memory (Footprint::launchSharedBytes).
+constexpr const char *kLaunchSharedBytesAttr = "xpu.launch_shared_bytes";
 
 /// Launch shapes that bounds proofs rely on (CoordinateRanges.cpp). A
 /// launch passes each grid extent as a uint32 (xpu_launch); no backend runs

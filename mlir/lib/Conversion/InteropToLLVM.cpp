@@ -31,19 +31,8 @@ struct DynamicSharedLowering : ConvertOpToLLVMPattern<DynamicSharedOp> {
     if (cpu && !base)
       return op.emitOpError("has no base pointer; on the CPU "
                             "xpu-lower-execution-model sets it");
-    if (!base) {
-      auto module = op->getParentOfType<ModuleOp>();
-      auto ptrTy = LLVM::LLVMPointerType::get(rw.getContext(), kWorkgroupSpace);
-      if (!module.lookupSymbol(kDynamicSharedSymbol)) {
-        OpBuilder::InsertionGuard g(rw);
-        rw.setInsertionPointToStart(module.getBody());
-        LLVM::GlobalOp::create(rw, loc, LLVM::LLVMArrayType::get(rw.getI8Type(), 0),
-                               /*isConstant=*/false, LLVM::Linkage::External,
-                               kDynamicSharedSymbol, Attribute(), /*alignment=*/16,
-                               kWorkgroupSpace);
-      }
-      base = LLVM::AddressOfOp::create(rw, loc, ptrTy, kDynamicSharedSymbol);
-    }
+    if (!base)
+      base = dynamicSharedAddress(rw, loc, op->getParentOfType<ModuleOp>());
     Type elem = op.getResult().getType().getElementType();
     Value bytesPerElement = LLVM::ConstantOp::create(
         rw, loc, rw.getI64Type(), std::max(1u, elem.getIntOrFloatBitWidth() / 8));
@@ -58,6 +47,20 @@ struct DynamicSharedLowering : ConvertOpToLLVMPattern<DynamicSharedOp> {
 };
 
 } // namespace
+
+Value xpu::dynamicSharedAddress(OpBuilder &b, Location loc, ModuleOp module) {
+  if (!module.lookupSymbol(kDynamicSharedSymbol)) {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(module.getBody());
+    LLVM::GlobalOp::create(b, loc, LLVM::LLVMArrayType::get(b.getI8Type(), 0),
+                           /*isConstant=*/false, LLVM::Linkage::External,
+                           kDynamicSharedSymbol, Attribute(), /*alignment=*/16,
+                           kWorkgroupSpace);
+  }
+  return LLVM::AddressOfOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext(), kWorkgroupSpace),
+      kDynamicSharedSymbol);
+}
 
 void xpu::populateInteropToLLVMPatterns(LLVMTypeConverter &converter,
                                         RewritePatternSet &patterns, bool cpu) {

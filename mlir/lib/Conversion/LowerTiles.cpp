@@ -52,12 +52,14 @@ class KernelTiles {
 public:
   /// `tier`: the kernel's xpu.mma_tier (software when absent);
   /// `stageCopies`: copy the mac operands of K loops in stages with
-  /// cp.async where they qualify (NVIDIA's tiers; stagingOf).
-  KernelTiles(KernelOp kernel, StringRef tier, bool wideVectors, bool stageCopies = false)
+  /// cp.async where they qualify (NVIDIA's tiers; stagingOf), in at most
+  /// `stageBudget` bytes.
+  KernelTiles(KernelOp kernel, StringRef tier, bool wideVectors, bool stageCopies = false,
+              int64_t stageBudget = 0)
       : kernel(kernel), b(kernel.getContext()), dot4(tier == "dot4"),
         wideVectors(wideVectors), mmaSync(tier == "mma.sync"), wgmma(tier == "wgmma"),
         coopMatrix(tier == "cooperative-matrix"), fragments(mmaSync || wgmma),
-        stageCopies(stageCopies) {}
+        stageCopies(stageCopies), stageBudget(stageBudget) {}
 
   LogicalResult run() {
     Block &entry = kernel.getBody().front();
@@ -97,6 +99,7 @@ private:
   bool dot4, wideVectors, mmaSync, wgmma, coopMatrix;
   bool fragments; ///< sums held as fragments (mma.sync, wgmma)
   bool stageCopies;
+  int64_t stageBudget;
   OpBuilder::InsertPoint entryPoint;
   Value self, count;       ///< linear invocation index, invocations (index)
   int64_t fixedCount = 0;  ///< the workgroup size when the kernel fixes it
@@ -1127,11 +1130,8 @@ private:
   // Operand loads of a K loop copied in stages (mma.sync and wgmma tiers)
   //===--------------------------------------------------------------------===//
 
-  /// Shared memory the stages of one K loop may take: a CUDA block has 48
-  /// KiB of static shared memory (every sm_80+ chip); the rest is left for
-  /// the kernel's other buffers and the operands' alignment. The pass checks
-  /// the whole kernel afterwards (lowerKernelTiles).
-  static constexpr int64_t kStageBudget = 40 * 1024;
+  /// Four stages keep three K steps of copies in flight, which covers the
+  /// latency of global memory; more only take shared memory.
   static constexpr int64_t kMaxStages = 4;
 
   /// The operand loads of a K loop that are copied in `stages` stages, in
@@ -1142,6 +1142,9 @@ private:
     SmallVector<TileLoadOp> loads;
     SmallVector<Value> buffers;
     SmallVector<Layout> layouts;
+    /// In the body: the copies started for a later iteration, and their
+    /// commit (deferWgmmaWait moves them).
+    SmallVector<Operation *> ahead;
   };
   llvm::DenseMap<Operation *, Staging> staging;
 
@@ -1189,7 +1192,7 @@ private:
         st.loads.push_back(load);
         bytes += operandShape(load).first * operandLayout(load).ld * 2;
       }
-    st.stages = bytes ? std::min(kMaxStages, kStageBudget / bytes) : 0;
+    st.stages = bytes ? std::min(kMaxStages, stageBudget / bytes) : 0;
     if (st.stages < 2)
       st = Staging();
     return st;
@@ -1228,7 +1231,7 @@ private:
       stageElems.push_back(elems);
     }
     // The copies of the iteration at `iv` into stage `stage`, when it runs.
-    auto copyIteration = [&](Value iv, Value stage) {
+    auto copyIteration = [&](Value iv, Value stage) -> Operation * {
       auto runs = scf::IfOp::create(
           b, loc, TypeRange{},
           runsAt(loc, loop, iv), /*withElse=*/false);
@@ -1241,6 +1244,7 @@ private:
         layout.base = arith::MulIOp::create(b, loc, stage, idx(stageElems[i]));
         copyChunks(loc, load, atIteration(loop, load.getOffset(), at), st.buffers[i], layout);
       }
+      return runs;
     };
     auto iteration = [&](Value n) {
       return arith::AddIOp::create(b, loc, loop.getLowerBound(),
@@ -1261,8 +1265,9 @@ private:
         b, loc, arith::SubIOp::create(b, loc, loop.getInductionVar(), loop.getLowerBound()),
         loop.getStep());
     Value ahead = arith::AddIOp::create(b, loc, n, idx(st.stages - 1));
-    copyIteration(iteration(ahead), arith::RemUIOp::create(b, loc, ahead, idx(st.stages)));
-    NVVM::CpAsyncCommitGroupOp::create(b, loc);
+    st.ahead.push_back(
+        copyIteration(iteration(ahead), arith::RemUIOp::create(b, loc, ahead, idx(st.stages))));
+    st.ahead.push_back(NVVM::CpAsyncCommitGroupOp::create(b, loc));
     Value stage = arith::RemUIOp::create(b, loc, n, idx(st.stages));
     for (size_t i = 0; i < st.layouts.size(); ++i)
       st.layouts[i].base = arith::MulIOp::create(b, loc, stage, idx(stageElems[i]));
@@ -1577,7 +1582,7 @@ private:
           b.getI64IntegerAttr(8 * la.swizzle), b.getI64IntegerAttr(la.swizzle),
           aKMajor ? UnitAttr() : b.getUnitAttr(), b.getI64IntegerAttr(lbo(lb, bKMajor)),
           b.getI64IntegerAttr(8 * lb.swizzle), b.getI64IntegerAttr(lb.swizzle),
-          bKMajor ? UnitAttr() : b.getUnitAttr());
+          bKMajor ? UnitAttr() : b.getUnitAttr(), /*no_wait=*/UnitAttr());
       for (int64_t e = 0; e < g.entries(); ++e)
         StoreOp::create(b, loc, mma.getResult()[e], rs, idx(e));
     });
@@ -1640,7 +1645,51 @@ private:
 
   /// Rebuilds the loops and ifs without their tile values, then erases the
   /// tile ops; placeholders stand in for tile values until they go.
+  /// On the wgmma tier, a staged K loop whose body issues one
+  /// xpu.warpgroup_mma (every warp holding sums) starts its copies for the
+  /// later iteration after that mma and waits for the mma only then, so
+  /// the copies are issued while the tensor cores work. They write the
+  /// stage the previous iteration read, which every warpgroup finished
+  /// (it waited before the iteration's barrier), not the one this mma
+  /// reads. The sums go to their fragment after the wait.
+  void deferWgmmaWait(const Staging &st) {
+    if (!wgmma || st.ahead.empty())
+      return;
+    Block *body = st.ahead.front()->getBlock();
+    SmallVector<WarpgroupMmaOp> mmas;
+    body->walk([&](WarpgroupMmaOp op) { mmas.push_back(op); });
+    if (mmas.size() != 1 || mmas[0]->getBlock() != body ||
+        !st.ahead.back()->isBeforeInBlock(mmas[0]))
+      return;
+    WarpgroupMmaOp mma = mmas[0];
+    SmallVector<StoreOp> stores;
+    for (Operation *user : mma->getUsers()) {
+      auto store = dyn_cast<StoreOp>(user);
+      if (!store || store->getBlock() != body)
+        return;
+      stores.push_back(store);
+    }
+    Operation *at = mma;
+    for (StoreOp store : stores)
+      if (at->isBeforeInBlock(store))
+        at = store;
+    for (Operation *op : st.ahead) {
+      op->moveAfter(at);
+      at = op;
+    }
+    mma.setNoWait(true);
+    b.setInsertionPointAfter(at);
+    auto wait = WarpgroupWaitOp::create(b, mma.getLoc(), mma.getResultTypes(), mma.getResults());
+    for (StoreOp store : stores) {
+      store->moveAfter(wait);
+      store.getValueMutable().assign(
+          wait.getResult()[cast<OpResult>(store.getValue()).getResultNumber()]);
+    }
+  }
+
   LogicalResult finish() {
+    for (auto &entry : staging)
+      deferWgmmaWait(entry.second);
     SmallVector<Operation *> placeholders;
     auto placeholder = [&](Type t, Location loc) {
       Value p = ub::PoisonOp::create(b, loc, t);
@@ -1826,22 +1875,48 @@ void removeRedundantBarriers(KernelOp kernel) {
 
 namespace {
 
-/// Static shared memory a CUDA block may have (48 KiB on every chip).
-constexpr uint64_t kCudaStaticShared = 48 * 1024;
+/// Shared memory the operand stages of `kernel` may take when a block may
+/// have `limit` bytes (the device's opt-in limit, which tile tiering gives
+/// as xpu.shared_limit): as many blocks as its registers let an SM hold should
+/// fit there side by side, since the macs of one block wait for their
+/// results while another's run. An SM has the block limit and 1 KiB
+/// reserved per block (sm_80 to sm_90); its 64K registers hold blocks of
+/// roughly their f32 sums plus 64 registers per invocation. 8 KiB of each
+/// block's share is left to the kernel's other buffers.
+int64_t stageBudget(KernelOp kernel, int64_t limit) {
+  int64_t threads = 1, sums = 0;
+  if (auto wg = kernel.getWorkgroupSize())
+    for (int64_t e : *wg)
+      threads *= e;
+  kernel.walk([&](MacOp mac) {
+    auto c = cast<TileType>(mac.getC().getType());
+    sums = std::max(sums, c.getRows() * c.getCols() / threads);
+  });
+  int64_t perThread = llvm::alignTo(sums + 64, 8);
+  int64_t blocks = std::max<int64_t>(1, 65536 / (threads * perThread));
+  int64_t share = (limit + 1024) / blocks - 1024;
+  return std::min(limit, share) - 8 * 1024;
+}
 
 /// Lowers the tiles of `kernel` for `tier`. On NVIDIA's tiers the mac
-/// operands of K loops are copied in stages when the kernel then still fits
-/// a CUDA block's static shared memory (tried on a copy first), else with
-/// one step of register prefetch.
+/// operands of K loops are copied in stages (within stageBudget) when the
+/// kernel then still fits the shared memory a block may have
+/// (xpu.shared_limit; without it the 48 KiB every CUDA block has, 40 for
+/// the stages): tried on a copy first, else one step of register prefetch.
 LogicalResult lowerKernelTiles(KernelOp kernel, StringRef tier, bool wideVectors) {
   bool stage = tier == "mma.sync" || tier == "wgmma";
+  int64_t limit = 48 * 1024, budget = limit - 8 * 1024;
+  if (auto a = kernel->getAttrOfType<IntegerAttr>("xpu.shared_limit"); a && stage) {
+    limit = a.getInt();
+    budget = stageBudget(kernel, limit);
+  }
   if (stage) {
     auto trial = cast<KernelOp>(kernel->clone());
-    stage = succeeded(KernelTiles(trial, tier, wideVectors, /*stageCopies=*/true).run()) &&
-            sharedScratchBytes(trial) <= kCudaStaticShared;
+    stage = succeeded(KernelTiles(trial, tier, wideVectors, /*stageCopies=*/true, budget).run()) &&
+            sharedScratchBytes(trial) <= uint64_t(limit);
     trial->erase();
   }
-  return KernelTiles(kernel, tier, wideVectors, stage).run();
+  return KernelTiles(kernel, tier, wideVectors, stage, budget).run();
 }
 
 } // namespace

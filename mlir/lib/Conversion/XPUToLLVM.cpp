@@ -388,7 +388,10 @@ struct WarpgroupMmaLowering : XPUPattern<WarpgroupMmaOp> {
                 (op.getATranspose() ? "1" : "0") + ", " + (op.getBTranspose() ? "1" : "0") +
                 ";\n";
       }
-    code += "wgmma.commit_group.sync.aligned;\nwgmma.wait_group.sync.aligned 0;\n}";
+    code += "wgmma.commit_group.sync.aligned;\n";
+    if (!op.getNoWait())
+      code += "wgmma.wait_group.sync.aligned 0;\n";
+    code += "}";
     std::string constraints;
     for (int64_t e = 0; e < sums; ++e)
       constraints += "=f,";
@@ -410,6 +413,37 @@ struct WarpgroupMmaLowering : XPUPattern<WarpgroupMmaOp> {
     SmallVector<Value> out;
     for (int64_t e = 0; e < sums; ++e)
       out.push_back(LLVM::ExtractValueOp::create(rw, loc, asmOp.getResult(0), ArrayRef<int64_t>{e}));
+    rw.replaceOp(op, out);
+    return success();
+  }
+};
+
+/// The wait a `no_wait` xpu.warpgroup_mma left: the sums pass through the
+/// statement (tied), so nothing after it reads them before the wait.
+struct WarpgroupWaitLowering : XPUPattern<WarpgroupWaitOp> {
+  using XPUPattern::XPUPattern;
+  LogicalResult
+  matchAndRewrite(WarpgroupWaitOp op, OpAdaptor adaptor, ConversionPatternRewriter &rw) const override {
+    if (target != Target::nvvm)
+      return rw.notifyMatchFailure(op, "wgmma is NVIDIA's");
+    Location loc = op.getLoc();
+    size_t sums = op.getAcc().size();
+    std::string constraints;
+    for (size_t e = 0; e < sums; ++e)
+      constraints += "=f,";
+    for (size_t e = 0; e < sums; ++e)
+      constraints += std::to_string(e) + ",";
+    constraints += "~{memory}";
+    Type result = LLVM::LLVMStructType::getLiteral(
+        rw.getContext(), SmallVector<Type>(sums, rw.getF32Type()));
+    auto asmOp = LLVM::InlineAsmOp::create(
+        rw, loc, result, adaptor.getAcc(), "wgmma.wait_group.sync.aligned 0;", constraints,
+        /*has_side_effects=*/true, /*is_align_stack=*/false,
+        LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr());
+    SmallVector<Value> out;
+    for (size_t e = 0; e < sums; ++e)
+      out.push_back(LLVM::ExtractValueOp::create(rw, loc, asmOp.getResult(0),
+                                                 ArrayRef<int64_t>{int64_t(e)}));
     rw.replaceOp(op, out);
     return success();
   }
@@ -694,7 +728,7 @@ struct ConvertXPUToLLVMPass
 
     RewritePatternSet patterns(ctx);
     patterns.add<KernelLowering, FuncLowering, CallLowering, ReturnLowering,
-                 LoadLowering, StoreLowering, BufferSizeLowering, AlignedLowering, MatrixLoadLowering, WarpgroupMmaLowering, ViewLowering,
+                 LoadLowering, StoreLowering, BufferSizeLowering, AlignedLowering, MatrixLoadLowering, WarpgroupMmaLowering, WarpgroupWaitLowering, ViewLowering,
                  AllocLowering, BarrierLowering, AtomicLowering,
                  ReportLowering, HostEffectLowering, AsyncCopyElementLowering>(tc, tgt);
     populateInteropToLLVMPatterns(tc, patterns, tgt == Target::cpu);

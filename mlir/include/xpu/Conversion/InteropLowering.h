@@ -18,6 +18,11 @@ namespace xpu {
 void populateInteropToLLVMPatterns(mlir::LLVMTypeConverter &converter,
                                    mlir::RewritePatternSet &patterns, bool cpu);
 
+/// The address of that external array on CUDA and AMD (declared in
+/// `module` on first use), at the builder's insertion point.
+mlir::Value dynamicSharedAddress(mlir::OpBuilder &b, mlir::Location loc,
+                                 mlir::ModuleOp module);
+
 /// For xpu-to-spirv (before `module`'s kernels are converted): dynamic
 /// shared memory as the largest Workgroup array the target environment
 /// leaves after each kernel's static shared memory, and wave ids from the

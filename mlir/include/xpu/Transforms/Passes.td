@@ -510,6 +510,27 @@ def LowerAsyncCopies : Pass<"xpu-lower-async-copies", "mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::NVVM::NVVMDialect"];
 }
 
+def PlaceSharedMemory : Pass<"xpu-place-shared-memory", "mlir::ModuleOp"> {
+  let summary = "Shared memory over a CUDA block's static limit goes in the dynamic window";
+  let description = [{
+    A CUDA block has at most 48 KiB of static shared memory; more (up to
+    the device's `MAX_SHARED_MEMORY_PER_BLOCK_OPTIN`, 227 KiB on sm_90) is
+    dynamic shared memory that the launch sizes. A kernel whose shared
+    allocations (`xpu.alloc`, after tiles and reductions are expanded) take
+    more than `static-limit` bytes gets all of them as views at fixed
+    offsets of the dynamic window, whose base is rounded up at run time to
+    the largest `xpu.alignment` they ask for; its `xpu.dynamic_shared`
+    follows them. The module's `xpu.launch_shared_bytes` dictionary gives
+    each such kernel's bytes, which the runtime adds to every launch's
+    dynamic shared memory. Kernels within the limit are left alone.
+  }];
+  let options = [
+    Option<"staticLimit", "static-limit", "uint64_t", /*default=*/"49152",
+           "the most static shared memory a kernel may have">,
+  ];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def PrepareLowering : Pass<"xpu-prepare-lowering", "mlir::ModuleOp"> {
   let summary = "Make the status word, run-time checks and fast-math explicit";
   let description = [{

@@ -225,7 +225,8 @@ def XPU_MatrixLoadOp : XPU_Op<"matrix_load"> {
 // Lowering only (made by xpu-lower-tiles for the wgmma tier): one
 // warpgroup's wgmma.mma_async steps on operands in shared memory, issued
 // and waited for as one unit, so nothing reads the sums while they are in
-// flight.
+// flight (or, `no_wait`, waited for by an xpu.warpgroup_wait of its
+// results).
 def XPU_WarpgroupMmaOp : XPU_Op<"warpgroup_mma", [AttrSizedOperandSegments]> {
   let summary = "a warpgroup's D = A·B + D in m64nNk16 wgmma steps (lowering only)";
 #ifdef XPU_DOC_EXAMPLES
@@ -238,7 +239,8 @@ def XPU_WarpgroupMmaOp : XPU_Op<"warpgroup_mma", [AttrSizedOperandSegments]> {
     each operand's descriptor built from its attributes: `*_lbo` and
     `*_sbo` (bytes), `*_swizzle` (32, 64 or 128 bytes) and `*_transpose`
     (the operand's non-K dimension contiguous). The buffers must be
-    aligned to 8 x swizzle bytes.
+    aligned to 8 x swizzle bytes. With `no_wait` the steps are committed
+    and left in flight: an `xpu.warpgroup_wait` of the results waits.
 
     ```mlir
     %r:4 = xpu.warpgroup_mma %d0, %d1, %d2, %d3, %a[%ai], %b[%bi] {n = 8 : i64,
@@ -253,13 +255,35 @@ def XPU_WarpgroupMmaOp : XPU_Op<"warpgroup_mma", [AttrSizedOperandSegments]> {
                        XPU_AnyBuffer:$b, Variadic<Index>:$b_index, I64Attr:$n,
                        I64Attr:$rows, I64Attr:$steps, I64Attr:$a_lbo, I64Attr:$a_sbo,
                        I64Attr:$a_swizzle, UnitAttr:$a_transpose, I64Attr:$b_lbo,
-                       I64Attr:$b_sbo, I64Attr:$b_swizzle, UnitAttr:$b_transpose);
+                       I64Attr:$b_sbo, I64Attr:$b_swizzle, UnitAttr:$b_transpose,
+                       UnitAttr:$no_wait);
   let results = (outs Variadic<F32>:$result);
   let assemblyFormat = [{
     $acc `,` $a `[` $a_index `]` `,` $b `[` $b_index `]` attr-dict `:`
     qualified(type($a)) `,` qualified(type($b)) `->` type($result)
   }];
   let hasVerifier = 1;
+}
+
+// Lowering only (made by xpu-lower-tiles): the wait that a `no_wait`
+// xpu.warpgroup_mma leaves to later code.
+def XPU_WarpgroupWaitOp : XPU_Op<"warpgroup_wait", [AllTypesMatch<["acc", "result"]>]> {
+  let summary = "waits for a warpgroup's pending wgmma steps (lowering only)";
+#ifdef XPU_DOC_EXAMPLES
+  let description = [{
+    `wgmma.wait_group 0`: the warpgroup's wgmma steps issued by
+    `xpu.warpgroup_mma ... {no_wait}` are complete, and its results are
+    the sums they wrote (`acc`, the results of those ops). Code between the
+    two runs while the tensor cores work, and must not touch the sums.
+
+    ```mlir
+    %s:4 = xpu.warpgroup_wait %d0, %d1, %d2, %d3 : f32, f32, f32, f32
+    ```
+  }];
+#endif
+  let arguments = (ins Variadic<F32>:$acc);
+  let results = (outs Variadic<F32>:$result);
+  let assemblyFormat = "$acc attr-dict `:` type($result)";
 }
 
 // Lowering only (made by xpu-lower-tiles for the int8 dot tier): the dot

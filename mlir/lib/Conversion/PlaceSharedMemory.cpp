@@ -51,7 +51,7 @@ struct PlaceSharedMemoryPass : xpu::impl::PlaceSharedMemoryBase<PlaceSharedMemor
       inHelper->emitOpError()
           << "is in a helper function, and kernel '"
           << placed.front().getName().getValue()
-          << "' of this module has more than " << staticLimit
+          << "' of this module has more than " << uint64_t(staticLimit)
           << " bytes of shared memory, so its own buffers are in the dynamic window "
              "there; take the dynamic shared memory in the kernel and pass it to the helper";
       return signalPassFailure();

@@ -15,21 +15,25 @@
 // sm_90 block may have 227 KiB). A block whose two stages would not fit
 // reads one step ahead through registers instead.
 
-// 128x128x16 on one warpgroup: 8 KiB a stage, four stages.
+// 128x128x16 on one warpgroup: 8 KiB a stage, four stages, copies two
+// iterations ahead (a step's wgmma may still read its stage in the next).
 // WGMMA-LABEL: .entry staged(
 // WGMMA-DAG: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16;
 // WGMMA-DAG: cp.async.commit_group;
-// WGMMA-DAG: cp.async.wait_group 2;
+// WGMMA-DAG: cp.async.wait_group 1;
 // WGMMA-DAG: fence.proxy.async.shared::cta;
 // WGMMA-DAG: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
-// The copies for a later iteration are issued between a step's wgmma and
-// its wait (the loop is rotated: the wait heads the next iteration).
+// A step issues its wgmma, then the copies for a later iteration, then
+// waits for the previous step's wgmma only (the loop is rotated: that
+// wait heads the next iteration); the last one is waited for after the
+// loop.
 // ORDER-LABEL: .entry staged(
-// ORDER: wgmma.wait_group.sync.aligned 0;
+// ORDER: wgmma.wait_group.sync.aligned 1;
 // ORDER: bar.sync
 // ORDER: wgmma.commit_group.sync.aligned;
 // ORDER-NOT: wgmma.wait_group
 // ORDER: cp.async.cg.shared.global
+// ORDER: wgmma.wait_group.sync.aligned 0;
 // ORDER: ret;
 // 128x256x32: 24 KiB a stage, four stages in the dynamic window, its base
 // rounded up to the 1,024 bytes of the 128-byte swizzle.
@@ -37,7 +41,7 @@
 // WGMMA: mov.{{[bu]}}64 {{.*}}, __xpu_dynamic_shared;
 // WGMMA: and.b64 {{.*}}, -1024;
 // WGMMA-DAG: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16;
-// WGMMA-DAG: cp.async.wait_group 2;
+// WGMMA-DAG: cp.async.wait_group 1;
 // WGMMA-DAG: wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16
 // 128x128x256: 128 KiB a stage, so not staged.
 // WGMMA-LABEL: .entry deep(

@@ -1142,7 +1142,12 @@ private:
     SmallVector<TileLoadOp> loads;
     SmallVector<Value> buffers;
     SmallVector<Layout> layouts;
-    /// In the body: the copies started for a later iteration, and their
+    /// How many iterations ahead the body starts copies: stages - 1, or
+    /// stages - 2 on wgmma with four stages, where a step's mma may still
+    /// read its stage during the next step (deferWgmmaWait). (With three,
+    /// ptxas serialized the mmas: advisory C7515 on 128x128x64 blocks.)
+    int64_t distance = 0;
+    /// In the body: the copies started for that later iteration, and their
     /// commit (deferWgmmaWait moves them).
     SmallVector<Operation *> ahead;
   };
@@ -1195,19 +1200,22 @@ private:
     st.stages = bytes ? std::min(kMaxStages, stageBudget / bytes) : 0;
     if (st.stages < 2)
       st = Staging();
+    else
+      st.distance = wgmma && st.stages >= 4 ? st.stages - 2 : st.stages - 1;
     return st;
   }
 
   /// The staged loads of `loop` when the first of them is met: each gets a
   /// buffer of `stages` copies of its storage. Before the loop, after a
-  /// barrier, the copies of the first stages - 1 iterations start. At the first load, each
-  /// iteration waits for its own copies (cp.async groups complete in
-  /// order, so all but the stages - 2 newest), makes them the workgroup's
-  /// (fence for the tensor cores' proxy, barrier; every invocation has
-  /// also finished reading the stage the previous iteration used), starts
-  /// the copies of iteration + stages - 1 into that freed stage and points
-  /// the operands' layouts at this iteration's stage. So stages - 1 K steps
-  /// of copies are in flight while the macs run, and no registers hold them.
+  /// barrier, the copies of the first `distance` iterations start. At the
+  /// first load, each iteration waits for its own copies (cp.async groups
+  /// complete in order, so all but the distance - 1 newest), makes them
+  /// the workgroup's (fence for the tensor cores' proxy, barrier; every
+  /// invocation has also finished reading the stage of iteration + distance
+  /// - stages), starts the copies of iteration + distance into that freed
+  /// stage and points the operands' layouts at this iteration's stage. So
+  /// `distance` K steps of copies are in flight while the macs run, and no
+  /// registers hold them.
   LogicalResult lowerStagedLoad(scf::ForOp loop, TileLoadOp load) {
     Staging &st = staging.find(loop)->second;
     size_t which = llvm::find(st.loads, load) - st.loads.begin();
@@ -1254,17 +1262,17 @@ private:
     // run of the loop, when it is entered again) before the first copies.
     b.setInsertionPoint(loop);
     barrier(loc);
-    for (int64_t d = 0; d + 1 < st.stages; ++d) {
+    for (int64_t d = 0; d < st.distance; ++d) {
       copyIteration(iteration(idx(d)), idx(d));
       NVVM::CpAsyncCommitGroupOp::create(b, loc);
     }
     b.setInsertionPoint(st.loads.front());
-    NVVM::CpAsyncWaitGroupOp::create(b, loc, st.stages - 2);
+    NVVM::CpAsyncWaitGroupOp::create(b, loc, st.distance - 1);
     endOperandCopy(loc);
     Value n = arith::DivUIOp::create(
         b, loc, arith::SubIOp::create(b, loc, loop.getInductionVar(), loop.getLowerBound()),
         loop.getStep());
-    Value ahead = arith::AddIOp::create(b, loc, n, idx(st.stages - 1));
+    Value ahead = arith::AddIOp::create(b, loc, n, idx(st.distance));
     st.ahead.push_back(
         copyIteration(iteration(ahead), arith::RemUIOp::create(b, loc, ahead, idx(st.stages))));
     st.ahead.push_back(NVVM::CpAsyncCommitGroupOp::create(b, loc));
@@ -1647,11 +1655,14 @@ private:
   /// tile ops; placeholders stand in for tile values until they go.
   /// On the wgmma tier, a staged K loop whose body issues one
   /// xpu.warpgroup_mma (every warp holding sums) starts its copies for the
-  /// later iteration after that mma and waits for the mma only then, so
-  /// the copies are issued while the tensor cores work. They write the
-  /// stage the previous iteration read, which every warpgroup finished
-  /// (it waited before the iteration's barrier), not the one this mma
-  /// reads. The sums go to their fragment after the wait.
+  /// later iteration after that mma, and only then waits: for the mma
+  /// itself with two stages, else for the previous iteration's only
+  /// (`wgmma.wait_group 1`; the loop's last mma is waited for after it;
+  /// ptxas keeps any other access to the sums in order, serializing),
+  /// so the tensor cores run across the next iteration's barrier too. The
+  /// copies write the stage of iteration + distance - stages, whose mma
+  /// every warpgroup waited for before this iteration's barrier; the
+  /// chained mmas add to the same sums in order.
   void deferWgmmaWait(const Staging &st) {
     if (!wgmma || st.ahead.empty())
       return;
@@ -1677,14 +1688,38 @@ private:
       op->moveAfter(at);
       at = op;
     }
+    // With another iteration's mma pending at the wait, the loop's sums
+    // must be one fragment, kept outside the loop at fixed entries, so
+    // that after the loop they can be waited for again.
+    Operation *loop = body->getParentOp();
+    Value sums = stores.front().getBuffer();
+    SmallVector<int64_t> entries;
+    for (StoreOp store : stores)
+      if (std::optional<int64_t> e = getConstantIntValue(store.getIndex()))
+        entries.push_back(*e);
+    bool pending = st.distance == st.stages - 2 && entries.size() == stores.size() &&
+                   llvm::all_of(stores, [&](StoreOp s) { return s.getBuffer() == sums; }) &&
+                   !loop->getRegion(0).isAncestor(sums.getParentRegion());
     mma.setNoWait(true);
     b.setInsertionPointAfter(at);
-    auto wait = WarpgroupWaitOp::create(b, mma.getLoc(), mma.getResultTypes(), mma.getResults());
+    auto wait = WarpgroupWaitOp::create(b, mma.getLoc(), mma.getResultTypes(), mma.getResults(),
+                                        b.getI64IntegerAttr(pending ? 1 : 0));
     for (StoreOp store : stores) {
       store->moveAfter(wait);
       store.getValueMutable().assign(
           wait.getResult()[cast<OpResult>(store.getValue()).getResultNumber()]);
     }
+    if (!pending)
+      return;
+    b.setInsertionPointAfter(loop);
+    Location loc = mma.getLoc();
+    SmallVector<Value> values;
+    for (auto [store, e] : llvm::zip(stores, entries))
+      values.push_back(LoadOp::create(b, loc, store.getValue().getType(), sums, idx(e)));
+    auto drain = WarpgroupWaitOp::create(b, loc, ValueRange(values).getTypes(), values,
+                                         b.getI64IntegerAttr(0));
+    for (auto [v, e] : llvm::zip(drain.getResult(), entries))
+      StoreOp::create(b, loc, v, sums, idx(e));
   }
 
   LogicalResult finish() {

@@ -437,7 +437,8 @@ struct WarpgroupWaitLowering : XPUPattern<WarpgroupWaitOp> {
     Type result = LLVM::LLVMStructType::getLiteral(
         rw.getContext(), SmallVector<Type>(sums, rw.getF32Type()));
     auto asmOp = LLVM::InlineAsmOp::create(
-        rw, loc, result, adaptor.getAcc(), "wgmma.wait_group.sync.aligned 0;", constraints,
+        rw, loc, result, adaptor.getAcc(),
+        "wgmma.wait_group.sync.aligned " + std::to_string(op.getPending()) + ";", constraints,
         /*has_side_effects=*/true, /*is_align_stack=*/false,
         LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr());
     SmallVector<Value> out;

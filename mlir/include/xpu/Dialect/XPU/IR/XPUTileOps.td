@@ -271,17 +271,20 @@ def XPU_WarpgroupWaitOp : XPU_Op<"warpgroup_wait", [AllTypesMatch<["acc", "resul
   let summary = "waits for a warpgroup's pending wgmma steps (lowering only)";
 #ifdef XPU_DOC_EXAMPLES
   let description = [{
-    `wgmma.wait_group 0`: the warpgroup's wgmma steps issued by
-    `xpu.warpgroup_mma ... {no_wait}` are complete, and its results are
-    the sums they wrote (`acc`, the results of those ops). Code between the
-    two runs while the tensor cores work, and must not touch the sums.
+    `wgmma.wait_group pending`: all but the `pending` newest groups of the
+    warpgroup's wgmma steps issued by `xpu.warpgroup_mma ... {no_wait}`
+    are complete. With 0 its results are the sums they wrote (`acc`, the
+    results of those ops); with 1 they are the sums of the newest group,
+    still being written, which only a chained `xpu.warpgroup_mma` may take
+    before a later wait. Code between runs while the tensor cores work and
+    must not touch the sums (ptxas serializes the steps where it does).
 
     ```mlir
     %s:4 = xpu.warpgroup_wait %d0, %d1, %d2, %d3 : f32, f32, f32, f32
     ```
   }];
 #endif
-  let arguments = (ins Variadic<F32>:$acc);
+  let arguments = (ins Variadic<F32>:$acc, DefaultValuedAttr<I64Attr, "0">:$pending);
   let results = (outs Variadic<F32>:$result);
   let assemblyFormat = "$acc attr-dict `:` type($result)";
 }

@@ -47,6 +47,17 @@ bool hasTileType(TypeRange types) {
   return llvm::any_of(types, [](Type t) { return isa<TileType>(t); });
 }
 
+/// The invocations of a workgroup when the kernel fixes its size, else 0.
+int64_t fixedInvocations(KernelOp kernel) {
+  std::optional<ArrayRef<int64_t>> wg = kernel.getWorkgroupSize();
+  if (!wg)
+    return 0;
+  int64_t n = 1;
+  for (int64_t e : *wg)
+    n *= e;
+  return n;
+}
+
 /// Lowers the tiles of one kernel.
 class KernelTiles {
 public:
@@ -69,12 +80,8 @@ public:
     LinearInvocation inv = linearInvocation(b, loc);
     self = inv.index;
     count = inv.count;
-    if (auto wg = kernel.getWorkgroupSize()) {
-      fixedCount = 1;
-      for (int64_t e : *wg)
-        fixedCount *= e;
+    if ((fixedCount = fixedInvocations(kernel)))
       count = idx(fixedCount);
-    }
     if (fragments) {
       Value lane = arith::RemUIOp::create(b, loc, self, idx(32));
       warp = arith::DivUIOp::create(b, loc, self, idx(32));
@@ -1656,7 +1663,7 @@ private:
   /// On the wgmma tier, a staged K loop whose body issues one
   /// xpu.warpgroup_mma (every warp holding sums) starts its copies for the
   /// later iteration after that mma, and only then waits: for the mma
-  /// itself with two stages, else for the previous iteration's only
+  /// itself with three stages or fewer, else for the previous iteration's only
   /// (`wgmma.wait_group 1`; the loop's last mma is waited for after it;
   /// ptxas keeps any other access to the sums in order, serializing),
   /// so the tensor cores run across the next iteration's barrier too. The
@@ -1919,10 +1926,7 @@ namespace {
 /// roughly their f32 sums plus 64 registers per invocation. 8 KiB of each
 /// block's share is left to the kernel's other buffers.
 int64_t stageBudget(KernelOp kernel, int64_t limit) {
-  int64_t threads = 1, sums = 0;
-  if (auto wg = kernel.getWorkgroupSize())
-    for (int64_t e : *wg)
-      threads *= e;
+  int64_t threads = std::max<int64_t>(1, fixedInvocations(kernel)), sums = 0;
   kernel.walk([&](MacOp mac) {
     auto c = cast<TileType>(mac.getC().getType());
     sums = std::max(sums, c.getRows() * c.getCols() / threads);

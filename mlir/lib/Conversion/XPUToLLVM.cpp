@@ -337,6 +337,35 @@ struct MatrixLoadLowering : XPUPattern<MatrixLoadOp> {
   }
 };
 
+/// One inline-PTX statement of the wgmma tier over a warpgroup's sums:
+/// `inputs` (constrained by `inputConstraints`, comma-separated) and then
+/// the sums, each tied to one of the statement's f32 results, which it
+/// returns. Memory is clobbered: the tensor cores read shared memory.
+SmallVector<Value> sumsStatement(ConversionPatternRewriter &rw, Location loc,
+                                 const std::string &code, SmallVector<Value> inputs,
+                                 const std::string &inputConstraints, ValueRange sums) {
+  std::string constraints;
+  for (size_t e = 0; e < sums.size(); ++e)
+    constraints += "=f,";
+  constraints += inputConstraints.empty() ? "" : inputConstraints + ",";
+  for (size_t e = 0; e < sums.size(); ++e) {
+    constraints += std::to_string(e) + ",";
+    inputs.push_back(sums[e]);
+  }
+  constraints += "~{memory}";
+  Type result = LLVM::LLVMStructType::getLiteral(
+      rw.getContext(), SmallVector<Type>(sums.size(), rw.getF32Type()));
+  auto asmOp = LLVM::InlineAsmOp::create(rw, loc, result, inputs, code, constraints,
+                                         /*has_side_effects=*/true, /*is_align_stack=*/false,
+                                         LLVM::tailcallkind::TailCallKind::None,
+                                         LLVM::AsmDialectAttr(), ArrayAttr());
+  SmallVector<Value> out;
+  for (size_t e = 0; e < sums.size(); ++e)
+    out.push_back(LLVM::ExtractValueOp::create(rw, loc, asmOp.getResult(0),
+                                               ArrayRef<int64_t>{int64_t(e)}));
+  return out;
+}
+
 /// One warpgroup's wgmma steps as a single inline-PTX block: fence, the
 /// rows x steps wgmma.mma_async, commit, wait for all. Being one statement,
 /// the sums cannot be read or moved by LLVM while the tensor cores write
@@ -393,27 +422,11 @@ struct WarpgroupMmaLowering : XPUPattern<WarpgroupMmaOp> {
       code += "wgmma.wait_group.sync.aligned 0;\n";
     code += "}";
     std::string constraints;
-    for (int64_t e = 0; e < sums; ++e)
-      constraints += "=f,";
     for (size_t d = 0; d < operands.size(); ++d)
       constraints += "l,";
     constraints += "r";
     operands.push_back(LLVM::ConstantOp::create(rw, loc, rw.getI32Type(), 1));
-    for (int64_t e = 0; e < sums; ++e) {
-      constraints += "," + std::to_string(e);
-      operands.push_back(adaptor.getAcc()[e]);
-    }
-    constraints += ",~{memory}";
-    Type f32 = rw.getF32Type();
-    Type result = LLVM::LLVMStructType::getLiteral(rw.getContext(), SmallVector<Type>(sums, f32));
-    auto asmOp = LLVM::InlineAsmOp::create(rw, loc, result, operands, code, constraints,
-                                           /*has_side_effects=*/true, /*is_align_stack=*/false,
-                                           LLVM::tailcallkind::TailCallKind::None,
-                                           LLVM::AsmDialectAttr(), ArrayAttr());
-    SmallVector<Value> out;
-    for (int64_t e = 0; e < sums; ++e)
-      out.push_back(LLVM::ExtractValueOp::create(rw, loc, asmOp.getResult(0), ArrayRef<int64_t>{e}));
-    rw.replaceOp(op, out);
+    rw.replaceOp(op, sumsStatement(rw, loc, code, operands, constraints, adaptor.getAcc()));
     return success();
   }
 };
@@ -426,26 +439,8 @@ struct WarpgroupWaitLowering : XPUPattern<WarpgroupWaitOp> {
   matchAndRewrite(WarpgroupWaitOp op, OpAdaptor adaptor, ConversionPatternRewriter &rw) const override {
     if (target != Target::nvvm)
       return rw.notifyMatchFailure(op, "wgmma is NVIDIA's");
-    Location loc = op.getLoc();
-    size_t sums = op.getAcc().size();
-    std::string constraints;
-    for (size_t e = 0; e < sums; ++e)
-      constraints += "=f,";
-    for (size_t e = 0; e < sums; ++e)
-      constraints += std::to_string(e) + ",";
-    constraints += "~{memory}";
-    Type result = LLVM::LLVMStructType::getLiteral(
-        rw.getContext(), SmallVector<Type>(sums, rw.getF32Type()));
-    auto asmOp = LLVM::InlineAsmOp::create(
-        rw, loc, result, adaptor.getAcc(),
-        "wgmma.wait_group.sync.aligned " + std::to_string(op.getPending()) + ";", constraints,
-        /*has_side_effects=*/true, /*is_align_stack=*/false,
-        LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr());
-    SmallVector<Value> out;
-    for (size_t e = 0; e < sums; ++e)
-      out.push_back(LLVM::ExtractValueOp::create(rw, loc, asmOp.getResult(0),
-                                                 ArrayRef<int64_t>{int64_t(e)}));
-    rw.replaceOp(op, out);
+    std::string code = "wgmma.wait_group.sync.aligned " + std::to_string(op.getPending()) + ";";
+    rw.replaceOp(op, sumsStatement(rw, op.getLoc(), code, {}, "", adaptor.getAcc()));
     return success();
   }
 };

@@ -172,6 +172,12 @@ static Status readSettings(Settings &s) {
     }
     s.tileTiersOff = list;
   }
+  if (const char *v = std::getenv("XPU_TILE_EMULATE"); v && *v) {
+    std::string tier = v;
+    if (tier != "mfma" && tier != "wmma")
+      return invalidArgument("XPU_TILE_EMULATE='" + tier + "' is not one of: mfma, wmma");
+    s.tileEmulate = tier;
+  }
   if (const char *v = std::getenv("XPU_SCHEDULER"); v && *v) {
     std::string mode = v;
     if (mode != "on" && mode != "bypass")

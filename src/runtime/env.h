@@ -34,6 +34,10 @@ struct Settings {
   /// Testing aid for tile tiering: tier names (comma-separated) never
   /// chosen, so a kernel demotes past them with a note saying so.
   std::string tileTiersOff; ///< XPU_TILE_TIERS_OFF
+  /// Testing aid for the AMD tiers without AMD hardware: on the CPU, tile
+  /// kernels take this tier (mfma or wmma) with each matrix instruction
+  /// computed from its definition, so its lowering runs and is checked.
+  std::string tileEmulate; ///< XPU_TILE_EMULATE
   /// XPU_SCHEDULER=bypass: the raw launch path (no ordering across
   /// streams, no automatic capture), for A/B measurement.
   bool schedulerBypass = false;

@@ -112,9 +112,11 @@ cache::Environment keyEnvironment(const Device &device) {
   env.target = std::string("kind=") + kinds[int(t.kind)] + ";triple=" + t.triple +
                ";chip=" + t.chip + ";features=" + t.features +
                ";wave=" + std::to_string(t.waveWidth);
-  // Tiers turned off change the code the same source compiles to.
+  // Tiers turned off or emulated change the code the same source compiles to.
   if (const Settings *config = nullptr; settings(config).isOk() && !config->tileTiersOff.empty())
     env.target += ";tiers-off=" + config->tileTiersOff;
+  if (const Settings *config = nullptr; settings(config).isOk() && !config->tileEmulate.empty())
+    env.target += ";tiles-emulate=" + config->tileEmulate;
   env.toolchain = device.toolchainIdentity();
   env.device = "backend=" + std::to_string(int(d.backend)) + ";name=" + d.name +
                ";vendor=" + d.vendor + ";arch=" + d.arch + ";driver=" + d.driver;

@@ -42,24 +42,10 @@ std::string steps(const Mac &mac, int64_t m, int64_t n, int64_t k, const char *t
   return "";
 }
 
-/// The operand types tensor-core tiers take; f32 only with tf32.
-std::string tensorTypes(const Mac &mac, bool f64, const char *tier) {
-  mlir::Type t = mac.operand;
-  if (t.isF16() || t.isBF16() || t.isInteger(8) || (t.isF32() && mac.tf32) ||
-      (f64 && t.isF64()))
-    return "";
-  if (t.isF32())
-    return "the " + shapeName(mac) + " has f32 operands without `tf32`, and " + tier +
-           " multiplies f32 only as TF32";
-  return "the " + shapeName(mac) + " has " + typeName(t) + " operands, which " + tier +
-         " does not take";
-}
-
 struct Tier {
   const char *name; ///< the xpu.mma_tier value and the note's word
   const char *what; ///< in words
   Capability hardware;
-  bool lowered;     ///< xpujit lowers it (xpu-lower-tiles and the targets)
   std::string (*fits)(const Mac &);
   /// Issued by whole groups of `groupSize` invocations (warps, subgroups,
   /// warpgroups): what they are called, or null.
@@ -67,6 +53,11 @@ struct Tier {
   int64_t groupSize = 32;
   /// Why a mac does not fit the tier with this many groups, or "".
   std::string (*fitsGroups)(const Mac &, int64_t groups) = nullptr;
+  /// Why a mac does not fit the tier on this chip, or "".
+  std::string (*fitsChip)(const Mac &, const TargetDesc &) = nullptr;
+  /// Computed on the CPU from the instructions' definitions
+  /// (XPU_TILE_EMULATE): the kernel is marked xpu.mma_emulated.
+  bool emulated = false;
 };
 
 /// What xpujit lowers to wgmma: m64nNk16 with f16 or bf16 operands and f32
@@ -103,10 +94,46 @@ std::string fitsMmaSync(const Mac &mac) {
            " sums; xpujit's mma.sync tier keeps f32 sums";
   return steps(mac, 16, 8, 16, "mma.sync");
 }
-std::string fitsAmd(const Mac &mac) {
-  if (auto t = tensorTypes(mac, true, "the AMD matrix unit"); !t.empty())
-    return t;
-  return steps(mac, 16, 16, mac.operand.isInteger(8) ? 16 : 4, "the AMD matrix unit");
+/// What xpujit lowers to MFMA and WMMA: 16x16x16 steps with f16 or bf16
+/// operands and f32 sums.
+std::string fitsAmd(const Mac &mac, const char *tier) {
+  if (!mac.operand.isF16() && !mac.operand.isBF16())
+    return "the " + shapeName(mac) + " has " + typeName(mac.operand) + " operands; xpujit's " +
+           tier + " tier takes f16 and bf16";
+  if (!mac.accumulator.isF32())
+    return "the " + shapeName(mac) + " has " + typeName(mac.accumulator) +
+           " sums; xpujit's " + tier + " tier keeps f32 sums";
+  return steps(mac, 16, 16, 16, tier);
+}
+std::string fitsMfma(const Mac &mac) { return fitsAmd(mac, "mfma"); }
+std::string fitsWmma(const Mac &mac) { return fitsAmd(mac, "wmma"); }
+/// gfx908's bf16 MFMA steps are 8 deep (v_mfma_f32_16x16x8bf16); the
+/// 16-deep ones xpujit issues came with gfx90a.
+std::string fitsMfmaChip(const Mac &mac, const TargetDesc &target) {
+  if (mac.operand.isBF16() && target.chip == "gfx908")
+    return "the " + shapeName(mac) +
+           " has bf16 operands, and gfx908 has no v_mfma_f32_16x16x16bf16_1k (gfx90a and later)";
+  return "";
+}
+/// xpujit issues WMMA as gfx11 lays out its operands, in waves of 32
+/// (gfx12 spreads each operand row over two half-waves).
+std::string fitsWmmaChip(const Mac &, const TargetDesc &target) {
+  if (target.chip.rfind("gfx11", 0) != 0)
+    return "xpujit lowers WMMA for gfx11, whose operand layout it follows; " + target.chip +
+           " lays the operands out differently";
+  if (target.waveWidth != 32)
+    return "xpujit lowers WMMA for waves of 32; the target runs waves of " +
+           std::to_string(target.waveWidth);
+  return "";
+}
+/// The emulated AMD tiers pass barriers inside the macs, so every wave of
+/// the workgroup must hold sums (the first grid LowerTiles' warpGrid tries).
+std::string fitsEveryWave(const Mac &mac, int64_t waves) {
+  for (int64_t wm = 1; wm <= waves; ++wm)
+    if (waves % wm == 0 && mac.m % (16 * wm) == 0 && mac.n % (16 * (waves / wm)) == 0)
+      return "";
+  return "the " + shapeName(mac) + " cannot be shared by all " + std::to_string(waves) +
+         " waves in 16x16 blocks, which the emulation needs";
 }
 /// What xpujit lowers to cooperative matrices: 16x16x16 f16 operands with
 /// f32 sums (backends/vulkan/vulkan_tiles.cpp asks the device for exactly
@@ -128,30 +155,44 @@ std::string fitsDot4(const Mac &mac) {
 std::string fitsAnything(const Mac &) { return ""; }
 
 const Tier kSoftware = {"software", "the software tile (shared memory, vector loops)",
-                        Capability::matrixTiles, true, fitsAnything};
+                        Capability::matrixTiles, fitsAnything};
 
 std::vector<Tier> tiersOf(TargetDesc::Kind target) {
   using C = Capability;
   switch (target) {
   case TargetDesc::Kind::nvptx:
-    return {{"wgmma", "warpgroup MMA (wgmma.mma_async m64nNk16)", C::tileWgmma, true,
+    return {{"wgmma", "warpgroup MMA (wgmma.mma_async m64nNk16)", C::tileWgmma,
              fitsWgmma, "whole warpgroups", 128, fitsWgmmaGroups},
-            {"mma.sync", "warp MMA (mma.sync.m16n8k16)", C::tileMmaSync, true, fitsMmaSync,
+            {"mma.sync", "warp MMA (mma.sync.m16n8k16)", C::tileMmaSync, fitsMmaSync,
              "whole warps"},
-            {"dot4", "packed 8-bit dot products (dp4a)", C::tileDotInt8, true, fitsDot4},
+            {"dot4", "packed 8-bit dot products (dp4a)", C::tileDotInt8, fitsDot4},
             kSoftware};
   case TargetDesc::Kind::amdgcn:
-    return {{"mfma", "MFMA", C::tileMfma, false, fitsAmd},
-            {"wmma", "WMMA", C::tileWmma, false, fitsAmd},
-            {"dot4", "packed 8-bit dot products (v_dot4_i32_i8)", C::tileDotInt8, true,
+    return {{"mfma", "matrix cores (v_mfma_f32_16x16x16)", C::tileMfma, fitsMfma,
+             "whole waves of 64", 64, nullptr, fitsMfmaChip},
+            {"wmma", "matrix cores (v_wmma_f32_16x16x16)", C::tileWmma, fitsWmma,
+             "whole waves of 32", 32, nullptr, fitsWmmaChip},
+            {"dot4", "packed 8-bit dot products (v_dot4_i32_i8)", C::tileDotInt8,
              fitsDot4},
             kSoftware};
   case TargetDesc::Kind::spirv:
     return {{"cooperative-matrix", "cooperative matrices (VK_KHR_cooperative_matrix)",
-             C::tileCoopMatrix, true, fitsCoopMatrix, "whole subgroups of 32"},
-            {"dot4", "integer dot products (OpSDot)", C::tileDotInt8, true, fitsDot4},
+             C::tileCoopMatrix, fitsCoopMatrix, "whole subgroups of 32"},
+            {"dot4", "integer dot products (OpSDot)", C::tileDotInt8, fitsDot4},
             kSoftware};
   case TargetDesc::Kind::cpu:
+    if (const Settings *config = nullptr; settings(config).isOk()) {
+      if (config->tileEmulate == "mfma")
+        return {{"mfma", "v_mfma_f32_16x16x16 emulated on the CPU (XPU_TILE_EMULATE)",
+                 C::matrixTiles, fitsMfma, "whole waves of 64", 64, fitsEveryWave,
+                 nullptr, true},
+                kSoftware};
+      if (config->tileEmulate == "wmma")
+        return {{"wmma", "v_wmma_f32_16x16x16 emulated on the CPU (XPU_TILE_EMULATE)",
+                 C::matrixTiles, fitsWmma, "whole waves of 32", 32, fitsEveryWave,
+                 nullptr, true},
+                kSoftware};
+    }
     break;
   }
   return {kSoftware};
@@ -167,7 +208,7 @@ std::string locationOf(mlir::Location loc) {
 /// Why `tier` cannot run `macs` of a kernel with `invocations` per
 /// workgroup (0: not fixed) on a device with `facts`, or "".
 std::string refusal(const Tier &tier, const std::vector<Mac> &macs, int64_t invocations,
-                    const cap::FactTable &facts) {
+                    const TargetDesc &target, const cap::FactTable &facts) {
   if (const Settings *config = nullptr; settings(config).isOk()) {
     std::string off = "," + config->tileTiersOff + ",";
     if (off.find(std::string(",") + tier.name + ",") != std::string::npos)
@@ -191,6 +232,10 @@ std::string refusal(const Tier &tier, const std::vector<Mac> &macs, int64_t invo
   for (const Mac &mac : macs)
     if (std::string why = tier.fits(mac); !why.empty())
       return why;
+  if (tier.fitsChip)
+    for (const Mac &mac : macs)
+      if (std::string why = tier.fitsChip(mac, target); !why.empty())
+        return why;
   if (tier.wholeGroups && (invocations == 0 || invocations % tier.groupSize))
     return std::string(tier.name) + " is issued by " + tier.wholeGroups +
            ": the kernel must fix its workgroup_size to a multiple of " +
@@ -200,9 +245,6 @@ std::string refusal(const Tier &tier, const std::vector<Mac> &macs, int64_t invo
     for (const Mac &mac : macs)
       if (std::string why = tier.fitsGroups(mac, invocations / tier.groupSize); !why.empty())
         return why;
-  if (!tier.lowered)
-    return std::string("the hardware is there (") + fact.evidence +
-           "), but xpujit does not lower tiles to it yet";
   return "";
 }
 
@@ -237,9 +279,9 @@ void selectTileTiers(mlir::ModuleOp module, const TargetDesc &target,
     const Tier *chosen = nullptr;
     std::vector<Tier> tiers = tiersOf(target.kind);
     for (const Tier &tier : tiers) {
-      std::string why = macs.empty() && tier.hardware != Capability::matrixTiles
+      std::string why = macs.empty() && &tier != &tiers.back()
                             ? "the kernel has no mac"
-                            : refusal(tier, macs, invocations, facts);
+                            : refusal(tier, macs, invocations, target, facts);
       if (why.empty()) {
         chosen = &tier;
         break;
@@ -250,6 +292,8 @@ void selectTileTiers(mlir::ModuleOp module, const TargetDesc &target,
     if (!chosen)
       chosen = &tiers.back();
     kernel->setAttr("xpu.mma_tier", mlir::StringAttr::get(kernel.getContext(), chosen->name));
+    if (chosen->emulated)
+      kernel->setAttr("xpu.mma_emulated", mlir::UnitAttr::get(kernel.getContext()));
     // How much shared memory a block may have: NVIDIA's tiers stage their
     // operands in as much of it as fits (xpu-lower-tiles).
     const cap::Fact &shared = facts[size_t(Capability::sharedMemory)];

@@ -179,6 +179,28 @@ std::string nvidiaTier(const Gemm &g) {
   return "";
 }
 
+/// The AMD tier emulated on the CPU (XPU_TILE_EMULATE), or "".
+std::string emulatedTier() {
+  const char *env = std::getenv("XPU_TILE_EMULATE");
+  return env && target().backend == XPU_BACKEND_CPU ? env : "";
+}
+
+/// The tier an f16 or bf16 GEMM must take on the CPU under XPU_TILE_EMULATE:
+/// the emulated one when the kernel is made of 16x16x16 steps in whole
+/// waves (64 for mfma, 32 for wmma) that all hold sums; "" otherwise.
+std::string emulatedTierOf(const Gemm &g) {
+  std::string tier = emulatedTier();
+  if (tier.empty())
+    return "";
+  int wave = tier == "mfma" ? 64 : 32, waves = g.threads / wave;
+  bool everyWave = false;
+  for (int wm = 1; wm <= waves && !everyWave; ++wm)
+    everyWave = waves % wm == 0 && g.tm % (16 * wm) == 0 && g.tn % (16 * (waves / wm)) == 0;
+  bool fits = (g.ta == "f16" || g.ta == "bf16") && g.threads % wave == 0 && g.tm % 16 == 0 &&
+              g.tn % 16 == 0 && g.tk % 16 == 0 && everyWave;
+  return fits ? tier : "";
+}
+
 float same(float f) { return f; }
 float keep(float f) { return f; }
 
@@ -239,6 +261,8 @@ TEST_CASE("f16 and bf16 tiles in warp-sized steps: the mma.sync tier where there
     MESSAGE(std::string(t) << " tier: " << note);
     if (target().backend == XPU_BACKEND_CUDA && !nvidiaTier(g).empty())
       CHECK(note.rfind(nvidiaTier(g) + " (", 0) == 0);
+    if (!emulatedTierOf(g).empty())
+      CHECK(note.rfind(emulatedTierOf(g) + " (", 0) == 0);
     if (target().backend == XPU_BACKEND_VULKAN && g.ta == "f16" &&
         capabilityAvailable("tile.cooperative-matrix"))
       CHECK(note.rfind("cooperative-matrix (", 0) == 0);
@@ -301,6 +325,8 @@ void checkHalfGemm(const HalfGemm &v) {
     MESSAGE(std::string(t) << " tier: " << note);
     if (tensorTier)
       CHECK(note.rfind(nvidiaTier(g) + " (", 0) == 0);
+    if (!emulatedTierOf(g).empty())
+      CHECK(note.rfind(emulatedTierOf(g) + " (", 0) == 0);
   }
 }
 
@@ -495,9 +521,13 @@ TEST_CASE("the [mma-tiering] note names the tier and each demotion") {
   bool dot = capabilityAvailable("tile.dot-int8");
   switch (target().backend) {
   case XPU_BACKEND_CPU:
-    // The CPU has no faster tier to demote from.
+    // The CPU has no faster tier to demote from, but an emulated one
+    // (XPU_TILE_EMULATE), which takes no i8.
     CHECK(note.rfind("software (", 0) == 0);
-    CHECK(note.find("; not ") == std::string::npos);
+    if (emulatedTier().empty())
+      CHECK(note.find("; not ") == std::string::npos);
+    else
+      CHECK(note.find("; not " + emulatedTier() + ": the 8x8x8 i8 mac at") != std::string::npos);
     break;
   case XPU_BACKEND_VULKAN:
     // Cooperative matrices are not lowered (and lavapipe has none); the

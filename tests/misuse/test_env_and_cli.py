@@ -60,6 +60,8 @@ bad_values = {
     "XPU_VULKAN_STAGING": ["2", "true"],
     "XPU_CALIBRATION_STATS": ["2", "on"],
     "XPU_VULKAN_DISABLE_FEATURES": ["bogus", "shaderFloat64,nope"],
+    "XPU_TILE_TIERS_OFF": ["fast", "wgmma,", "WGMMA"],
+    "XPU_TILE_EMULATE": ["MFMA", "dot4", "mfma,wmma", "wgmma"],
 }
 for var, values in bad_values.items():
     for value in values:

@@ -118,6 +118,8 @@ namespace {
 std::optional<std::pair<Capability, Capability>> typeCaps(Type t) {
   if (auto shaped = dyn_cast<ShapedType>(t))
     t = shaped.getElementType();
+  if (auto tile = dyn_cast<TileType>(t))
+    t = tile.getElementType();
   if (auto b = dyn_cast<BufferType>(t)) {
     // A bool is a byte in global memory, as on the host (XPUToSPIRV's
     // memoryType); in shared and private memory it stays a bool.
@@ -148,7 +150,8 @@ std::optional<std::pair<Capability, Capability>> typeCaps(Type t) {
 
 /// Ops that only move or convert values (memory form), not compute on them.
 bool movesOnly(Operation *op) {
-  return isa<LoadOp, StoreOp, AllocOp, ViewOp, BufferSizeOp, ReturnOp, CallOp,
+  return isa<LoadOp, StoreOp, AllocOp, ViewOp, BufferSizeOp, ReturnOp, CallOp, TileLoadOp,
+             TileStoreOp,
              arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp, arith::ExtFOp,
              arith::TruncFOp, arith::BitcastOp, arith::IndexCastOp,
              arith::IndexCastUIOp, arith::SIToFPOp, arith::UIToFPOp,
@@ -181,6 +184,17 @@ public:
 
   void visit(Operation *op) {
     Location loc = op->getLoc();
+    // A mac widens its operands exactly to the sums' type (f16 and bf16
+    // products are exact in f32, i8 ones in i32) and computes in that type:
+    // its operand tiles need storage, its sums arithmetic.
+    if (auto mac = dyn_cast<MacOp>(op)) {
+      for (Value operand : {mac.getA(), mac.getB()})
+        if (auto caps = typeCaps(operand.getType()))
+          need(caps->first, loc);
+      if (auto caps = typeCaps(mac.getC().getType()))
+        need(caps->second, loc);
+      return;
+    }
     for (Type t : op->getResultTypes())
       if (auto caps = typeCaps(t))
         need(movesOnly(op) ? caps->first : caps->second, loc);

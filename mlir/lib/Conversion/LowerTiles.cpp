@@ -9,7 +9,9 @@
 // padded rows the fragments read without bank conflicts. The wgmma tier
 // keeps the sums as fragments too (a warpgroup's wgmma D fragments), and
 // its operand tiles are stored in the swizzled layouts wgmma reads through
-// shared-memory descriptors. The cooperative-matrix tier is lowered by
+// shared-memory descriptors. The AMD tiers (MFMA, WMMA) keep each wave's
+// share of 16x16 result blocks and read the operands from padded shared
+// rows, as mma.sync does. The cooperative-matrix tier is lowered by
 // xpu.coop_matrix_mac. See Passes.td (xpu-lower-tiles).
 #include "xpu/Dialect/XPU/IR/Invocation.h"
 #include "xpu/Dialect/XPU/IR/Tiles.h"
@@ -18,6 +20,7 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -64,12 +67,15 @@ public:
   /// `tier`: the kernel's xpu.mma_tier (software when absent);
   /// `stageCopies`: copy the mac operands of K loops in stages with
   /// cp.async where they qualify (NVIDIA's tiers; stagingOf), in at most
-  /// `stageBudget` bytes.
+  /// `stageBudget` bytes. On the AMD tiers a kernel marked xpu.mma_emulated
+  /// computes each matrix-core step from its definition (emulatedSteps).
   KernelTiles(KernelOp kernel, StringRef tier, bool wideVectors, bool stageCopies = false,
               int64_t stageBudget = 0)
       : kernel(kernel), b(kernel.getContext()), dot4(tier == "dot4"),
         wideVectors(wideVectors), mmaSync(tier == "mma.sync"), wgmma(tier == "wgmma"),
-        coopMatrix(tier == "cooperative-matrix"), fragments(mmaSync || wgmma),
+        coopMatrix(tier == "cooperative-matrix"), mfma(tier == "mfma"), wmma(tier == "wmma"),
+        amd(mfma || wmma), emulated(amd && kernel->hasAttr("xpu.mma_emulated")),
+        fragments(mmaSync || wgmma || amd), waveSize(mfma ? 64 : 32),
         stageCopies(stageCopies), stageBudget(stageBudget) {}
 
   LogicalResult run() {
@@ -83,14 +89,14 @@ public:
     if ((fixedCount = fixedInvocations(kernel)))
       count = idx(fixedCount);
     if (fragments) {
-      Value lane = arith::RemUIOp::create(b, loc, self, idx(32));
-      warp = arith::DivUIOp::create(b, loc, self, idx(32));
+      lane = arith::RemUIOp::create(b, loc, self, idx(waveSize));
+      warp = arith::DivUIOp::create(b, loc, self, idx(waveSize));
       group = arith::DivUIOp::create(b, loc, lane, idx(4));
       quad2 = arith::MulIOp::create(b, loc, arith::RemUIOp::create(b, loc, lane, idx(4)),
                                     idx(2));
       kernel.walk([&](MacOp mac) {
         auto ct = cast<TileType>(mac.getC().getType());
-        if (ct.getElementType().isF32() && fixedCount >= (wgmma ? 128 : 32))
+        if (ct.getElementType().isF32() && fixedCount >= (wgmma ? 128 : waveSize))
           fragmentTypes.insert(ct);
       });
     }
@@ -103,8 +109,11 @@ public:
 private:
   KernelOp kernel;
   OpBuilder b;
-  bool dot4, wideVectors, mmaSync, wgmma, coopMatrix;
-  bool fragments; ///< sums held as fragments (mma.sync, wgmma)
+  bool dot4, wideVectors, mmaSync, wgmma, coopMatrix, mfma, wmma;
+  bool amd;       ///< mfma or wmma
+  bool emulated;  ///< AMD steps computed from their definitions (xpu.mma_emulated)
+  bool fragments; ///< sums held as fragments (mma.sync, wgmma, mfma, wmma)
+  int64_t waveSize; ///< invocations of a warp or wave (64: MFMA)
   bool stageCopies;
   int64_t stageBudget;
   OpBuilder::InsertPoint entryPoint;
@@ -138,10 +147,11 @@ private:
     Value base;
   };
   llvm::DenseMap<Value, Layout> layouts;
-  /// mma.sync tier: the tile types held as fragments (the macs' sums), and
-  /// the invocation's warp, row group (lane / 4) and column pair (2 (lane % 4)).
+  /// Tensor-core tiers: the tile types held as fragments (the macs' sums),
+  /// and the invocation's lane, warp (or wave), row group (lane / 4) and
+  /// column pair (2 (lane % 4)).
   llvm::DenseSet<Type> fragmentTypes;
-  Value warp, group, quad2;
+  Value lane, warp, group, quad2;
 
   Value idx(int64_t v) {
     return arith::ConstantIndexOp::create(b, kernel.getLoc(), v);
@@ -171,13 +181,16 @@ private:
   //===--------------------------------------------------------------------===//
 
   /// How the holders of a tile held as fragments share it: a wm x wn grid
-  /// of holder tiles, each mi x ni blocks of 8 columns and `16 warps` rows.
+  /// of holder tiles, each mi x ni blocks of `cols` columns and `16 warps`
+  /// rows, `perBlock` entries of each block in each invocation.
   /// mma.sync: a holder is a warp and a block one m16n8 result. wgmma: a
   /// holder is a warpgroup (4 warps) and a block 64 rows of one wgmma's
   /// m64nN result, warp w of the group holding its rows 16 w to 16 w + 15.
+  /// MFMA and WMMA: a holder is a wave and a block one 16x16 result (4
+  /// entries of 64 lanes, 8 of 32).
   struct WarpGrid {
-    int64_t wm, wn, mi, ni, warps;
-    int64_t entries() const { return mi * ni * 4; }
+    int64_t wm, wn, mi, ni, warps, cols = 8, perBlock = 4;
+    int64_t entries() const { return mi * ni * perBlock; }
     int64_t blockRows() const { return 16 * warps; }
   };
 
@@ -190,16 +203,17 @@ private:
   /// starts each holder's columns at a whole swizzle atom).
   WarpGrid warpGrid(TileType t) const {
     int64_t M = t.getRows(), N = t.getCols();
-    int64_t warps = wgmma ? 4 : 1, rows = 16 * warps, cols = wgmma ? 16 : 8;
-    for (int64_t used = fixedCount / 32 / warps; used >= 1; --used) {
+    int64_t warps = wgmma ? 4 : 1, rows = 16 * warps, unit = wgmma || amd ? 16 : 8;
+    int64_t cols = amd ? 16 : 8, perBlock = wmma ? 8 : 4;
+    for (int64_t used = fixedCount / waveSize / warps; used >= 1; --used) {
       std::optional<WarpGrid> best;
       for (int64_t wm = 1; wm <= used; ++wm) {
         int64_t wn = used / wm;
-        if (used % wm || M % (rows * wm) || N % (cols * wn) || (wgmma && N / wn > 256))
+        if (used % wm || M % (rows * wm) || N % (unit * wn) || (wgmma && N / wn > 256))
           continue;
-        WarpGrid g{wm, wn, M / wm / rows, N / wn / 8, warps};
+        WarpGrid g{wm, wn, M / wm / rows, N / wn / cols, warps, cols, perBlock};
         auto reads = [&](const WarpGrid &w) {
-          return wgmma ? w.mi * (64 + w.ni * 8) : w.mi * 16 + w.ni * 8;
+          return wgmma ? w.mi * (64 + w.ni * 8) : w.mi * 16 + w.ni * cols;
         };
         if (!best || reads(g) < reads(*best))
           best = g;
@@ -207,7 +221,7 @@ private:
       if (best)
         return *best;
     }
-    return {1, 1, M / rows, N / 8, warps};
+    return {1, 1, M / rows, N / cols, warps, cols, perBlock};
   }
 
   bool isFragment(Value storageBuffer) const {
@@ -231,6 +245,8 @@ private:
   /// 2 quad + 1; then row group + 8).
   std::pair<Value, Value> fragmentPosition(Location loc, TileType t, int64_t e) {
     WarpGrid g = warpGrid(t);
+    if (amd)
+      return amdFragmentPosition(loc, g, e);
     Value holder = arith::DivUIOp::create(b, loc, warp, idx(g.warps));
     Value wy = arith::DivUIOp::create(b, loc, holder, idx(g.wn));
     Value wx = arith::RemUIOp::create(b, loc, holder, idx(g.wn));
@@ -249,11 +265,39 @@ private:
     return {row, col};
   }
 
+  /// The tile row and column of fragment entry `e` on the AMD tiers: the
+  /// wave's blocks row-major, `perBlock` entries per 16x16 block in the
+  /// order of the instruction's result (lane = 16 h + c): MFMA's entry q at
+  /// row 4 h + q, WMMA's (gfx11) at row 2 q + h; column c in both.
+  std::pair<Value, Value> amdFragmentPosition(Location loc, const WarpGrid &g, int64_t e) {
+    Value wy = arith::DivUIOp::create(b, loc, warp, idx(g.wn));
+    Value wx = arith::RemUIOp::create(b, loc, warp, idx(g.wn));
+    int64_t blockRow = e / (g.ni * g.perBlock), blockCol = (e / g.perBlock) % g.ni;
+    auto [inRow, inCol] = amdResultAt(loc, e % g.perBlock);
+    Value row = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, wy, idx(g.mi * 16)),
+        arith::AddIOp::create(b, loc, inRow, idx(16 * blockRow)));
+    Value col = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, wx, idx(g.ni * 16)),
+        arith::AddIOp::create(b, loc, inCol, idx(16 * blockCol)));
+    return {row, col};
+  }
+
+  /// Where in its 16x16 block this lane's result entry q lies.
+  std::pair<Value, Value> amdResultAt(Location loc, int64_t q) {
+    Value h = arith::DivUIOp::create(b, loc, lane, idx(16));
+    Value c = arith::RemUIOp::create(b, loc, lane, idx(16));
+    Value row = mfma ? arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, h, idx(4)),
+                                             idx(q))
+                     : arith::AddIOp::create(b, loc, h, idx(2 * q));
+    return {row, c};
+  }
+
   /// Runs `body` in the warps that hold fragments of `t`.
   void ifHolding(Location loc, TileType t, function_ref<void()> body) {
     WarpGrid g = warpGrid(t);
     int64_t holding = g.wm * g.wn * g.warps;
-    if (holding == fixedCount / 32)
+    if (holding == fixedCount / waveSize)
       return body();
     Value holds = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, warp,
                                         idx(holding));
@@ -758,6 +802,8 @@ private:
       return lowerMacWgmma(mac);
     if (coopMatrix)
       return lowerMacCoopMatrix(mac);
+    if (amd)
+      return lowerMacAmd(mac);
     auto ct = cast<TileType>(mac.getC().getType());
     auto at = cast<TileType>(mac.getA().getType());
     int64_t M = ct.getRows(), N = ct.getCols(), K = at.getCols();
@@ -1363,8 +1409,10 @@ private:
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPointToStart(guard.thenBlock());
       ifHolding(loc, t, [&] {
+        // Entries e and e + 1 are neighbouring columns on NVIDIA's tiers
+        // only (on AMD's they are neighbouring rows).
         Value pairs = arith::ConstantIntOp::create(b, loc, 0, 1);
-        if (!store.getColMajor())
+        if (!store.getColMajor() && !amd)
           pairs = arith::AndIOp::create(
               b, loc,
               AlignedOp::create(b, loc, store.getBuffer(), store.getOffset(), pairBytes),
@@ -1515,6 +1563,206 @@ private:
         StoreOp::create(b, loc, kLoop.getResult(e), rs, idx(e));
     });
     return success();
+  }
+
+  /// c = a·b + c on AMD's matrix cores in 16x16x16 steps (f16 or bf16
+  /// operands, f32 sums): MFMA (waves of 64, v_mfma_f32_16x16x16_f16 and
+  /// _bf16) or WMMA (gfx11, waves of 32, v_wmma_f32_16x16x16_f16 and _bf16).
+  /// The sums stay in the waves' fragments (warpGrid; amdFragmentPosition),
+  /// the operands are read from their shared storage, and per 16-deep step
+  /// each wave reads the A fragments of its mi row blocks and the B
+  /// fragments of its ni column blocks once and issues mi x ni steps. With
+  /// lane = 16 h + c, lane's fragments hold (the ISA's layouts):
+  ///  - MFMA: A's row c at k = 4 h .. 4 h + 3, B's column c at the same k;
+  ///  - WMMA: A's row c and B's column c at k = 0 .. 15 (lanes 16-31 hold
+  ///    what lanes 0-15 do).
+  /// Tier selection guarantees M, N, K multiples of 16 and whole waves.
+  LogicalResult lowerMacAmd(MacOp mac) {
+    Location loc = mac.getLoc();
+    auto ct = cast<TileType>(mac.getC().getType());
+    auto at = cast<TileType>(mac.getA().getType());
+    auto bt = cast<TileType>(mac.getB().getType());
+    int64_t M = ct.getRows(), N = ct.getCols(), K = at.getCols();
+    Type ta = at.getElementType(), f32 = b.getF32Type();
+    if (fixedCount % waveSize || M % 16 || N % 16 || K % 16 || !(ta.isF16() || ta.isBF16()) ||
+        !fragmentTypes.contains(ct))
+      return mac.emitOpError("does not fit the ")
+             << (mfma ? "mfma" : "wmma")
+             << " tier (16x16x16 steps, bf16 or f16 operands, f32 sums, whole waves)";
+    Value cs = fragmentOf(loc, mac.getC());
+    Value as = sharedOf(loc, mac.getA()), bs = sharedOf(loc, mac.getB());
+    placePrefetch(as);
+    placePrefetch(bs);
+    Value rs = resultFragment(mac, cs, ct);
+    WarpGrid g = warpGrid(ct);
+    if (emulated && g.wm * g.wn != fixedCount / waveSize)
+      return mac.emitOpError("the emulated ")
+             << (mfma ? "mfma" : "wmma") << " tier needs every wave to hold sums";
+    int64_t per = mfma ? 4 : 16; // operand elements a lane holds per step
+    auto add = [&](Value x, int64_t c) { return arith::AddIOp::create(b, loc, x, idx(c)); };
+    Value h = arith::DivUIOp::create(b, loc, lane, idx(16));
+    Value c16 = arith::RemUIOp::create(b, loc, lane, idx(16));
+    Value kLane = mfma ? Value(arith::MulIOp::create(b, loc, h, idx(4))) : idx(0);
+    // This lane's `per` elements of an operand block from non-K index
+    // block0 (its row or column c16 of the block), from K index k0 + kLane: aligned vectors of 4 where the storage holds K
+    // contiguously (rows start at multiples of 8 elements, and each first k
+    // is a multiple of 4), element by element where it does not.
+    auto operand = [&](Value buffer, TileType t, bool isA, Value block0, Value k0) -> Value {
+      Value nonK = arith::AddIOp::create(b, loc, block0, c16);
+      auto it = layouts.find(buffer);
+      bool colMajor = it != layouts.end() && it->second.colMajor;
+      bool kContiguous = isA != colMajor;
+      Value k = arith::AddIOp::create(b, loc, k0, kLane);
+      auto index = [&](Value kk) {
+        return isA ? sharedIndex(loc, buffer, t, nonK, kk) : sharedIndex(loc, buffer, t, kk, nonK);
+      };
+      SmallVector<Value, 16> elems;
+      for (int64_t e = 0; e < per; e += kContiguous ? 4 : 1) {
+        if (!kContiguous) {
+          elems.push_back(LoadOp::create(b, loc, ta, buffer, index(add(k, e))));
+          continue;
+        }
+        Value four = aligned(LoadOp::create(b, loc, VectorType::get({4}, ta), buffer,
+                                            index(add(k, e))),
+                             8);
+        for (int64_t x = 0; x < 4; ++x)
+          elems.push_back(vector::ExtractOp::create(b, loc, four, ArrayRef<int64_t>{x}));
+      }
+      return vector::FromElementsOp::create(b, loc, VectorType::get({per}, ta), elems);
+    };
+
+    ifHolding(loc, ct, [&] {
+      Value wy = arith::DivUIOp::create(b, loc, warp, idx(g.wn));
+      Value wx = arith::RemUIOp::create(b, loc, warp, idx(g.wn));
+      Value row0 = arith::MulIOp::create(b, loc, wy, idx(g.mi * 16));
+      Value col0 = arith::MulIOp::create(b, loc, wx, idx(g.ni * 16));
+      SmallVector<Value> acc;
+      for (int64_t e = 0; e < g.entries(); ++e)
+        acc.push_back(LoadOp::create(b, loc, f32, cs, idx(e)));
+      auto kLoop = forLoop(loc, idx(0), idx(K), idx(16), acc);
+      {
+        OpBuilder::InsertionGuard g2(b);
+        b.setInsertionPointToStart(kLoop.getBody());
+        Value k = kLoop.getInductionVar();
+        SmallVector<Value> afrag, bfrag;
+        for (int64_t i = 0; i < g.mi; ++i)
+          afrag.push_back(operand(as, at, /*isA=*/true, add(row0, 16 * i), k));
+        for (int64_t j = 0; j < g.ni; ++j)
+          bfrag.push_back(operand(bs, bt, /*isA=*/false, add(col0, 16 * j), k));
+        scf::YieldOp::create(b, loc,
+                             emulated ? emulatedSteps(loc, g, afrag, bfrag,
+                                                      kLoop.getRegionIterArgs())
+                                      : matrixCoreSteps(loc, g, afrag, bfrag,
+                                                        kLoop.getRegionIterArgs()));
+      }
+      for (int64_t e = 0; e < g.entries(); ++e)
+        StoreOp::create(b, loc, kLoop.getResult(e), rs, idx(e));
+    });
+    return success();
+  }
+
+  /// The mi x ni matrix-core steps of one K step: block (i, j)'s sums are
+  /// entries (i ni + j) perBlock onwards.
+  SmallVector<Value> matrixCoreSteps(Location loc, const WarpGrid &g, ArrayRef<Value> afrag,
+                                     ArrayRef<Value> bfrag, ValueRange sums) {
+    Type f32 = b.getF32Type();
+    auto sumsType = VectorType::get({g.perBlock}, f32);
+    // bf16 operands go as i16 vectors.
+    auto bits = [&](Value v) -> Value {
+      auto vt = cast<VectorType>(v.getType());
+      if (!vt.getElementType().isBF16())
+        return v;
+      return vector::BitCastOp::create(b, loc, VectorType::get(vt.getShape(), b.getI16Type()), v);
+    };
+    bool bf16 = cast<VectorType>(afrag[0].getType()).getElementType().isBF16();
+    Value zero = LLVM::ConstantOp::create(b, loc, b.getI32Type(), b.getI32IntegerAttr(0));
+    SmallVector<Value> next;
+    for (int64_t i = 0; i < g.mi; ++i)
+      for (int64_t j = 0; j < g.ni; ++j) {
+        int64_t e0 = (i * g.ni + j) * g.perBlock;
+        Value c = vector::FromElementsOp::create(b, loc, sumsType,
+                                                 sums.slice(e0, g.perBlock));
+        Value x = bits(afrag[i]), y = bits(bfrag[j]), d;
+        if (mfma && bf16)
+          d = ROCDL::mfma_f32_16x16x16bf16_1k::create(b, loc, sumsType,
+                                                      ValueRange{x, y, c, zero, zero, zero});
+        else if (mfma)
+          d = ROCDL::mfma_f32_16x16x16f16::create(b, loc, sumsType,
+                                                  ValueRange{x, y, c, zero, zero, zero});
+        else if (bf16)
+          d = ROCDL::wmma_f32_16x16x16_bf16::create(b, loc, sumsType, x, y, c);
+        else
+          d = ROCDL::wmma_f32_16x16x16_f16::create(b, loc, sumsType, x, y, c);
+        for (int64_t e = 0; e < g.perBlock; ++e)
+          next.push_back(vector::ExtractOp::create(b, loc, d, ArrayRef<int64_t>{e}));
+      }
+    return next;
+  }
+
+  /// The same steps computed from the instructions' definitions, for
+  /// testing the tier without the hardware (xpu.mma_emulated): each wave's
+  /// lanes put their operand fragments in shared memory, and each lane
+  /// then adds to its result entries the 16 products of the A row and B
+  /// column they stand for, reading each element from the lane and
+  /// position the ISA's layout (lowerMacAmd) gives it. Every wave holds
+  /// sums (tier selection), so the barriers are reached by all.
+  SmallVector<Value> emulatedSteps(Location loc, const WarpGrid &g, ArrayRef<Value> afrag,
+                                   ArrayRef<Value> bfrag, ValueRange sums) {
+    Type f32 = b.getF32Type();
+    Type elem = cast<VectorType>(afrag[0].getType()).getElementType();
+    int64_t per = mfma ? 4 : 16, waves = fixedCount / waveSize;
+    auto scratch = [&](int64_t blocks) {
+      OpBuilder::InsertionGuard ig(b);
+      b.restoreInsertionPoint(entryPoint);
+      Value s = AllocOp::create(b, kernel.getLoc(),
+                                BufferType::get(b.getContext(), elem, Space::shared, Access::rw,
+                                                blocks * waves * waveSize * per));
+      entryPoint = b.saveInsertionPoint();
+      return s;
+    };
+    Value sa = scratch(g.mi), sb = scratch(g.ni);
+    // Element e of lane l's fragment of block `blk` of this wave.
+    auto slot = [&](int64_t blk, Value l, Value e) {
+      Value at = arith::AddIOp::create(
+          b, loc, arith::MulIOp::create(b, loc, warp, idx(waveSize)), l);
+      at = arith::AddIOp::create(b, loc, at, idx(blk * waves * waveSize));
+      return arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, at, idx(per)), e);
+    };
+    barrier(loc);
+    for (auto [frags, s] : {std::pair{afrag, sa}, std::pair{bfrag, sb}})
+      for (auto [blk, f] : llvm::enumerate(frags))
+        for (int64_t e = 0; e < per; ++e)
+          StoreOp::create(b, loc, vector::ExtractOp::create(b, loc, f, ArrayRef<int64_t>{e}), s,
+                          slot(blk, lane, idx(e)));
+    barrier(loc);
+    // Who holds A's (r, k) and B's (k, c): MFMA lane r (c) + 16 (k / 4) at
+    // k % 4; WMMA lanes r (c) and r (c) + 16 at k, read here from the one
+    // or the other as k is even or odd, so both halves must hold them.
+    auto holder = [&](Value nonK, Value k) -> std::pair<Value, Value> {
+      Value half = mfma ? arith::DivUIOp::create(b, loc, k, idx(4)).getResult()
+                        : arith::RemUIOp::create(b, loc, k, idx(2)).getResult();
+      Value l = arith::AddIOp::create(b, loc, nonK, arith::MulIOp::create(b, loc, half, idx(16)));
+      return {l, mfma ? arith::RemUIOp::create(b, loc, k, idx(4)).getResult() : k};
+    };
+    SmallVector<Value> next;
+    for (int64_t i = 0; i < g.mi; ++i)
+      for (int64_t j = 0; j < g.ni; ++j)
+        for (int64_t q = 0; q < g.perBlock; ++q) {
+          auto [r, c] = amdResultAt(loc, q);
+          Value sum = sums[(i * g.ni + j) * g.perBlock + q];
+          auto kLoop = forLoop(loc, idx(0), idx(16), idx(1), ValueRange{sum});
+          OpBuilder::InsertionGuard ig(b);
+          b.setInsertionPointToStart(kLoop.getBody());
+          Value k = kLoop.getInductionVar();
+          auto [la, ea] = holder(r, k);
+          auto [lb, eb] = holder(c, k);
+          Value x = widen(loc, LoadOp::create(b, loc, elem, sa, slot(i, la, ea)), f32);
+          Value y = widen(loc, LoadOp::create(b, loc, elem, sb, slot(j, lb, eb)), f32);
+          scf::YieldOp::create(
+              b, loc, ValueRange{math::FmaOp::create(b, loc, x, y, kLoop.getRegionIterArg(0))});
+          next.push_back(kLoop.getResult(0));
+        }
+    return next;
   }
 
   /// The storage of a wgmma operand in a wgmma layout: its own when it was
@@ -1969,7 +2217,7 @@ uint64_t xpu::sharedBytesWithTiles(KernelOp kernel) {
   // creates ops of are not loaded by a pass manager here.
   kernel->getContext()->loadDialect<scf::SCFDialect, arith::ArithDialect, math::MathDialect,
                                     vector::VectorDialect, ub::UBDialect, LLVM::LLVMDialect,
-                                    NVVM::NVVMDialect>();
+                                    NVVM::NVVMDialect, ROCDL::ROCDLDialect>();
   // The mma.sync tier lays its tiles out differently (padded operand rows,
   // sums in registers): count what that tier allocates.
   auto tier = kernel->getAttrOfType<StringAttr>("xpu.mma_tier");
@@ -1997,12 +2245,15 @@ struct LowerTilesPass : xpu::impl::LowerTilesBase<LowerTilesPass> {
         tier = attr.getValue();
       bool nvidia = (tier == "mma.sync" || tier == "wgmma") && target == "nvvm";
       bool coop = tier == "cooperative-matrix" && target == "spirv";
-      if (tier != "software" && tier != "dot4" && !nvidia && !coop) {
+      bool amd = (tier == "mfma" || tier == "wmma") &&
+                 (target == "rocdl" || kernel->hasAttr("xpu.mma_emulated"));
+      if (tier != "software" && tier != "dot4" && !nvidia && !coop && !amd) {
         kernel.emitOpError() << "has tile tier '" << tier
                              << "', which xpu-lower-tiles does not lower for target '"
                              << target
                              << "' (software, dot4; mma.sync and wgmma on nvvm; "
-                                "cooperative-matrix on spirv)";
+                                "cooperative-matrix on spirv; mfma and wmma on rocdl, or "
+                                "anywhere when xpu.mma_emulated)";
         return signalPassFailure();
       }
       if (failed(lowerKernelTiles(kernel, tier, target == "cpu")))

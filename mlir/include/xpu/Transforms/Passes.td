@@ -811,6 +811,14 @@ def LowerTiles : Pass<"xpu-lower-tiles", "mlir::ModuleOp"> {
     - `dot4`: as `software`, but an i8 mac multiplies four k at a time with
       `xpu.dot4_i8` (dp4a, OpSDot, v_dot4), which each target lowers.
 
+    The tensor-core tiers are lowered for their targets: `mma.sync` and
+    `wgmma` on nvvm, `cooperative-matrix` on spirv, `mfma` and `wmma` on
+    rocdl (16x16x16 matrix-core steps, sums held per wave); a kernel marked
+    `xpu.mma_emulated` (XPU_TILE_EMULATE) takes `mfma` or `wmma` on any
+    target, each matrix-core step computed from the instruction's
+    definition through shared memory, so the tier's lowering can be run and
+    checked without the hardware.
+
     ```mlir
     %t = xpu.tile_load %A[%o], %ld : !xpu.buffer<f32, ro> -> !xpu.tile<16x16xf32>
     // becomes
@@ -832,7 +840,7 @@ def LowerTiles : Pass<"xpu-lower-tiles", "mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect",
                            "::mlir::math::MathDialect", "::mlir::vector::VectorDialect",
                            "::mlir::ub::UBDialect", "::mlir::LLVM::LLVMDialect",
-                           "::mlir::NVVM::NVVMDialect"];
+                           "::mlir::NVVM::NVVMDialect", "::mlir::ROCDL::ROCDLDialect"];
 }
 
 //===----------------------------------------------------------------------===//

@@ -7,7 +7,8 @@
 //
 //   xpu-bench-gemm --device cuda:0 --type bf16 --sizes 1024,4096 --tile 64x64x32 --threads 256
 //
-// --expect-tier NAME makes a run whose note names another tier fail (exit
+// --group G runs the workgroups in grouped order (G block rows at a time;
+// gemm_kernel.h). --expect-tier NAME makes a run whose note names another tier fail (exit
 // 1), so a device run notices a silent demotion.
 #include "../bench_util.h"
 #include "gemm_kernel.h"
@@ -40,7 +41,7 @@ std::string tierOf(const std::string &diagnostics) {
 
 int main(int argc, char **argv) {
   std::string deviceSpec, type = "bf16", sizes = "1024", tile = "64x64x32", expectTier;
-  int threads = 256, iterations = 10, samples = 2048;
+  int threads = 256, iterations = 10, samples = 2048, group = 0;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     bool more = i + 1 < argc;
@@ -58,12 +59,14 @@ int main(int argc, char **argv) {
       iterations = std::atoi(argv[++i]);
     else if (a == "--samples" && more)
       samples = std::atoi(argv[++i]);
+    else if (a == "--group" && more)
+      group = std::atoi(argv[++i]);
     else if (a == "--expect-tier" && more)
       expectTier = argv[++i];
     else {
       std::fprintf(stderr, "usage: xpu-bench-gemm [--device SPEC] [--type bf16|f16|f32] "
                            "[--sizes N,N,...] [--tile MxNxK] [--threads N] "
-                           "[--iterations N] [--samples N] [--expect-tier NAME]\n");
+                           "[--iterations N] [--samples N] [--group G] [--expect-tier NAME]\n");
       return 2;
     }
   }
@@ -78,6 +81,7 @@ int main(int argc, char **argv) {
   k.tn = shape[1];
   k.tk = shape[2];
   k.threads = threads;
+  k.group = group;
   std::string text = k.text();
 
   xpu_context ctx;
@@ -185,11 +189,11 @@ int main(int argc, char **argv) {
     double median = bench::median(ms);
     double tflops = 2.0 * n * n * double(n) / (median * 1e-3) / 1e12;
     std::printf("{\"impl\": \"xpujit-%s\", \"device\": \"%s\", \"type\": \"%s\", \"n\": %d, "
-                "\"tile\": \"%s\", \"threads\": %d, \"tier\": \"%s\", \"median_ms\": %.4f, "
+                "\"tile\": \"%s\", \"threads\": %d, \"group\": %d, \"tier\": \"%s\", \"median_ms\": %.4f, "
                 "\"tflops\": %.4f, \"shared_bytes\": %lld, \"registers\": %lld, "
                 "\"samples\": %d, \"bad\": %d, \"check\": \"%s\"}\n",
                 xpu_backend_name(info.backend), info.name, type.c_str(), n, tile.c_str(),
-                threads, tier.c_str(), median, tflops,
+                threads, group, tier.c_str(), median, tflops,
                 manifest.shared_bytes.known ? (long long)manifest.shared_bytes.value : -1LL,
                 manifest.registers.known ? (long long)manifest.registers.value : -1LL, samples,
                 bad, bad ? "FAIL" : "pass");

@@ -23,9 +23,37 @@ struct Kernel {
   /// Elements before A's and C's first element (0: none), so the tiles'
   /// offsets are not aligned to vector accesses.
   int aShift = 0, cShift = 0;
+  /// 0: workgroup (x, y) computes block column x of block row y. G > 0:
+  /// the workgroups in launch order take G block rows at a time, column by
+  /// column within them, so the blocks running together share their A
+  /// rows and B columns in the cache (the grouped order of Triton's matmul).
+  int group = 0;
 
   static std::string tile(int r, int c, const std::string &t) {
     return "!xpu.tile<" + std::to_string(r) + "x" + std::to_string(c) + "x" + t + ">";
+  }
+
+  /// %bx, %by: the block column and row this workgroup computes.
+  std::string blockOrder() const {
+    if (group <= 0)
+      return "  %bx = xpu.workgroup_id x\n"
+             "  %by = xpu.workgroup_id y\n";
+    return "  %wx = xpu.workgroup_id x\n"
+           "  %wy = xpu.workgroup_id y\n"
+           "  %gx = arith.divui %N, %tn : index\n"
+           "  %gy = arith.divui %M, %tm : index\n"
+           "  %pr = arith.muli %wy, %gx : index\n"
+           "  %pid = arith.addi %pr, %wx : index\n"
+           "  %G = arith.constant " + std::to_string(group) + " : index\n"
+           "  %inGroup = arith.muli %G, %gx : index\n"
+           "  %gid = arith.divui %pid, %inGroup : index\n"
+           "  %first = arith.muli %gid, %G : index\n"
+           "  %left = arith.subi %gy, %first : index\n"
+           "  %rows = arith.minui %left, %G : index\n"
+           "  %at = arith.remui %pid, %inGroup : index\n"
+           "  %within = arith.remui %at, %rows : index\n"
+           "  %by = arith.addi %first, %within : index\n"
+           "  %bx = arith.divui %at, %rows : index\n";
   }
 
   /// The kernel @gemm(A, B, C, m, n, k): grid (n / tn, m / tm), block
@@ -46,8 +74,7 @@ struct Kernel {
         "  %N = arith.index_castui %n : i32 to index\n"
         "  %K = arith.index_castui %k : i32 to index\n"
         "  %M = arith.index_castui %m : i32 to index\n"
-        "  %bx = xpu.workgroup_id x\n"
-        "  %by = xpu.workgroup_id y\n"
+        + blockOrder() +
         "  %row0 = arith.muli %by, %tm : index\n"
         "  %col0 = arith.muli %bx, %tn : index\n"
         "  %zero = arith.constant " + zero + "\n"

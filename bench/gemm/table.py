@@ -31,6 +31,8 @@ for r in rows:
     refv = ref(r) if r["impl"].startswith("xpujit") else None
     cuda = best_cuda(r) if r["impl"] == "xpujit-vulkan" else None
     tile = f'{r["tile"]} / {r["threads"]}' if "tile" in r else "-"
+    if r.get("group"):
+        tile += f' g{r["group"]}'
     to_ref = "%.3f" % (r["tflops"] / refv) if refv else "-"
     to_cuda = "%.3f" % (r["tflops"] / cuda) if cuda else "-"
     shared = "%.1f" % (r["shared_bytes"] / 1024) if r.get("shared_bytes", -1) >= 0 else "-"

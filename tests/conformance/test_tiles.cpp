@@ -228,6 +228,14 @@ TEST_CASE("an f32 tile GEMM matches the host reference, B row- and column-major"
   }
 }
 
+TEST_CASE("the benchmark's grouped block order computes every block once") {
+  // Five block rows in groups of two (the last group has one row), seven
+  // block columns: each block is computed by exactly one workgroup.
+  Gemm g;
+  g.group = 2;
+  checkFloatGemm<float>(g, 5 * g.tm, 7 * g.tn, 32, same, keep, std::ldexp(1.0, -23));
+}
+
 TEST_CASE("f16 and bf16 tiles accumulate in f32") {
   Gemm g;
   g.ta = "f16";

@@ -76,6 +76,14 @@ for t in bf16 f16; do
       --type "$t" --sizes "$gemm_sizes" --tile "${v%%:*}" --threads "${v##*:}" --iterations 5 \
       --expect-tier wgmma
   done
+  # The best blocks again in grouped order (8 or 16 block rows at a time).
+  for v in 128x128x64:256 128x256x64:256; do
+    for g in 8 16; do
+      check_to "$res/gemm-xpu-cuda-$t-${v/:/-}-g$g-wgmma.jsonl" "$bin/xpu-bench-gemm" \
+        --device cuda:0 --type "$t" --sizes 4096,8192 --tile "${v%%:*}" --threads "${v##*:}" \
+        --group "$g" --iterations 5 --expect-tier wgmma
+    done
+  done
   for v in 128x128x32:256 128x256x32:256 128x128x64:256; do
     check_to "$res/gemm-xpu-cuda-$t-${v/:/-}-mma.jsonl" env XPU_TILE_TIERS_OFF=wgmma \
       "$bin/xpu-bench-gemm" --device cuda:0 --type "$t" --sizes "$gemm_sizes" \

@@ -1522,20 +1522,7 @@ private:
       return out;
     };
 
-    ifHolding(loc, ct, [&] {
-      Value wy = arith::DivUIOp::create(b, loc, warp, idx(g.wn));
-      Value wx = arith::RemUIOp::create(b, loc, warp, idx(g.wn));
-      Value row0 = arith::MulIOp::create(b, loc, wy, idx(g.mi * 16));
-      Value col0 = arith::MulIOp::create(b, loc, wx, idx(g.ni * 8));
-      SmallVector<Value> acc;
-      for (int64_t e = 0; e < g.entries(); ++e)
-        acc.push_back(LoadOp::create(b, loc, f32, cs, idx(e)));
-      auto kLoop = forLoop(loc, idx(0), idx(K), idx(16), acc);
-      {
-        OpBuilder::InsertionGuard g2(b);
-        b.setInsertionPointToStart(kLoop.getBody());
-        Value k = kLoop.getInductionVar();
-        ValueRange sums = kLoop.getRegionIterArgs();
+    holderKLoop(loc, ct, cs, rs, K, [&](Value row0, Value col0, Value k, ValueRange sums) {
         SmallVector<SmallVector<Value, 4>> afrag(g.mi), bfrag(g.ni);
         for (int64_t i = 0; i < g.mi; ++i)
           afrag[i] = words(as, at, /*isA=*/true, add(row0, 16 * i), k, 4);
@@ -1557,12 +1544,37 @@ private:
             for (int64_t e = 0; e < 4; ++e)
               next.push_back(LLVM::ExtractValueOp::create(b, loc, d, ArrayRef<int64_t>{e}));
           }
-        scf::YieldOp::create(b, loc, next);
+        return next;
+    });
+    return success();
+  }
+
+  /// In the holders of `ct`'s fragments: the sums from `cs` through a K
+  /// loop of 16-deep steps, `step(row0, col0, k, sums)` giving each step's
+  /// new sums (row0, col0: the holder tile's first row and column), and
+  /// the results into `rs`.
+  void holderKLoop(Location loc, TileType ct, Value cs, Value rs, int64_t K,
+                   function_ref<SmallVector<Value>(Value, Value, Value, ValueRange)> step) {
+    WarpGrid g = warpGrid(ct);
+    ifHolding(loc, ct, [&] {
+      Value holder = arith::DivUIOp::create(b, loc, warp, idx(g.warps));
+      Value wy = arith::DivUIOp::create(b, loc, holder, idx(g.wn));
+      Value wx = arith::RemUIOp::create(b, loc, holder, idx(g.wn));
+      Value row0 = arith::MulIOp::create(b, loc, wy, idx(g.mi * g.blockRows()));
+      Value col0 = arith::MulIOp::create(b, loc, wx, idx(g.ni * g.cols));
+      SmallVector<Value> acc;
+      for (int64_t e = 0; e < g.entries(); ++e)
+        acc.push_back(LoadOp::create(b, loc, b.getF32Type(), cs, idx(e)));
+      auto kLoop = forLoop(loc, idx(0), idx(K), idx(16), acc);
+      {
+        OpBuilder::InsertionGuard g2(b);
+        b.setInsertionPointToStart(kLoop.getBody());
+        scf::YieldOp::create(b, loc,
+                             step(row0, col0, kLoop.getInductionVar(), kLoop.getRegionIterArgs()));
       }
       for (int64_t e = 0; e < g.entries(); ++e)
         StoreOp::create(b, loc, kLoop.getResult(e), rs, idx(e));
     });
-    return success();
   }
 
   /// c = a·b + c on AMD's matrix cores in 16x16x16 steps (f16 or bf16
@@ -1583,7 +1595,7 @@ private:
     auto at = cast<TileType>(mac.getA().getType());
     auto bt = cast<TileType>(mac.getB().getType());
     int64_t M = ct.getRows(), N = ct.getCols(), K = at.getCols();
-    Type ta = at.getElementType(), f32 = b.getF32Type();
+    Type ta = at.getElementType();
     if (fixedCount % waveSize || M % 16 || N % 16 || K % 16 || !(ta.isF16() || ta.isBF16()) ||
         !fragmentTypes.contains(ct))
       return mac.emitOpError("does not fit the ")
@@ -1631,32 +1643,14 @@ private:
       return vector::FromElementsOp::create(b, loc, VectorType::get({per}, ta), elems);
     };
 
-    ifHolding(loc, ct, [&] {
-      Value wy = arith::DivUIOp::create(b, loc, warp, idx(g.wn));
-      Value wx = arith::RemUIOp::create(b, loc, warp, idx(g.wn));
-      Value row0 = arith::MulIOp::create(b, loc, wy, idx(g.mi * 16));
-      Value col0 = arith::MulIOp::create(b, loc, wx, idx(g.ni * 16));
-      SmallVector<Value> acc;
-      for (int64_t e = 0; e < g.entries(); ++e)
-        acc.push_back(LoadOp::create(b, loc, f32, cs, idx(e)));
-      auto kLoop = forLoop(loc, idx(0), idx(K), idx(16), acc);
-      {
-        OpBuilder::InsertionGuard g2(b);
-        b.setInsertionPointToStart(kLoop.getBody());
-        Value k = kLoop.getInductionVar();
+    holderKLoop(loc, ct, cs, rs, K, [&](Value row0, Value col0, Value k, ValueRange sums) {
         SmallVector<Value> afrag, bfrag;
         for (int64_t i = 0; i < g.mi; ++i)
           afrag.push_back(operand(as, at, /*isA=*/true, add(row0, 16 * i), k));
         for (int64_t j = 0; j < g.ni; ++j)
           bfrag.push_back(operand(bs, bt, /*isA=*/false, add(col0, 16 * j), k));
-        scf::YieldOp::create(b, loc,
-                             emulated ? emulatedSteps(loc, g, afrag, bfrag,
-                                                      kLoop.getRegionIterArgs())
-                                      : matrixCoreSteps(loc, g, afrag, bfrag,
-                                                        kLoop.getRegionIterArgs()));
-      }
-      for (int64_t e = 0; e < g.entries(); ++e)
-        StoreOp::create(b, loc, kLoop.getResult(e), rs, idx(e));
+        return emulated ? emulatedSteps(loc, g, afrag, bfrag, sums)
+                        : matrixCoreSteps(loc, g, afrag, bfrag, sums);
     });
     return success();
   }

@@ -174,8 +174,9 @@ static Status readSettings(Settings &s) {
   }
   if (const char *v = std::getenv("XPU_TILE_EMULATE"); v && *v) {
     std::string tier = v;
-    if (tier != "mfma" && tier != "wmma")
-      return invalidArgument("XPU_TILE_EMULATE='" + tier + "' is not one of: mfma, wmma");
+    if (tier != "mfma" && tier != "wmma" && tier != "cooperative-matrix")
+      return invalidArgument("XPU_TILE_EMULATE='" + tier +
+                             "' is not one of: mfma, wmma, cooperative-matrix");
     s.tileEmulate = tier;
   }
   if (const char *v = std::getenv("XPU_SCHEDULER"); v && *v) {

@@ -192,6 +192,11 @@ std::vector<Tier> tiersOf(TargetDesc::Kind target) {
                  C::matrixTiles, fitsWmma, "whole waves of 32", 32, fitsEveryWave,
                  nullptr, true},
                 kSoftware};
+      if (config->tileEmulate == "cooperative-matrix")
+        return {{"cooperative-matrix",
+                 "cooperative matrices emulated on the CPU (XPU_TILE_EMULATE)", C::matrixTiles,
+                 fitsCoopMatrix, "whole subgroups of 32", 32, nullptr, nullptr, true},
+                kSoftware};
     }
     break;
   }

@@ -179,7 +179,7 @@ std::string nvidiaTier(const Gemm &g) {
   return "";
 }
 
-/// The AMD tier emulated on the CPU (XPU_TILE_EMULATE), or "".
+/// The tier emulated on the CPU (XPU_TILE_EMULATE), or "".
 std::string emulatedTier() {
   const char *env = std::getenv("XPU_TILE_EMULATE");
   return env && target().backend == XPU_BACKEND_CPU ? env : "";
@@ -187,11 +187,17 @@ std::string emulatedTier() {
 
 /// The tier an f16 or bf16 GEMM must take on the CPU under XPU_TILE_EMULATE:
 /// the emulated one when the kernel is made of 16x16x16 steps in whole
-/// waves (64 for mfma, 32 for wmma) that all hold sums; "" otherwise.
+/// waves (64 for mfma, 32 for wmma) that all hold sums, or (cooperative
+/// matrices) of f16 16x16x16 steps in whole subgroups of 32; "" otherwise.
 std::string emulatedTierOf(const Gemm &g) {
   std::string tier = emulatedTier();
   if (tier.empty())
     return "";
+  if (tier == "cooperative-matrix") // f16 only; subgroups need not all hold sums
+    return g.ta == "f16" && g.threads % 32 == 0 && g.tm % 16 == 0 && g.tn % 16 == 0 &&
+                   g.tk % 16 == 0
+               ? tier
+               : "";
   int wave = tier == "mfma" ? 64 : 32, waves = g.threads / wave;
   bool everyWave = false;
   for (int wm = 1; wm <= waves && !everyWave; ++wm)
@@ -447,6 +453,8 @@ TEST_CASE("f16 tiles in 16x16x16 steps: the cooperative-matrix tier where there 
     std::string note = gemmNote(g.text());
     MESSAGE("tier: " << note);
     checkCoopMatrixNote(note);
+    if (!emulatedTierOf(g).empty())
+      CHECK(note.rfind(emulatedTierOf(g) + " (", 0) == 0);
   }
 }
 
@@ -614,6 +622,68 @@ TEST_CASE("a tile load past the end of its buffer reads zeros and is reported") 
   std::vector<float> c = bc.read<float>();
   for (int e = 0; e < 16; ++e)
     CHECK(c[e] == (e < 8 ? a[8 + e] : 0.0f));
+}
+
+TEST_CASE("a tile store of mac sums past the end of its buffer stores what fits and is reported") {
+  // An f16 mac, so the tensor-core tiers hold the sums (as fragments, or as
+  // cooperative matrices: whole when the tile fits the buffer, else through
+  // a scratch per subgroup, element by element). Small integers keep every
+  // sum exact.
+  Module mod(R"(
+    xpu.kernel @k(%A: !xpu.buffer<f16, ro>, %B: !xpu.buffer<f16, ro>, %C: !xpu.buffer<f32>,
+                  %off: i32, %ldc: i32) attributes {workgroup_size = array<i64: 64, 1, 1>} {
+      %o = arith.index_castui %off : i32 to index
+      %ld = arith.index_castui %ldc : i32 to index
+      %c0 = arith.constant 0 : index
+      %c16 = arith.constant 16 : index
+      %c32 = arith.constant 32 : index
+      %z = arith.constant 0.0 : f32
+      %a = xpu.tile_load %A[%c0], %c16 : !xpu.buffer<f16, ro> -> !xpu.tile<32x16xf16>
+      %b = xpu.tile_load %B[%c0], %c32 : !xpu.buffer<f16, ro> -> !xpu.tile<16x32xf16>
+      %c = xpu.tile_fill %z : !xpu.tile<32x32xf32>
+      %r = xpu.mac %c, %a, %b : !xpu.tile<32x32xf32>, !xpu.tile<32x16xf16>, !xpu.tile<16x32xf16>
+      xpu.tile_store %r, %C[%o], %ld : !xpu.tile<32x32xf32>, !xpu.buffer<f32>
+      xpu.return
+    })");
+  std::uniform_int_distribution<int> small(-3, 3);
+  std::vector<float> a(32 * 16), b(16 * 32);
+  std::vector<uint16_t> ah, bh;
+  for (float &v : a)
+    ah.push_back(toHalf(v = float(small(rng()))));
+  for (float &v : b)
+    bh.push_back(toHalf(v = float(small(rng()))));
+  Buffer ba = Buffer::from(ah), bb = Buffer::from(bh);
+  uint32_t grid[3] = {1, 1, 1}, block[3] = {64, 1, 1};
+  auto run = [&](Buffer &bc, int off, int ldc) {
+    xpu_arg args[5] = {xpu_arg_buffer(ba.handle), xpu_arg_buffer(bb.handle),
+                       xpu_arg_buffer(bc.handle), xpu_arg_i32(off), xpu_arg_i32(ldc)};
+    XPU_OK(xpu_launch(mod.kernel("k"), nullptr, grid, block, args, 5));
+    CHECK(xpu_stream_synchronize(defaultStream()) == XPU_ERROR_OUT_OF_BOUNDS);
+    std::string said = xpu_last_error_message();
+    INFO(said);
+    CHECK(said.find("tile store to 'C'") != std::string::npos);
+  };
+  // Rows 16 to 31 of the tile fall past the end of C: rows 0 to 15 land in
+  // C's last 16 rows, the rest of C is untouched.
+  Buffer bc = Buffer::from(std::vector<float>(32 * 32, -1));
+  run(bc, 16 * 32, 32);
+  std::vector<float> c = bc.read<float>();
+  for (int i = 0; i < 32; ++i)
+    for (int j = 0; j < 32; ++j) {
+      float want = -1;
+      if (i >= 16) {
+        want = 0;
+        for (int k = 0; k < 16; ++k)
+          want += a[(i - 16) * 16 + k] * b[k * 32 + j];
+      }
+      INFO(i << ", " << j);
+      CHECK(c[i * 32 + j] == want);
+    }
+  // A stride below the tile's width stores nothing.
+  Buffer narrow = Buffer::from(std::vector<float>(32 * 32, -1));
+  run(narrow, 0, 16);
+  for (float v : narrow.read<float>())
+    CHECK(v == -1);
 }
 
 TEST_CASE("a staged K loop entered again by an outer loop reads its own stages") {

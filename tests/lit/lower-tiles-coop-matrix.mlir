@@ -1,19 +1,28 @@
 // RUN: xpu-opt %s -xpu-lower-tiles=target=spirv | FileCheck %s
 // RUN: not xpu-opt %s -xpu-lower-tiles=target=nvvm 2>&1 | FileCheck %s --check-prefix=NVVM
-// The cooperative-matrix tier before SPIR-V: tiles keep their shared
-// storage, a mac becomes a loop of the subgroups over its 16x16 result
-// blocks, each one xpu.coop_matrix_mac over the whole K; the tier is
-// lowered on spirv only.
+// The cooperative-matrix tier before SPIR-V: the sums are held by the
+// subgroups (SubgroupId) as cooperative matrices, here 2 subgroups of 2x2
+// 16x16 matrices each; the operand tiles are copied a 16x16 block at a
+// time into rows padded by 16 bytes (ld 40); the mac reads them there, and
+// the sums are stored straight into C (the loads and the store are not
+// checked here: tiles-coop-matrix.mlir has the checked paths); the tier
+// is lowered on spirv only.
 
 // CHECK-LABEL: xpu.kernel @gemm
-// CHECK-DAG: %[[C:.*]] = xpu.alloc : !xpu.buffer<2048xf32, shared>
-// CHECK-DAG: %[[A:.*]] = xpu.alloc : !xpu.buffer<2048xf16, shared>
-// CHECK-DAG: %[[B:.*]] = xpu.alloc : !xpu.buffer<1024xf16, shared>
-// CHECK: %[[SG:.*]] = xpu.wave_id
-// CHECK: %[[SGS:.*]] = xpu.wave_count
-// CHECK: scf.for %{{.*}} = %[[SG]] to %{{.*}} step %[[SGS]]
-// CHECK: xpu.coop_matrix_mac %[[C]][%{{.*}}], %[[A]][%{{.*}}], %[[B]][%{{.*}}] -> %[[C]] {k = 32 : i64, lda = 32 : i64, ldb = 32 : i64, ldc = 32 : i64}
+// CHECK-DAG: %[[SG:.*]] = xpu.wave_id
+// CHECK-DAG: %[[S:.*]] = xpu.coop_sums_alloc : !xpu.coop_sums<2, 2>
+// CHECK-DAG: %[[A:.*]] = xpu.alloc : !xpu.buffer<2560xf16, shared>
+// CHECK-DAG: %[[B:.*]] = xpu.alloc : !xpu.buffer<1280xf16, shared>
+// CHECK: xpu.coop_sums_fill %[[S]], %{{.*}} : !xpu.coop_sums<2, 2>
+// CHECK: scf.for %{{.*}} = %[[SG]] to %c8 step %c2
+// CHECK: xpu.coop_block_copy %arg0[%{{.*}}], %c32 -> %[[A]][%{{.*}}] {ld = 40 : i64}
+// CHECK: scf.for %{{.*}} = %[[SG]] to %c4 step %c2
+// CHECK: xpu.coop_block_copy %arg1[%{{.*}}], %c32 -> %[[B]][%{{.*}}] {ld = 40 : i64}
 // CHECK: xpu.barrier
+// CHECK: xpu.coop_sums_mac %[[S]], %[[A]][%{{.*}}], %[[B]][%{{.*}}] {k = 32 : i64, lda = 40 : i64, ldb = 40 : i64}
+// CHECK: scf.if
+// CHECK: xpu.coop_sums_store %[[S]], %arg2[%{{.*}}], %c32 : !xpu.coop_sums<2, 2>, !xpu.buffer<f32>
+// CHECK-NOT: else
 // NVVM: has tile tier 'cooperative-matrix', which xpu-lower-tiles does not lower for target 'nvvm'
 
 xpu.kernel @gemm(%A: !xpu.buffer<f16, ro>, %B: !xpu.buffer<f16, ro>, %C: !xpu.buffer<f32>)

@@ -6,8 +6,12 @@
 // The cooperative-matrix tier (issue 15) offline, for the SPIR-V target of
 // a Vulkan 1.3 device with VK_KHR_cooperative_matrix (the chip
 // "cooperative-matrix"): f16 macs with f32 sums become 16x16x16 cooperative
-// matrix loads, multiply-adds and stores, one 16x16 block per subgroup
-// (SubgroupId, NumSubgroups); a workgroup that is not whole subgroups of 32
+// matrix multiply-adds on sums held by the subgroups (SubgroupId) in a
+// Function array of matrices, the operands read a K step ahead by
+// cooperative-matrix loads and stored into shared memory, the sums stored
+// into C (straight, or through a shared
+// scratch when the tile may not fit) or into shared memory for an
+// epilogue; a workgroup that is not whole subgroups of 32
 // or a shape not made of 16x16x16 steps demotes to the software tile, and
 // without the chip (no device facts) no kernel takes the tier. Vulkan asks
 // for its memory model with cooperative matrices: the module declares it,
@@ -22,20 +26,30 @@
 // PLAIN-DAG: [mma-tiering] kernel 'gemm': software ({{.*}}); not cooperative-matrix: unknown
 // SPV: spirv.module Logical Vulkan requires #spirv.vce<v1.6, [{{.*}}CooperativeMatrixKHR{{.*}}VulkanMemoryModel, VulkanMemoryModelDeviceScope{{.*}}], [{{.*}}SPV_KHR_cooperative_matrix{{.*}}]>
 // SPV-DAG: spirv.GlobalVariable @__builtin__SubgroupId__ built_in("SubgroupId")
-// SPV-DAG: spirv.GlobalVariable @__builtin__NumSubgroups__ built_in("NumSubgroups")
 // SPV-LABEL: spirv.func @gemm
+// SPV-DAG: spirv.Variable : !spirv.ptr<!spirv.array<4 x !spirv.coopmatrix<16x16xf32, Subgroup, MatrixAcc>>, Function>
+// SPV-DAG: spirv.Variable : !spirv.ptr<!spirv.array<4 x !spirv.coopmatrix<16x16xf16, Subgroup, MatrixA>>, Function>
+// SPV-DAG: spirv.Variable : !spirv.ptr<!spirv.array<2 x !spirv.coopmatrix<16x16xf16, Subgroup, MatrixA>>, Function>
+// SPV: spirv.KHR.CooperativeMatrixLoad {{.*}}, <RowMajor>, <NonPrivatePointer> : !spirv.ptr<f16, StorageBuffer>, i32 -> !spirv.coopmatrix<16x16xf16, Subgroup, MatrixA>
+// SPV: spirv.KHR.CooperativeMatrixLoad {{.*}}, <ColumnMajor>, <NonPrivatePointer> : !spirv.ptr<f16, StorageBuffer>, i32 -> !spirv.coopmatrix<16x16xf16, Subgroup, MatrixA>
+// SPV: spirv.mlir.loop
+// SPV: spirv.ControlBarrier <Workgroup>, <Workgroup>, <AcquireRelease|UniformMemory|WorkgroupMemory|MakeAvailable|MakeVisible>
+// SPV: spirv.KHR.CooperativeMatrixStore {{.*}}, <RowMajor>, <NonPrivatePointer> : !spirv.ptr<f16, Workgroup>, !spirv.coopmatrix<16x16xf16, Subgroup, MatrixA>, i32
 // SPV: spirv.Store "Workgroup" %{{.*}}, %{{.*}} ["NonPrivatePointer"]
 // SPV: spirv.ControlBarrier <Workgroup>, <Workgroup>, <AcquireRelease|UniformMemory|WorkgroupMemory|MakeAvailable|MakeVisible>
-// SPV: spirv.KHR.CooperativeMatrixLoad {{.*}}, <RowMajor>, <NonPrivatePointer> : !spirv.ptr<f32, Workgroup>, i32 -> !spirv.coopmatrix<16x16xf32, Subgroup, MatrixAcc>
+// SPV: spirv.KHR.CooperativeMatrixLoad {{.*}}, <RowMajor>, <NonPrivatePointer> : !spirv.ptr<f16, StorageBuffer>, i32 -> !spirv.coopmatrix<16x16xf16, Subgroup, MatrixA>
+// SPV: spirv.KHR.CooperativeMatrixLoad {{.*}}, <ColumnMajor>, <NonPrivatePointer> : !spirv.ptr<f16, StorageBuffer>, i32 -> !spirv.coopmatrix<16x16xf16, Subgroup, MatrixA>
 // SPV: spirv.KHR.CooperativeMatrixLoad {{.*}}, <RowMajor>, <NonPrivatePointer> : !spirv.ptr<f16, Workgroup>, i32 -> !spirv.coopmatrix<16x16xf16, Subgroup, MatrixA>
 // SPV: spirv.KHR.CooperativeMatrixLoad {{.*}}, <RowMajor>, <NonPrivatePointer> : !spirv.ptr<f16, Workgroup>, i32 -> !spirv.coopmatrix<16x16xf16, Subgroup, MatrixB>
 // SPV: spirv.KHR.CooperativeMatrixMulAdd {{.*}} : !spirv.coopmatrix<16x16xf16, Subgroup, MatrixA>, !spirv.coopmatrix<16x16xf16, Subgroup, MatrixB> -> !spirv.coopmatrix<16x16xf32, Subgroup, MatrixAcc>
-// SPV: spirv.KHR.CooperativeMatrixMulAdd
+// SPV-COUNT-7: spirv.KHR.CooperativeMatrixMulAdd
+// SPV-NOT: spirv.KHR.CooperativeMatrixMulAdd
 // SPV: spirv.KHR.CooperativeMatrixStore {{.*}}, <RowMajor>, <NonPrivatePointer> : !spirv.ptr<f32, Workgroup>, !spirv.coopmatrix<16x16xf32, Subgroup, MatrixAcc>, i32
 // SPV-LABEL: spirv.func @single
 // SPV: spirv.KHR.CooperativeMatrixMulAdd
 // SPV-NOT: spirv.KHR.CooperativeMatrixMulAdd
-// SPV: spirv.KHR.CooperativeMatrixStore
+// SPV: spirv.KHR.CooperativeMatrixStore {{.*}} : !spirv.ptr<f32, StorageBuffer>, !spirv.coopmatrix<16x16xf32, Subgroup, MatrixAcc>, i32
+// SPV: spirv.KHR.CooperativeMatrixStore {{.*}} : !spirv.ptr<f32, Workgroup>, !spirv.coopmatrix<16x16xf32, Subgroup, MatrixAcc>, i32
 // SPV-LABEL: spirv.func @ragged
 // SPV-NOT: spirv.KHR.CooperativeMatrix
 // SPV-LABEL: spirv.func @narrow

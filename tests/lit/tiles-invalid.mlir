@@ -121,28 +121,64 @@ xpu.kernel @k() {
 
 // -----
 
-// xpu.coop_matrix_mac (lowering only): f16 operands, f32 sums.
-xpu.kernel @k(%a: !xpu.buffer<f32, ro>, %c: !xpu.buffer<f32>) {
+// The cooperative-matrix tier's ops (lowering only): f16 operands, f32 sums.
+xpu.kernel @k(%a: !xpu.buffer<f32, ro>) {
   %o = arith.constant 0 : index
-  // expected-error @+1 {{takes f16 operands and f32 sums}}
-  xpu.coop_matrix_mac %c[%o], %a[%o], %a[%o] -> %c {k = 16 : i64, lda = 16 : i64, ldb = 16 : i64, ldc = 16 : i64} : !xpu.buffer<f32>, !xpu.buffer<f32, ro>, !xpu.buffer<f32, ro>, !xpu.buffer<f32>
+  %s = xpu.coop_sums_alloc : !xpu.coop_sums<1, 1>
+  // expected-error @+1 {{takes f16 operands}}
+  xpu.coop_sums_mac %s, %a[%o], %a[%o] {k = 16 : i64, lda = 16 : i64, ldb = 16 : i64} : !xpu.coop_sums<1, 1>, !xpu.buffer<f32, ro>, !xpu.buffer<f32, ro>
   xpu.return
 }
 
 // -----
 
-xpu.kernel @k(%a: !xpu.buffer<f16, ro>, %c: !xpu.buffer<f32>) {
+xpu.kernel @k(%a: !xpu.buffer<f16, ro>) {
   %o = arith.constant 0 : index
+  %s = xpu.coop_sums_alloc : !xpu.coop_sums<1, 1>
   // expected-error @+1 {{needs a K made of 16-deep steps}}
-  xpu.coop_matrix_mac %c[%o], %a[%o], %a[%o] -> %c {k = 8 : i64, lda = 16 : i64, ldb = 16 : i64, ldc = 16 : i64} : !xpu.buffer<f32>, !xpu.buffer<f16, ro>, !xpu.buffer<f16, ro>, !xpu.buffer<f32>
+  xpu.coop_sums_mac %s, %a[%o], %a[%o] {k = 8 : i64, lda = 16 : i64, ldb = 16 : i64} : !xpu.coop_sums<1, 1>, !xpu.buffer<f16, ro>, !xpu.buffer<f16, ro>
   xpu.return
 }
 
 // -----
 
-xpu.kernel @k(%a: !xpu.buffer<f16, ro>, %c: !xpu.buffer<f32, ro>) {
+xpu.kernel @k(%c: !xpu.buffer<f32, ro>) {
   %o = arith.constant 0 : index
+  %ld = arith.constant 16 : index
+  %s = xpu.coop_sums_alloc : !xpu.coop_sums<1, 2>
   // expected-error @+1 {{stores to a read-only buffer}}
-  xpu.coop_matrix_mac %c[%o], %a[%o], %a[%o] -> %c {k = 16 : i64, lda = 16 : i64, ldb = 16 : i64, ldc = 16 : i64} : !xpu.buffer<f32, ro>, !xpu.buffer<f16, ro>, !xpu.buffer<f16, ro>, !xpu.buffer<f32, ro>
+  xpu.coop_sums_store %s, %c[%o], %ld : !xpu.coop_sums<1, 2>, !xpu.buffer<f32, ro>
+  xpu.return
+}
+
+// -----
+
+xpu.kernel @k(%c: !xpu.buffer<f32>) {
+  %o = arith.constant 0 : index
+  %ld = arith.constant 16 : index
+  %s = xpu.coop_sums_alloc : !xpu.coop_sums<1, 2>
+  // expected-error @+1 {{names a matrix the sums do not have}}
+  xpu.coop_sums_store %s, %c[%o], %ld {only = 2 : i64} : !xpu.coop_sums<1, 2>, !xpu.buffer<f32>
+  xpu.return
+}
+
+// -----
+
+xpu.kernel @k(%c: !xpu.buffer<f16>) {
+  %o = arith.constant 0 : index
+  %ld = arith.constant 16 : index
+  %s = xpu.coop_sums_alloc : !xpu.coop_sums<1, 1>
+  // expected-error @+1 {{moves f32 sums}}
+  xpu.coop_sums_load %s, %c[%o], %ld : !xpu.coop_sums<1, 1>, !xpu.buffer<f16>
+  xpu.return
+}
+
+// -----
+
+xpu.kernel @k(%a: !xpu.buffer<f16, ro>) {
+  %o = arith.constant 0 : index
+  %ld = arith.constant 16 : index
+  // expected-error @+1 {{stores to a read-only buffer}}
+  xpu.coop_block_copy %a[%o], %ld -> %a[%o] {ld = 16 : i64} : !xpu.buffer<f16, ro>, !xpu.buffer<f16, ro>
   xpu.return
 }

@@ -20,13 +20,14 @@ void populateTileToLLVMPatterns(mlir::LLVMTypeConverter &converter,
                                 mlir::RewritePatternSet &patterns,
                                 llvm::StringRef target);
 
-/// xpu.dot4_i8 as OpSDot (DotProductInput4x8Bit) plus OpIAdd, and
-/// xpu.coop_matrix_mac (populateCoopMatrixToSPIRVPatterns).
+/// xpu.dot4_i8 as OpSDot (DotProductInput4x8Bit) plus OpIAdd, and the
+/// cooperative-matrix sums ops (populateCoopMatrixToSPIRVPatterns).
 void populateTileToSPIRVPatterns(mlir::SPIRVTypeConverter &converter,
                                  mlir::RewritePatternSet &patterns);
 
-/// xpu.coop_matrix_mac as OpCooperativeMatrixLoadKHR, MulAddKHR and
-/// StoreKHR (CoopMatrixToSPIRV.cpp).
+/// The xpu.coop_sums_* ops as OpCooperativeMatrixLoadKHR, MulAddKHR and
+/// StoreKHR on sums held in a Function array of accumulator matrices
+/// (CoopMatrixToSPIRV.cpp); adds the sums type to `converter`.
 void populateCoopMatrixToSPIRVPatterns(mlir::SPIRVTypeConverter &converter,
                                        mlir::RewritePatternSet &patterns);
 

@@ -1,5 +1,6 @@
-// xpu.coop_matrix_mac as SPV_KHR_cooperative_matrix instructions (issue 15;
-// the cooperative-matrix tile tier on Vulkan); see TileLowering.h.
+// The cooperative-matrix sums ops (xpu.coop_sums_*) as SPV_KHR_cooperative_matrix
+// instructions (issue 15; the cooperative-matrix tile tier on Vulkan); see
+// TileLowering.h.
 #include "xpu/Dialect/XPU/IR/XPUDialect.h"
 #include "xpu/TileLowering.h"
 
@@ -12,54 +13,254 @@ namespace xpu {
 
 namespace {
 
-/// One 16 x 16 block: the accumulator is loaded once, K/16 multiply-adds
-/// keep the sums in a cooperative matrix, the result is stored once. Every
-/// buffer is row-major with the op's strides; the loads and stores name
-/// element pointers into the buffers' arrays (Workgroup or StorageBuffer),
-/// as SPV_KHR_cooperative_matrix asks under the Shader capability.
-struct CoopMatrixMacToSPIRV : OpConversionPattern<CoopMatrixMacOp> {
-  using OpConversionPattern::OpConversionPattern;
+using Use = spirv::CooperativeMatrixUseKHR;
 
-  LogicalResult
-  matchAndRewrite(CoopMatrixMacOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rw) const override {
+spirv::CooperativeMatrixType matrixType(Type elem, Use use) {
+  return spirv::CooperativeMatrixType::get(elem, 16, 16, spirv::Scope::Subgroup, use);
+}
+
+spirv::CooperativeMatrixType sumType(MLIRContext *ctx) {
+  return matrixType(Float32Type::get(ctx), Use::MatrixAcc);
+}
+
+/// Sums are a Function variable: an array of accumulator matrices, which
+/// the driver keeps in registers (every access names a constant element).
+spirv::PointerType sumsPointerType(CoopSumsType t) {
+  return spirv::PointerType::get(spirv::ArrayType::get(sumType(t.getContext()), t.getCount()),
+                                 spirv::StorageClass::Function);
+}
+
+spirv::ConstantOp constant(OpBuilder &b, Location loc, Type t, int64_t v) {
+  return spirv::ConstantOp::create(b, loc, t, b.getIntegerAttr(t, v));
+}
+
+/// A pointer to matrix `e` of the sums.
+Value sumAt(OpBuilder &b, Location loc, Value sums, int64_t e) {
+  return spirv::AccessChainOp::create(b, loc, sums, ValueRange{constant(b, loc, b.getI32Type(), e)});
+}
+
+/// A pointer to element `offset + plus` of a lowered buffer (Workgroup
+/// array or StorageBuffer block): the loads and stores name element
+/// pointers into the buffers' arrays, as SPV_KHR_cooperative_matrix asks
+/// under the Shader capability.
+Value elementAt(OpBuilder &b, Location loc, Value buffer, Value offset, int64_t plus) {
+  if (plus)
+    offset = spirv::IAddOp::create(b, loc, offset, constant(b, loc, offset.getType(), plus));
+  SmallVector<Value, 2> indices;
+  auto ptr = cast<spirv::PointerType>(buffer.getType());
+  if (isa<spirv::StructType>(ptr.getPointeeType()))
+    indices.push_back(constant(b, loc, b.getI32Type(), 0)); // the block's runtime array
+  indices.push_back(offset);
+  return spirv::AccessChainOp::create(b, loc, buffer, indices);
+}
+
+constexpr auto kRowMajor = spirv::CooperativeMatrixLayoutKHR::RowMajor;
+
+struct SumsAllocToSPIRV : OpConversionPattern<CoopSumsAllocOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(CoopSumsAllocOp op, OpAdaptor,
+                                ConversionPatternRewriter &rw) const override {
+    auto fn = op->getParentOfType<spirv::FuncOp>();
+    if (!fn)
+      return failure();
+    OpBuilder::InsertionGuard g(rw);
+    rw.setInsertionPointToStart(&fn.getBody().front());
+    rw.replaceOp(op, spirv::VariableOp::create(rw, op.getLoc(), sumsPointerType(op.getType()),
+                                               spirv::StorageClass::Function, Value()));
+    return success();
+  }
+};
+
+struct SumsFillToSPIRV : OpConversionPattern<CoopSumsFillOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(CoopSumsFillOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rw) const override {
     Location loc = op.getLoc();
-    Type i32 = rw.getI32Type();
-    Type indexTy = adaptor.getAccOffset().getType();
-    auto matrix = [&](Type elem, spirv::CooperativeMatrixUseKHR use) {
-      return spirv::CooperativeMatrixType::get(elem, 16, 16, spirv::Scope::Subgroup, use);
-    };
-    auto aType = matrix(rw.getF16Type(), spirv::CooperativeMatrixUseKHR::MatrixA);
-    auto bType = matrix(rw.getF16Type(), spirv::CooperativeMatrixUseKHR::MatrixB);
-    auto cType = matrix(rw.getF32Type(), spirv::CooperativeMatrixUseKHR::MatrixAcc);
-    auto constant = [&](Type t, int64_t v) {
-      return spirv::ConstantOp::create(rw, loc, t, rw.getIntegerAttr(t, v));
-    };
-    auto at = [&](Value buffer, Value offset, int64_t plus) -> Value {
-      if (plus)
-        offset = spirv::IAddOp::create(rw, loc, offset, constant(indexTy, plus));
-      SmallVector<Value, 2> indices;
-      auto ptr = cast<spirv::PointerType>(buffer.getType());
-      if (isa<spirv::StructType>(ptr.getPointeeType()))
-        indices.push_back(constant(i32, 0)); // the storage buffer's runtime array
-      indices.push_back(offset);
-      return spirv::AccessChainOp::create(rw, loc, buffer, indices);
-    };
-    auto rowMajor = spirv::CooperativeMatrixLayoutKHR::RowMajor;
-    spirv::ConstantOp lda = constant(i32, op.getLda()), ldb = constant(i32, op.getLdb()),
-                      ldc = constant(i32, op.getLdc());
-    Value acc = spirv::KHRCooperativeMatrixLoadOp::create(
-        rw, loc, cType, at(adaptor.getAcc(), adaptor.getAccOffset(), 0), ldc, rowMajor);
-    for (int64_t k = 0; k < op.getK(); k += 16) {
-      Value a = spirv::KHRCooperativeMatrixLoadOp::create(
-          rw, loc, aType, at(adaptor.getA(), adaptor.getAOffset(), k), lda, rowMajor);
-      Value b = spirv::KHRCooperativeMatrixLoadOp::create(
-          rw, loc, bType, at(adaptor.getB(), adaptor.getBOffset(), k * op.getLdb()), ldb,
-          rowMajor);
-      acc = spirv::KHRCooperativeMatrixMulAddOp::create(rw, loc, a, b, acc);
+    Value m = spirv::CompositeConstructOp::create(rw, loc, sumType(rw.getContext()),
+                                                  ValueRange{adaptor.getValue()});
+    for (int64_t e = 0; e < op.getSums().getType().getCount(); ++e)
+      spirv::StoreOp::create(rw, loc, sumAt(rw, loc, adaptor.getSums(), e), m);
+    rw.eraseOp(op);
+    return success();
+  }
+};
+
+struct SumsCopyToSPIRV : OpConversionPattern<CoopSumsCopyOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(CoopSumsCopyOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    for (int64_t e = 0; e < op.getSrc().getType().getCount(); ++e)
+      spirv::StoreOp::create(rw, loc, sumAt(rw, loc, adaptor.getDest(), e),
+                             spirv::LoadOp::create(rw, loc, sumAt(rw, loc, adaptor.getSrc(), e)));
+    rw.eraseOp(op);
+    return success();
+  }
+};
+
+/// Matrix (i, j) of the sums <-> the block at offset + 16 (i stride + j)
+/// (col_major: 16 (j stride + i)); `only`: one matrix at offset.
+template <typename Op, bool Stores>
+struct SumsMoveToSPIRV : OpConversionPattern<Op> {
+  using OpConversionPattern<Op>::OpConversionPattern;
+  LogicalResult matchAndRewrite(Op op, typename Op::Adaptor adaptor,
+                                ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    CoopSumsType t = op.getSums().getType();
+    Value stride = adaptor.getStride(), offset = adaptor.getOffset();
+    Type indexTy = offset.getType();
+    Value stride32 = stride.getType() == rw.getI32Type()
+                         ? stride
+                         : Value(spirv::SConvertOp::create(rw, loc, rw.getI32Type(), stride));
+    auto layout = spirv::CooperativeMatrixLayoutKHRAttr::get(
+        rw.getContext(), op.getColMajor() ? spirv::CooperativeMatrixLayoutKHR::ColumnMajor
+                                          : kRowMajor);
+    Value strides16 = spirv::IMulOp::create(rw, loc, stride, constant(rw, loc, indexTy, 16));
+    for (int64_t e = 0; e < t.getCount(); ++e) {
+      if (op.getOnly() && *op.getOnly() != e)
+        continue;
+      int64_t majorBlock = e / t.getCols(), minorBlock = e % t.getCols();
+      if (op.getColMajor())
+        std::swap(majorBlock, minorBlock);
+      Value at = offset;
+      if (!op.getOnly()) {
+        Value majors = spirv::IMulOp::create(rw, loc, strides16,
+                                             constant(rw, loc, indexTy, majorBlock));
+        at = spirv::IAddOp::create(rw, loc, offset, majors);
+      }
+      Value ptr = elementAt(rw, loc, adaptor.getBuffer(), at, op.getOnly() ? 0 : 16 * minorBlock);
+      Value sum = sumAt(rw, loc, adaptor.getSums(), e);
+      if (Stores)
+        spirv::KHRCooperativeMatrixStoreOp::create(rw, loc, ptr, spirv::LoadOp::create(rw, loc, sum),
+                                                   layout, stride32, nullptr, nullptr);
+      else
+        spirv::StoreOp::create(rw, loc, sum,
+                               spirv::KHRCooperativeMatrixLoadOp::create(
+                                   rw, loc, sumType(rw.getContext()), ptr, layout, stride32,
+                                   nullptr, nullptr));
     }
+    rw.eraseOp(op);
+    return success();
+  }
+};
+
+/// One MatrixA load from the source and one store into the destination.
+struct BlockCopyToSPIRV : OpConversionPattern<CoopBlockCopyOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(CoopBlockCopyOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    Value stride = adaptor.getSrcStride();
+    if (stride.getType() != rw.getI32Type())
+      stride = spirv::SConvertOp::create(rw, loc, rw.getI32Type(), stride);
+    auto layout = spirv::CooperativeMatrixLayoutKHRAttr::get(
+        rw.getContext(), op.getColMajor() ? spirv::CooperativeMatrixLayoutKHR::ColumnMajor
+                                          : kRowMajor);
+    Value m = spirv::KHRCooperativeMatrixLoadOp::create(
+        rw, loc, matrixType(rw.getF16Type(), Use::MatrixA),
+        elementAt(rw, loc, adaptor.getSrc(), adaptor.getSrcOffset(), 0), layout, stride, nullptr,
+        nullptr);
     spirv::KHRCooperativeMatrixStoreOp::create(
-        rw, loc, at(adaptor.getDest(), adaptor.getAccOffset(), 0), acc, ldc, rowMajor);
+        rw, loc, elementAt(rw, loc, adaptor.getDest(), adaptor.getDestOffset(), 0), m,
+        constant(rw, loc, rw.getI32Type(), op.getLd()), kRowMajor);
+    rw.eraseOp(op);
+    return success();
+  }
+};
+
+/// Blocks in flight are a Function array of f16 MatrixA matrices.
+spirv::PointerType blocksPointerType(CoopBlocksType t) {
+  return spirv::PointerType::get(
+      spirv::ArrayType::get(matrixType(Float16Type::get(t.getContext()), Use::MatrixA),
+                            t.getCount()),
+      spirv::StorageClass::Function);
+}
+
+struct BlocksAllocToSPIRV : OpConversionPattern<CoopBlocksAllocOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(CoopBlocksAllocOp op, OpAdaptor,
+                                ConversionPatternRewriter &rw) const override {
+    auto fn = op->getParentOfType<spirv::FuncOp>();
+    if (!fn)
+      return failure();
+    OpBuilder::InsertionGuard g(rw);
+    rw.setInsertionPointToStart(&fn.getBody().front());
+    rw.replaceOp(op, spirv::VariableOp::create(rw, op.getLoc(), blocksPointerType(op.getType()),
+                                               spirv::StorageClass::Function, Value()));
+    return success();
+  }
+};
+
+struct BlocksLoadToSPIRV : OpConversionPattern<CoopBlocksLoadOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(CoopBlocksLoadOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    Value stride = adaptor.getStride();
+    if (stride.getType() != rw.getI32Type())
+      stride = spirv::SConvertOp::create(rw, loc, rw.getI32Type(), stride);
+    auto layout = spirv::CooperativeMatrixLayoutKHRAttr::get(
+        rw.getContext(), op.getColMajor() ? spirv::CooperativeMatrixLayoutKHR::ColumnMajor
+                                          : kRowMajor);
+    Value m = spirv::KHRCooperativeMatrixLoadOp::create(
+        rw, loc, matrixType(rw.getF16Type(), Use::MatrixA),
+        elementAt(rw, loc, adaptor.getSrc(), adaptor.getOffset(), 0), layout, stride, nullptr,
+        nullptr);
+    spirv::StoreOp::create(rw, loc, sumAt(rw, loc, adaptor.getBlocks(), op.getIndex()), m);
+    rw.eraseOp(op);
+    return success();
+  }
+};
+
+struct BlocksStoreToSPIRV : OpConversionPattern<CoopBlocksStoreOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(CoopBlocksStoreOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    Value m = spirv::LoadOp::create(rw, loc, sumAt(rw, loc, adaptor.getBlocks(), op.getIndex()));
+    spirv::KHRCooperativeMatrixStoreOp::create(
+        rw, loc, elementAt(rw, loc, adaptor.getDest(), adaptor.getOffset(), 0), m,
+        constant(rw, loc, rw.getI32Type(), op.getLd()), kRowMajor);
+    rw.eraseOp(op);
+    return success();
+  }
+};
+
+/// The sums are read once, carried through the K/16 steps as values (each
+/// step loading its A and B blocks once for all the sums) and written once.
+struct SumsMacToSPIRV : OpConversionPattern<CoopSumsMacOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(CoopSumsMacOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    CoopSumsType t = op.getSums().getType();
+    int64_t rows = t.getRows(), cols = t.getCols(), lda = op.getLda(), ldb = op.getLdb();
+    Type f16 = rw.getF16Type();
+    spirv::ConstantOp strideA = constant(rw, loc, rw.getI32Type(), lda),
+                      strideB = constant(rw, loc, rw.getI32Type(), ldb);
+    SmallVector<Value> sums;
+    for (int64_t e = 0; e < t.getCount(); ++e)
+      sums.push_back(spirv::LoadOp::create(rw, loc, sumAt(rw, loc, adaptor.getSums(), e)));
+    for (int64_t k = 0; k < op.getK(); k += 16) {
+      SmallVector<Value> as, bs;
+      for (int64_t i = 0; i < rows; ++i)
+        as.push_back(spirv::KHRCooperativeMatrixLoadOp::create(
+            rw, loc, matrixType(f16, Use::MatrixA),
+            elementAt(rw, loc, adaptor.getA(), adaptor.getAOffset(), 16 * i * lda + k), strideA,
+            kRowMajor));
+      for (int64_t j = 0; j < cols; ++j)
+        bs.push_back(spirv::KHRCooperativeMatrixLoadOp::create(
+            rw, loc, matrixType(f16, Use::MatrixB),
+            elementAt(rw, loc, adaptor.getB(), adaptor.getBOffset(), k * ldb + 16 * j), strideB,
+            kRowMajor));
+      for (int64_t i = 0; i < rows; ++i)
+        for (int64_t j = 0; j < cols; ++j) {
+          Value &s = sums[i * cols + j];
+          s = spirv::KHRCooperativeMatrixMulAddOp::create(rw, loc, as[i], bs[j], s);
+        }
+    }
+    for (int64_t e = 0; e < t.getCount(); ++e)
+      spirv::StoreOp::create(rw, loc, sumAt(rw, loc, adaptor.getSums(), e), sums[e]);
     rw.eraseOp(op);
     return success();
   }
@@ -69,7 +270,12 @@ struct CoopMatrixMacToSPIRV : OpConversionPattern<CoopMatrixMacOp> {
 
 void populateCoopMatrixToSPIRVPatterns(SPIRVTypeConverter &converter,
                                        RewritePatternSet &patterns) {
-  patterns.add<CoopMatrixMacToSPIRV>(converter, patterns.getContext());
+  converter.addConversion([](CoopSumsType t) -> Type { return sumsPointerType(t); });
+  converter.addConversion([](CoopBlocksType t) -> Type { return blocksPointerType(t); });
+  patterns.add<SumsAllocToSPIRV, SumsFillToSPIRV, SumsCopyToSPIRV,
+               SumsMoveToSPIRV<CoopSumsLoadOp, false>, SumsMoveToSPIRV<CoopSumsStoreOp, true>,
+               SumsMacToSPIRV, BlockCopyToSPIRV, BlocksAllocToSPIRV, BlocksLoadToSPIRV,
+               BlocksStoreToSPIRV>(converter, patterns.getContext());
 }
 
 } // namespace xpu

@@ -11,8 +11,10 @@
 // its operand tiles are stored in the swizzled layouts wgmma reads through
 // shared-memory descriptors. The AMD tiers (MFMA, WMMA) keep each wave's
 // share of 16x16 result blocks and read the operands from padded shared
-// rows, as mma.sync does. The cooperative-matrix tier is lowered by
-// xpu.coop_matrix_mac. See Passes.td (xpu-lower-tiles).
+// rows, as mma.sync does. The cooperative-matrix tier keeps each
+// subgroup's share of the sums as cooperative matrices (xpu.coop_sums)
+// through the K loop and reads the operands from padded shared rows. See
+// Passes.td (xpu-lower-tiles).
 #include "xpu/Dialect/XPU/IR/Invocation.h"
 #include "xpu/Dialect/XPU/IR/Tiles.h"
 #include "xpu/Pipeline.h"
@@ -100,6 +102,20 @@ public:
           fragmentTypes.insert(ct);
       });
     }
+    if (coopMatrix) {
+      // Vulkan forms the subgroups (of 32: tier selection checks the device);
+      // emulated, the subgroups are runs of 32 invocations.
+      bool emulatedSubgroups = kernel->hasAttr("xpu.mma_emulated");
+      warp = emulatedSubgroups ? Value(arith::DivUIOp::create(b, loc, self, idx(waveSize)))
+                               : Value(WaveIdOp::create(b, loc));
+      lane = emulatedSubgroups ? Value(arith::RemUIOp::create(b, loc, self, idx(waveSize)))
+                               : Value(LaneIdOp::create(b, loc));
+      kernel.walk([&](MacOp mac) {
+        auto ct = cast<TileType>(mac.getC().getType());
+        if (ct.getElementType().isF32() && fixedCount >= waveSize && fixedCount % waveSize == 0)
+          sumTypes.insert(ct);
+      });
+    }
     entryPoint = b.saveInsertionPoint();
     if (failed(lowerBlock(entry)))
       return failure();
@@ -152,6 +168,9 @@ private:
   /// column pair (2 (lane % 4)).
   llvm::DenseSet<Type> fragmentTypes;
   Value lane, warp, group, quad2;
+  /// Cooperative-matrix tier: the tile types held as subgroups' sums (the
+  /// macs' f32 sums; `warp` is then the subgroup).
+  llvm::DenseSet<Type> sumTypes;
 
   Value idx(int64_t v) {
     return arith::ConstantIndexOp::create(b, kernel.getLoc(), v);
@@ -187,7 +206,8 @@ private:
   /// holder is a warpgroup (4 warps) and a block 64 rows of one wgmma's
   /// m64nN result, warp w of the group holding its rows 16 w to 16 w + 15.
   /// MFMA and WMMA: a holder is a wave and a block one 16x16 result (4
-  /// entries of 64 lanes, 8 of 32).
+  /// entries of 64 lanes, 8 of 32). Cooperative matrices: a holder is a
+  /// subgroup and a block one 16x16 matrix.
   struct WarpGrid {
     int64_t wm, wn, mi, ni, warps, cols = 8, perBlock = 4;
     int64_t entries() const { return mi * ni * perBlock; }
@@ -203,8 +223,9 @@ private:
   /// starts each holder's columns at a whole swizzle atom).
   WarpGrid warpGrid(TileType t) const {
     int64_t M = t.getRows(), N = t.getCols();
-    int64_t warps = wgmma ? 4 : 1, rows = 16 * warps, unit = wgmma || amd ? 16 : 8;
-    int64_t cols = amd ? 16 : 8, perBlock = wmma ? 8 : 4;
+    bool square = amd || coopMatrix; // 16x16 blocks
+    int64_t warps = wgmma ? 4 : 1, rows = 16 * warps, unit = wgmma || square ? 16 : 8;
+    int64_t cols = square ? 16 : 8, perBlock = wmma ? 8 : 4;
     for (int64_t used = fixedCount / waveSize / warps; used >= 1; --used) {
       std::optional<WarpGrid> best;
       for (int64_t wm = 1; wm <= used; ++wm) {
@@ -224,8 +245,18 @@ private:
     return {1, 1, M / rows, N / cols, warps, cols, perBlock};
   }
 
-  bool isFragment(Value storageBuffer) const {
-    return cast<BufferType>(storageBuffer.getType()).getSpace() == Space::private_;
+  bool isFragment(Value storage) const {
+    auto t = dyn_cast<BufferType>(storage.getType());
+    return t && t.getSpace() == Space::private_;
+  }
+
+  static bool isSums(Value storage) { return isa<CoopSumsType>(storage.getType()); }
+
+  /// New storage of the kind `like` is.
+  Value newLike(TileType t, Value like) {
+    if (isSums(like))
+      return newSums(t);
+    return isFragment(like) ? newFragment(t) : newStorage(t);
   }
 
   /// New private storage for an invocation's fragment of a tile.
@@ -237,6 +268,210 @@ private:
     Value s = AllocOp::create(b, kernel.getLoc(), type);
     entryPoint = b.saveInsertionPoint();
     return s;
+  }
+
+  /// Shared storage for a cooperative-matrix operand: rows padded by 16
+  /// bytes, so the 16-byte row pieces a matrix load reads fall in distinct
+  /// banks.
+  Value newCoopOperand(TileType t) {
+    int64_t ld = t.getCols() + 8;
+    OpBuilder::InsertionGuard g(b);
+    b.restoreInsertionPoint(entryPoint);
+    auto type = BufferType::get(b.getContext(), t.getElementType(), Space::shared, Access::rw,
+                                t.getRows() * ld);
+    Value s = AllocOp::create(b, kernel.getLoc(), type);
+    entryPoint = b.saveInsertionPoint();
+    layouts[s] = Layout{ld, /*colMajor=*/false};
+    return s;
+  }
+
+  /// The load's tile copied element by element into `shared` by the
+  /// workgroup (vectors of 4 along rows where they can), each element
+  /// with the load's check.
+  void copyElements(TileLoadOp load, Value shared) {
+    Location loc = load.getLoc();
+    TileType t = load.getResult().getType();
+    int64_t w = rowVector(t, load.getColMajor());
+    Type type = w > 1 ? Type(VectorType::get({w}, t.getElementType())) : t.getElementType();
+    forEachElement(loc, t.getRows(), t.getCols() / w, [&](Value i, Value jw) {
+      Value j = arith::MulIOp::create(b, loc, jw, idx(w));
+      Value from = strided(loc, load.getOffset(), load.getStride(), i, j, load.getColMajor());
+      auto v = LoadOp::create(b, loc, type, load.getBuffer(), from);
+      inheritCheck(v, load);
+      StoreOp::create(b, loc, v.getResult(), shared, sharedIndex(loc, shared, t, i, j));
+    });
+  }
+
+  /// Whether the whole tile of `load`, at `offset`, lies in its buffer.
+  Value tileFits(TileLoadOp load, Value offset) {
+    Location loc = load.getLoc();
+    TileType t = load.getResult().getType();
+    bool colMajor = load.getColMajor();
+    int64_t majors = colMajor ? t.getCols() : t.getRows(),
+            minors = colMajor ? t.getRows() : t.getCols();
+    Value end = arith::AddIOp::create(
+        b, loc, offset,
+        arith::AddIOp::create(
+            b, loc, arith::MulIOp::create(b, loc, load.getStride(), idx(majors - 1)),
+            idx(minors)));
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, end,
+                                 BufferSizeOp::create(b, loc, load.getBuffer()));
+  }
+
+  /// The first row and column of block q of the blocks a subgroup copies
+  /// of `t` (every (subgroups)-th 16x16 block, from the subgroup's own).
+  std::pair<Value, Value> copiedBlock(Location loc, TileType t, int64_t q) {
+    int64_t blocksJ = t.getCols() / 16;
+    Value blk = arith::AddIOp::create(b, loc, warp, idx(q * (fixedCount / waveSize)));
+    return {arith::MulIOp::create(b, loc, arith::DivUIOp::create(b, loc, blk, idx(blocksJ)),
+                                  idx(16)),
+            arith::MulIOp::create(b, loc, arith::RemUIOp::create(b, loc, blk, idx(blocksJ)),
+                                  idx(16))};
+  }
+
+  /// A cooperative-matrix operand loaded in a K loop, in the form
+  /// pipelineOperandLoad asks for, whose 16x16 blocks the subgroups share
+  /// evenly: the loop's first tile is read into each subgroup's blocks in
+  /// flight (xpu.coop_blocks) before the loop; each iteration stores them
+  /// into shared memory and, before its mac, reads the next iteration's
+  /// tile, so the global reads overlap the multiply-adds. A checked tile
+  /// that does not lie wholly in its buffer is not read ahead: its
+  /// iteration copies it element by element, with the checks.
+  bool pipelineCoopOperand(TileLoadOp load, Value s) {
+    auto loop = dyn_cast<scf::ForOp>(load->getParentOp());
+    TileType t = load.getResult().getType();
+    int64_t subgroups = fixedCount / waveSize, blocks = t.getRows() / 16 * (t.getCols() / 16);
+    auto bufferType = cast<BufferType>(load.getBuffer().getType());
+    if (!loop || blocks % subgroups || bufferType.getAccess() != Access::ro ||
+        loop.getRegion().isAncestor(load.getBuffer().getParentRegion()) ||
+        loop.getRegion().isAncestor(load.getStride().getParentRegion()) ||
+        llvm::any_of(load.getResult().getUsers(),
+                     [&](Operation *u) { return u->getBlock() != load->getBlock(); }))
+      return false;
+    Location loc = load.getLoc();
+    bool checked = load->hasAttr("checked"), colMajor = load.getColMajor();
+    int64_t per = blocks / subgroups, ld = operandLd(s, t.getCols());
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPoint(loop);
+    IRMapping first;
+    first.map(loop.getInductionVar(), loop.getLowerBound());
+    Value offset0 = atIteration(loop, load.getOffset(), first);
+    if (!offset0)
+      return false;
+    Value regs;
+    {
+      OpBuilder::InsertionGuard ig(b);
+      b.restoreInsertionPoint(entryPoint);
+      regs = CoopBlocksAllocOp::create(b, kernel.getLoc(),
+                                       CoopBlocksType::get(b.getContext(), per));
+      entryPoint = b.saveInsertionPoint();
+    }
+    // Reads the tile at `offset` into the blocks (when it fits).
+    auto read = [this, load, regs, per, t, checked, colMajor, loc](Value offset) mutable {
+      OpBuilder::InsertionGuard ig(b);
+      if (checked) {
+        auto fits = scf::IfOp::create(b, loc, TypeRange{}, tileFits(load, offset), false);
+        b.setInsertionPointToStart(fits.thenBlock());
+      }
+      for (int64_t q = 0; q < per; ++q) {
+        auto [r0, c0] = copiedBlock(loc, t, q);
+        CoopBlocksLoadOp::create(b, loc, regs, q, load.getBuffer(),
+                                 strided(loc, offset, load.getStride(), r0, c0, colMajor),
+                                 load.getStride(), colMajor);
+      }
+    };
+    auto any = scf::IfOp::create(b, loc, TypeRange{}, runsAt(loc, loop, loop.getLowerBound()),
+                                 /*withElse=*/false);
+    b.setInsertionPointToStart(any.thenBlock());
+    read(offset0);
+    // In the loop: the blocks into shared memory (or, where the tile does
+    // not fit, its elements).
+    b.setInsertionPoint(load);
+    barrier(loc);
+    {
+      OpBuilder::InsertionGuard ig(b);
+      if (checked) {
+        auto fits = scf::IfOp::create(b, loc, TypeRange{}, tileFits(load, load.getOffset()),
+                                      /*withElse=*/true);
+        b.setInsertionPointToStart(fits.elseBlock());
+        copyElements(load, s);
+        b.setInsertionPointToStart(fits.thenBlock());
+      }
+      for (int64_t q = 0; q < per; ++q) {
+        auto [r0, c0] = copiedBlock(loc, t, q);
+        CoopBlocksStoreOp::create(b, loc, regs, q, s, linearAt(loc, r0, c0, ld), ld);
+      }
+    }
+    barrier(loc);
+    // Then the next iteration's tile, placed before the first mac.
+    prefetches[s] = [this, loop, load, read, loc]() mutable {
+      Value next = arith::AddIOp::create(b, loc, loop.getInductionVar(), loop.getStep());
+      auto more = scf::IfOp::create(b, loc, TypeRange{}, runsAt(loc, loop, next),
+                                    /*withElse=*/false);
+      OpBuilder::InsertionGuard ig(b);
+      b.setInsertionPointToStart(more.thenBlock());
+      IRMapping following;
+      following.map(loop.getInductionVar(), next);
+      read(atIteration(loop, load.getOffset(), following));
+    };
+    return true;
+  }
+
+  /// A cooperative-matrix operand tile copied by whole subgroups, one
+  /// 16x16 block through a cooperative matrix at a time, when all of it
+  /// lies in its buffer (always, when the load is unchecked). A checked
+  /// load leaves the builder in the branch where it does not and returns
+  /// true: there the elements are copied one by one, with their checks
+  /// (zeros past the end, reported).
+  bool copyCoopOperand(TileLoadOp load, Value shared) {
+    Location loc = load.getLoc();
+    TileType t = load.getResult().getType();
+    bool colMajor = load.getColMajor(), checked = load->hasAttr("checked");
+    Value stride = load.getStride(), offset = load.getOffset();
+    scf::IfOp guard;
+    if (checked) {
+      guard = scf::IfOp::create(b, loc, TypeRange{}, tileFits(load, offset), /*withElse=*/true);
+      b.setInsertionPointToStart(guard.thenBlock());
+    }
+    int64_t blocksJ = t.getCols() / 16, ld = operandLd(shared, t.getCols());
+    auto blocks = forLoop(loc, warp, idx(t.getRows() / 16 * blocksJ), idx(fixedCount / waveSize));
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(blocks.getBody());
+      Value blk = blocks.getInductionVar();
+      Value r0 = arith::MulIOp::create(b, loc, arith::DivUIOp::create(b, loc, blk, idx(blocksJ)),
+                                       idx(16));
+      Value c0 = arith::MulIOp::create(b, loc, arith::RemUIOp::create(b, loc, blk, idx(blocksJ)),
+                                       idx(16));
+      CoopBlockCopyOp::create(b, loc, load.getBuffer(),
+                              strided(loc, offset, stride, r0, c0, colMajor), stride,
+                              colMajor ? b.getUnitAttr() : UnitAttr(), shared,
+                              linearAt(loc, r0, c0, ld), b.getI64IntegerAttr(ld));
+    }
+    if (!checked)
+      return false;
+    b.setInsertionPointToStart(guard.elseBlock());
+    return true;
+  }
+
+  /// New sums for a subgroup's share of a tile (cooperative matrices).
+  Value newSums(TileType t) {
+    OpBuilder::InsertionGuard g(b);
+    b.restoreInsertionPoint(entryPoint);
+    WarpGrid grid = warpGrid(t);
+    Value s = CoopSumsAllocOp::create(b, kernel.getLoc(),
+                                      CoopSumsType::get(b.getContext(), grid.mi, grid.ni));
+    entryPoint = b.saveInsertionPoint();
+    return s;
+  }
+
+  /// The first row and column of a subgroup's holder tile of `t`.
+  std::pair<Value, Value> holderStart(Location loc, TileType t) {
+    WarpGrid g = warpGrid(t);
+    Value wy = arith::DivUIOp::create(b, loc, warp, idx(g.wn));
+    Value wx = arith::RemUIOp::create(b, loc, warp, idx(g.wn));
+    return {arith::MulIOp::create(b, loc, wy, idx(g.mi * 16)),
+            arith::MulIOp::create(b, loc, wx, idx(g.ni * 16))};
   }
 
   /// The tile row and column of fragment entry `e`: entries run over the
@@ -394,12 +629,55 @@ private:
   /// it is held as fragments.
   Value sharedOf(Location loc, Value tile) {
     Value s = storage.lookup(tile);
-    if (!isFragment(s))
+    if (!isFragment(s) && !isSums(s))
       return s;
     auto t = cast<TileType>(tile.getType());
     Value shared = newStorage(t);
-    exchange(loc, t, s, shared, /*toShared=*/true);
+    copy(loc, t, shared, s);
     return shared;
+  }
+
+  /// The tile's storage, in shared storage when it is held as sums (the
+  /// elementwise ops and stores work there; a fresh copy may be overwritten).
+  Value sharedOfSums(Location loc, Value tile) {
+    Value s = storage.lookup(tile);
+    return isSums(s) ? sharedOf(loc, tile) : s;
+  }
+
+  /// The tile's storage as sums, loaded from shared storage when it lives
+  /// there.
+  Value sumsOf(Location loc, Value tile) {
+    Value s = storage.lookup(tile);
+    if (isSums(s))
+      return s;
+    auto t = cast<TileType>(tile.getType());
+    Value sums = newSums(t);
+    copy(loc, t, sums, s);
+    return sums;
+  }
+
+  /// Where a subgroup's holder tile of `t` starts in a buffer holding the
+  /// tile at `offset` with `stride` elements between rows (colMajor:
+  /// columns).
+  Value holderAt(Location loc, TileType t, Value offset, Value stride, bool colMajor = false) {
+    auto [row, col] = holderStart(loc, t);
+    return strided(loc, offset, stride, row, col, colMajor);
+  }
+
+  /// Moves sums to sums, or between sums and row-major shared storage.
+  void copySums(Location loc, TileType t, Value dst, Value src) {
+    barrier(loc);
+    ifHolding(loc, t, [&] {
+      if (isSums(dst) && isSums(src))
+        CoopSumsCopyOp::create(b, loc, src, dst);
+      else if (isSums(dst))
+        CoopSumsLoadOp::create(b, loc, dst, src, holderAt(loc, t, idx(0), idx(t.getCols())),
+                               idx(t.getCols()), /*col_major=*/false, IntegerAttr());
+      else
+        CoopSumsStoreOp::create(b, loc, src, dst, holderAt(loc, t, idx(0), idx(t.getCols())),
+                                idx(t.getCols()), /*col_major=*/false, IntegerAttr());
+    });
+    barrier(loc);
   }
 
   /// dst[e] = f(src[e]) over an invocation's fragment entries.
@@ -518,6 +796,8 @@ private:
   void copy(Location loc, TileType type, Value dst, Value src) {
     if (dst == src)
       return;
+    if (isSums(dst) || isSums(src))
+      return copySums(loc, type, dst, src);
     if (isFragment(dst) != isFragment(src))
       return exchange(loc, type, isFragment(dst) ? dst : src, isFragment(dst) ? src : dst,
                       /*toShared=*/!isFragment(dst));
@@ -579,7 +859,7 @@ private:
       b.setInsertionPoint(forOp);
       Value s = reusable(init, forOp, type);
       if (!s) {
-        s = isFragment(storage.lookup(init)) ? newFragment(type) : newStorage(type);
+        s = newLike(type, storage.lookup(init));
         copy(loc, type, s, storage.lookup(init));
       }
       slots[i] = s;
@@ -595,7 +875,7 @@ private:
       Value src = slots[i] ? storage.lookup(v) : Value();
       if (src && src != slots[i] && llvm::is_contained(slots, src)) {
         auto type = cast<TileType>(v.getType());
-        Value tmp = isFragment(src) ? newFragment(type) : newStorage(type);
+        Value tmp = newLike(type, src);
         copy(loc, type, tmp, src);
         src = tmp;
       }
@@ -617,7 +897,9 @@ private:
     SmallVector<Value> slots(ifOp.getNumResults());
     for (auto [i, r] : llvm::enumerate(ifOp.getResults()))
       if (auto type = dyn_cast<TileType>(r.getType())) {
-        slots[i] = fragmentTypes.contains(type) ? newFragment(type) : newStorage(type);
+        slots[i] = fragmentTypes.contains(type) ? newFragment(type)
+                   : sumTypes.contains(type)    ? newSums(type)
+                                                : newStorage(type);
         storage[r] = slots[i];
       }
     for (Region *region : {&ifOp.getThenRegion(), &ifOp.getElseRegion()}) {
@@ -650,6 +932,12 @@ private:
           StoreOp::create(b, loc, fill.getValue(), f, idx(e));
         return success();
       }
+      if (sumTypes.contains(t)) {
+        Value sums = newSums(t);
+        storage[fill.getResult()] = sums;
+        ifHolding(loc, t, [&] { CoopSumsFillOp::create(b, loc, sums, fill.getValue()); });
+        return success();
+      }
       Value s = newStorage(t);
       storage[fill.getResult()] = s;
       barrier(loc);
@@ -663,19 +951,19 @@ private:
       if (fragments && onlyMacOperand(load.getResult()))
         return lowerOperandLoad(load);
       TileType t = load.getResult().getType();
-      Value s = newStorage(t);
+      bool coopOperand = coopMatrix && onlyMacOperand(load.getResult());
+      Value s = coopOperand ? newCoopOperand(t) : newStorage(t);
       storage[load.getResult()] = s;
-      int64_t w = rowVector(t, load.getColMajor());
-      Type type = w > 1 ? Type(VectorType::get({w}, t.getElementType())) : t.getElementType();
+      bool byBlocks = coopOperand && t.getElementType().isF16() && t.getRows() % 16 == 0 &&
+                      t.getCols() % 16 == 0 && fixedCount % waveSize == 0;
+      if (byBlocks && pipelineCoopOperand(load, s))
+        return success();
       barrier(loc);
-      forEachElement(loc, t.getRows(), t.getCols() / w, [&](Value i, Value jw) {
-        Value j = arith::MulIOp::create(b, loc, jw, idx(w));
-        Value from = strided(loc, load.getOffset(), load.getStride(), i, j,
-                             load.getColMajor());
-        auto v = LoadOp::create(b, loc, type, load.getBuffer(), from);
-        inheritCheck(v, op);
-        StoreOp::create(b, loc, v.getResult(), s, linearAt(loc, i, j, t.getCols()));
-      });
+      {
+        OpBuilder::InsertionGuard g(b);
+        if (!byBlocks || copyCoopOperand(load, s))
+          copyElements(load, s);
+      }
       barrier(loc);
       return success();
     }
@@ -685,8 +973,9 @@ private:
       return lowerMac(mac);
     if (auto scale = dyn_cast<TileScaleOp>(op)) {
       TileType t = scale.getType();
-      Value src = storage.lookup(scale.getTile());
-      Value dst = reusable(scale.getTile(), op, t);
+      Value src = sharedOfSums(loc, scale.getTile());
+      Value dst = src == storage.lookup(scale.getTile()) ? reusable(scale.getTile(), op, t)
+                                                         : src;
       if (!dst)
         dst = isFragment(src) ? newFragment(t) : newStorage(t);
       storage[scale.getResult()] = dst;
@@ -701,7 +990,7 @@ private:
     }
     if (auto add = dyn_cast<TileAddOp>(op)) {
       TileType t = add.getType();
-      Value lhs = storage.lookup(add.getLhs()), rhs = storage.lookup(add.getRhs());
+      Value lhs = sharedOfSums(loc, add.getLhs()), rhs = sharedOfSums(loc, add.getRhs());
       bool isFloat = isa<FloatType>(t.getElementType());
       auto sum = [&](Value x, Value y) -> Value {
         return isFloat ? Value(arith::AddFOp::create(b, loc, x, y))
@@ -719,9 +1008,9 @@ private:
                           dst, idx(e));
         return success();
       }
-      Value dst = reusable(add.getLhs(), op, t);
+      Value dst = lhs == storage.lookup(add.getLhs()) ? reusable(add.getLhs(), op, t) : lhs;
       if (!dst && add.getLhs() != add.getRhs())
-        dst = reusable(add.getRhs(), op, t);
+        dst = rhs == storage.lookup(add.getRhs()) ? reusable(add.getRhs(), op, t) : rhs;
       if (!dst)
         dst = newStorage(t);
       storage[add.getResult()] = dst;
@@ -737,10 +1026,11 @@ private:
     }
     auto convert = cast<TileConvertOp>(op);
     TileType from = convert.getTile().getType(), to = convert.getResult().getType();
-    Value dst = isFragment(storage.lookup(convert.getTile())) ? newFragment(to) : newStorage(to);
+    Value src = sharedOfSums(loc, convert.getTile());
+    Value dst = isFragment(src) ? newFragment(to) : newStorage(to);
     storage[convert.getResult()] = dst;
     Type fromElem = from.getElementType(), toElem = to.getElementType();
-    mapElements(loc, from, dst, storage.lookup(convert.getTile()), [&](Value v) -> Value {
+    mapElements(loc, from, dst, src, [&](Value v) -> Value {
       if (fromElem.isInteger(32))
         return arith::SIToFPOp::create(b, loc, toElem, v);
       if (fromElem == toElem)
@@ -764,6 +1054,8 @@ private:
                                        store.getStride(), idx(width));
     if (isFragment(src))
       return storeFragment(store, src, wide);
+    if (isSums(src))
+      return storeSums(store, src, wide);
     barrier(loc);
     auto guard = scf::IfOp::create(b, loc, TypeRange{}, wide, /*withElse=*/true);
     {
@@ -1451,6 +1743,86 @@ private:
     return success();
   }
 
+  /// A tile held as sums: each subgroup stores its matrices straight into
+  /// the buffer when the whole tile lies in it (always, when the store is
+  /// unchecked). Otherwise one matrix at a time goes through a 16x16
+  /// scratch per subgroup, and each lane stores its elements with their
+  /// checks, as the other tiers do; a stride below the tile's width stores
+  /// nothing and reports (lowerStore).
+  LogicalResult storeSums(TileStoreOp store, Value sums, Value wide) {
+    Location loc = store.getLoc();
+    TileType t = cast<TileType>(store.getValue().getType());
+    bool colMajor = store.getColMajor(), checked = store->hasAttr("checked");
+    Value stride = store.getStride(), offset = store.getOffset();
+    Value fits = wide;
+    if (checked) {
+      int64_t majors = colMajor ? t.getCols() : t.getRows(), minors = colMajor ? t.getRows() : t.getCols();
+      Value end = arith::AddIOp::create(
+          b, loc, offset,
+          arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, stride, idx(majors - 1)),
+                                idx(minors)));
+      Value size = BufferSizeOp::create(b, loc, store.getBuffer());
+      fits = arith::AndIOp::create(
+          b, loc, wide, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, end, size));
+    }
+    auto guard = scf::IfOp::create(b, loc, TypeRange{}, fits, /*withElse=*/checked);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(guard.thenBlock());
+    ifHolding(loc, t, [&] {
+      CoopSumsStoreOp::create(b, loc, sums, store.getBuffer(),
+                              holderAt(loc, t, offset, stride, colMajor), stride, colMajor,
+                              IntegerAttr());
+    });
+    if (!checked)
+      return success();
+    b.setInsertionPointToStart(guard.elseBlock());
+    auto partial = scf::IfOp::create(b, loc, TypeRange{}, wide, /*withElse=*/true);
+    b.setInsertionPointToStart(partial.thenBlock());
+    WarpGrid grid = warpGrid(t);
+    auto scratchType = BufferType::get(b.getContext(), b.getF32Type(), Space::shared, Access::rw,
+                                       fixedCount / waveSize * 256);
+    Value scratch;
+    {
+      OpBuilder::InsertionGuard eg(b);
+      b.restoreInsertionPoint(entryPoint);
+      scratch = AllocOp::create(b, kernel.getLoc(), scratchType);
+      entryPoint = b.saveInsertionPoint();
+    }
+    Value mine = arith::MulIOp::create(b, loc, warp, idx(256));
+    for (int64_t e = 0; e < grid.mi * grid.ni; ++e) {
+      ifHolding(loc, t, [&] {
+        CoopSumsStoreOp::create(b, loc, sums, scratch, mine, idx(16), /*colMajor=*/false,
+                                b.getI64IntegerAttr(e));
+      });
+      barrier(loc);
+      ifHolding(loc, t, [&] {
+        auto [row0, col0] = holderStart(loc, t);
+        for (int64_t q = 0; q < 256 / waveSize; ++q) {
+          Value at = arith::AddIOp::create(b, loc, lane, idx(q * waveSize));
+          Value r = arith::DivUIOp::create(b, loc, at, idx(16));
+          Value c = arith::RemUIOp::create(b, loc, at, idx(16));
+          Value row = arith::AddIOp::create(
+              b, loc, row0, arith::AddIOp::create(b, loc, r, idx(16 * (e / grid.ni))));
+          Value col = arith::AddIOp::create(
+              b, loc, col0, arith::AddIOp::create(b, loc, c, idx(16 * (e % grid.ni))));
+          Value v = LoadOp::create(b, loc, b.getF32Type(), scratch,
+                                   arith::AddIOp::create(b, loc, mine, at));
+          auto st = StoreOp::create(b, loc, v, store.getBuffer(),
+                                    strided(loc, offset, stride, row, col, colMajor));
+          inheritCheck(st, store);
+        }
+      });
+      barrier(loc);
+    }
+    b.setInsertionPointToStart(partial.elseBlock());
+    Value size = BufferSizeOp::create(b, loc, store.getBuffer());
+    auto st = StoreOp::create(b, loc, arith::ConstantFloatOp::create(b, loc, b.getF32Type(),
+                                                                     APFloat(0.0f)),
+                              store.getBuffer(), size);
+    inheritCheck(st, store);
+    return success();
+  }
+
   /// c = a·b + c with mma.sync.m16n8k16 (f16 or bf16 operands, f32 sums):
   /// the sums stay in the invocations' fragments (warpGrid), the operands
   /// are read from their shared storage. Per 16-deep step, each warp reads
@@ -1847,44 +2219,43 @@ private:
   }
 
   /// c = a·b + c with cooperative matrices (16x16x16, f16 operands, f32
-  /// sums), the operands read from their shared buffers: subgroup s takes
-  /// every (subgroups)-th 16 x 16 block of the result (SubgroupId and
-  /// NumSubgroups, as Vulkan forms the subgroups) and keeps its sums in a
-  /// cooperative matrix through the K loop (xpu.coop_matrix_mac). Tier
-  /// selection guarantees M, N, K % 16 = 0 and whole subgroups of 32.
+  /// sums): each subgroup holds its share of c as sums (its holder tile,
+  /// warpGrid) and adds its rows of A times its columns of B from their
+  /// shared storage (xpu.coop_sums_mac). Tier selection guarantees M, N, K
+  /// % 16 = 0 and whole subgroups of 32.
   LogicalResult lowerMacCoopMatrix(MacOp mac) {
     Location loc = mac.getLoc();
     auto ct = cast<TileType>(mac.getC().getType());
     auto at = cast<TileType>(mac.getA().getType());
-    int64_t M = ct.getRows(), N = ct.getCols(), K = at.getCols();
-    if (fixedCount % 32 || M % 16 || N % 16 || K % 16 || !at.getElementType().isF16() ||
-        !ct.getElementType().isF32())
+    int64_t K = at.getCols();
+    if (!sumTypes.contains(ct) || ct.getRows() % 16 || ct.getCols() % 16 || K % 16 ||
+        !at.getElementType().isF16())
       return mac.emitOpError("does not fit the cooperative-matrix tier (16x16x16 steps, "
                              "f16 operands with f32 sums, whole subgroups)");
-    Value cs = storage.lookup(mac.getC()), as = storage.lookup(mac.getA()),
-          bs = storage.lookup(mac.getB());
-    Value rs = resultStorage(mac, ct);
-    int64_t blocksJ = N / 16, blocks = (M / 16) * blocksJ;
-
+    Value cs = sumsOf(loc, mac.getC());
+    bool fresh = cs != storage.lookup(mac.getC());
+    Value rs = fresh || reusable(mac.getC(), mac, ct) ? cs : newSums(ct);
+    copy(loc, ct, rs, cs);
+    storage[mac.getResult()] = rs;
+    Value as = storage.lookup(mac.getA()), bs = storage.lookup(mac.getB());
+    int64_t lda = operandLd(as, K), ldb = operandLd(bs, ct.getCols());
     barrier(loc);
-    Value subgroup = WaveIdOp::create(b, loc), subgroups = WaveCountOp::create(b, loc);
-    auto blockLoop = forLoop(loc, subgroup, idx(blocks), subgroups);
-    {
-      OpBuilder::InsertionGuard g(b);
-      b.setInsertionPointToStart(blockLoop.getBody());
-      Value blk = blockLoop.getInductionVar();
-      Value r0 = arith::MulIOp::create(
-          b, loc, arith::DivUIOp::create(b, loc, blk, idx(blocksJ)), idx(16));
-      Value c0 = arith::MulIOp::create(
-          b, loc, arith::RemUIOp::create(b, loc, blk, idx(blocksJ)), idx(16));
-      Value cOff = linearAt(loc, r0, c0, N);
-      Value aOff = arith::MulIOp::create(b, loc, r0, idx(K));
-      CoopMatrixMacOp::create(b, loc, cs, cOff, as, aOff, bs, c0, rs, b.getI64IntegerAttr(K),
-                              b.getI64IntegerAttr(K), b.getI64IntegerAttr(N),
-                              b.getI64IntegerAttr(N));
-    }
+    placePrefetch(as);
+    placePrefetch(bs);
+    ifHolding(loc, ct, [&] {
+      auto [row, col] = holderStart(loc, ct);
+      Value aOff = arith::MulIOp::create(b, loc, row, idx(lda));
+      CoopSumsMacOp::create(b, loc, rs, as, aOff, bs, col, b.getI64IntegerAttr(K),
+                            b.getI64IntegerAttr(lda), b.getI64IntegerAttr(ldb));
+    });
     barrier(loc);
     return success();
+  }
+
+  /// Elements from one row of an operand's shared storage to the next.
+  int64_t operandLd(Value shared, int64_t cols) const {
+    auto it = layouts.find(shared);
+    return it == layouts.end() ? cols : it->second.ld;
   }
 
   /// Widens an operand element (or vector) to the accumulator's type.
@@ -1971,6 +2342,151 @@ private:
       StoreOp::create(b, loc, v, sums, idx(e));
   }
 
+  //===--------------------------------------------------------------------===//
+  // The cooperative-matrix tier emulated (XPU_TILE_EMULATE)
+  //===--------------------------------------------------------------------===//
+
+  /// Each invocation holds its subgroup's sums whole (private, matrix e's
+  /// element (r, c) at 256 e + 16 r + c) and computes every op from its
+  /// definition, so the tier's lowering runs and is checked on the CPU.
+  void emulateSums() {
+    SmallVector<Operation *> ops;
+    kernel.walk([&](Operation *op) {
+      if (isa<CoopSumsAllocOp, CoopSumsFillOp, CoopSumsCopyOp, CoopSumsLoadOp, CoopSumsStoreOp,
+              CoopSumsMacOp, CoopBlockCopyOp, CoopBlocksAllocOp, CoopBlocksLoadOp,
+              CoopBlocksStoreOp>(op))
+        ops.push_back(op);
+    });
+    llvm::DenseMap<Value, Value> held;
+    Type f32 = b.getF32Type();
+    for (Operation *op : ops) {
+      lowering = op;
+      Location loc = op->getLoc();
+      b.setInsertionPoint(op);
+      auto elements = [&](int64_t n, function_ref<void(Value)> body) {
+        auto loop = forLoop(loc, idx(0), idx(n), idx(1));
+        OpBuilder::InsertionGuard g(b);
+        b.setInsertionPointToStart(loop.getBody());
+        body(loop.getInductionVar());
+      };
+      if (auto alloc = dyn_cast<CoopSumsAllocOp>(op)) {
+        auto type = BufferType::get(b.getContext(), f32, Space::private_, Access::rw,
+                                    alloc.getType().getCount() * 256);
+        held[alloc.getSums()] = AllocOp::create(b, loc, type);
+      } else if (auto fill = dyn_cast<CoopSumsFillOp>(op)) {
+        Value sums = held.lookup(fill.getSums());
+        elements(fill.getSums().getType().getCount() * 256,
+                 [&](Value x) { StoreOp::create(b, loc, fill.getValue(), sums, x); });
+      } else if (auto copy = dyn_cast<CoopSumsCopyOp>(op)) {
+        Value from = held.lookup(copy.getSrc()), to = held.lookup(copy.getDest());
+        elements(copy.getSrc().getType().getCount() * 256, [&](Value x) {
+          StoreOp::create(b, loc, LoadOp::create(b, loc, f32, from, x), to, x);
+        });
+      } else if (isa<CoopSumsLoadOp, CoopSumsStoreOp>(op)) {
+        bool stores = isa<CoopSumsStoreOp>(op);
+        auto load = dyn_cast<CoopSumsLoadOp>(op);
+        auto store = dyn_cast<CoopSumsStoreOp>(op);
+        Value sumsValue = stores ? store.getSums() : load.getSums();
+        Value buffer = stores ? store.getBuffer() : load.getBuffer();
+        Value offset = stores ? store.getOffset() : load.getOffset();
+        Value stride = stores ? store.getStride() : load.getStride();
+        bool colMajor = stores ? store.getColMajor() : load.getColMajor();
+        std::optional<int64_t> only = stores ? store.getOnly() : load.getOnly();
+        auto t = cast<CoopSumsType>(sumsValue.getType());
+        Value sums = held.lookup(sumsValue);
+        for (int64_t e = 0; e < t.getCount(); ++e) {
+          if (only && *only != e)
+            continue;
+          int64_t i = only ? 0 : e / t.getCols(), j = only ? 0 : e % t.getCols();
+          elements(256, [&](Value x) {
+            Value r = arith::AddIOp::create(b, loc, arith::DivUIOp::create(b, loc, x, idx(16)),
+                                            idx(16 * i));
+            Value c = arith::AddIOp::create(b, loc, arith::RemUIOp::create(b, loc, x, idx(16)),
+                                            idx(16 * j));
+            Value at = strided(loc, offset, stride, r, c, colMajor);
+            Value mine = arith::AddIOp::create(b, loc, x, idx(256 * e));
+            if (stores)
+              StoreOp::create(b, loc, LoadOp::create(b, loc, f32, sums, mine), buffer, at);
+            else
+              StoreOp::create(b, loc, LoadOp::create(b, loc, f32, buffer, at), sums, mine);
+          });
+        }
+      } else if (auto alloc = dyn_cast<CoopBlocksAllocOp>(op)) {
+        auto type = BufferType::get(b.getContext(), b.getF16Type(), Space::private_, Access::rw,
+                                    alloc.getType().getCount() * 256);
+        held[alloc.getBlocks()] = AllocOp::create(b, loc, type);
+      } else if (auto load = dyn_cast<CoopBlocksLoadOp>(op)) {
+        Value regs = held.lookup(load.getBlocks());
+        elements(256, [&](Value x) {
+          Value r = arith::DivUIOp::create(b, loc, x, idx(16));
+          Value c = arith::RemUIOp::create(b, loc, x, idx(16));
+          Value from = strided(loc, load.getOffset(), load.getStride(), r, c, load.getColMajor());
+          StoreOp::create(b, loc, LoadOp::create(b, loc, b.getF16Type(), load.getSrc(), from),
+                          regs, arith::AddIOp::create(b, loc, x, idx(256 * load.getIndex())));
+        });
+      } else if (auto store = dyn_cast<CoopBlocksStoreOp>(op)) {
+        Value regs = held.lookup(store.getBlocks());
+        elements(256, [&](Value x) {
+          Value r = arith::DivUIOp::create(b, loc, x, idx(16));
+          Value c = arith::RemUIOp::create(b, loc, x, idx(16));
+          Value mine = arith::AddIOp::create(b, loc, x, idx(256 * store.getIndex()));
+          Value to = arith::AddIOp::create(b, loc, store.getOffset(),
+                                           linearAt(loc, r, c, store.getLd()));
+          StoreOp::create(b, loc, LoadOp::create(b, loc, b.getF16Type(), regs, mine),
+                          store.getDest(), to);
+        });
+      } else if (auto copy = dyn_cast<CoopBlockCopyOp>(op)) {
+        elements(256, [&](Value x) {
+          Value r = arith::DivUIOp::create(b, loc, x, idx(16));
+          Value c = arith::RemUIOp::create(b, loc, x, idx(16));
+          Value from = strided(loc, copy.getSrcOffset(), copy.getSrcStride(), r, c,
+                               copy.getColMajor());
+          Value to = arith::AddIOp::create(b, loc, copy.getDestOffset(),
+                                           linearAt(loc, r, c, copy.getLd()));
+          StoreOp::create(b, loc, LoadOp::create(b, loc, b.getF16Type(), copy.getSrc(), from),
+                          copy.getDest(), to);
+        });
+      } else {
+        auto mac = cast<CoopSumsMacOp>(op);
+        CoopSumsType t = mac.getSums().getType();
+        Value sums = held.lookup(mac.getSums());
+        Type f16 = b.getF16Type();
+        for (int64_t e = 0; e < t.getCount(); ++e) {
+          int64_t i = e / t.getCols(), j = e % t.getCols();
+          elements(256, [&](Value x) {
+            Value r = arith::AddIOp::create(b, loc, arith::DivUIOp::create(b, loc, x, idx(16)),
+                                            idx(16 * i));
+            Value c = arith::AddIOp::create(b, loc, arith::RemUIOp::create(b, loc, x, idx(16)),
+                                            idx(16 * j));
+            Value mine = arith::AddIOp::create(b, loc, x, idx(256 * e));
+            Value acc = LoadOp::create(b, loc, f32, sums, mine);
+            auto ks = forLoop(loc, idx(0), idx(mac.getK()), idx(1), ValueRange{acc});
+            {
+              OpBuilder::InsertionGuard g(b);
+              b.setInsertionPointToStart(ks.getBody());
+              Value k = ks.getInductionVar();
+              Value av = LoadOp::create(
+                  b, loc, f16, mac.getA(),
+                  arith::AddIOp::create(b, loc, mac.getAOffset(),
+                                        linearAt(loc, r, k, mac.getLda())));
+              Value bv = LoadOp::create(
+                  b, loc, f16, mac.getB(),
+                  arith::AddIOp::create(b, loc, mac.getBOffset(),
+                                        linearAt(loc, k, c, mac.getLdb())));
+              Value p = arith::MulFOp::create(b, loc, arith::ExtFOp::create(b, loc, f32, av),
+                                              arith::ExtFOp::create(b, loc, f32, bv));
+              scf::YieldOp::create(b, loc,
+                                   ValueRange{arith::AddFOp::create(b, loc, ks.getRegionIterArg(0), p)});
+            }
+            StoreOp::create(b, loc, ks.getResult(0), sums, mine);
+          });
+        }
+      }
+    }
+    for (Operation *op : llvm::reverse(ops))
+      op->erase();
+  }
+
   LogicalResult finish() {
     for (auto &entry : staging)
       deferWgmmaWait(entry.second);
@@ -2041,6 +2557,8 @@ private:
     });
     if (left.wasInterrupted())
       return kernel.emitOpError("still has tile values after xpu-lower-tiles");
+    if (coopMatrix && kernel->hasAttr("xpu.mma_emulated"))
+      emulateSums();
     return success();
   }
 
@@ -2075,15 +2593,20 @@ struct Accesses {
 
   void add(Operation *op) {
     op->walk([&](Operation *inner) {
-      if (inner->getNumRegions() || isMemoryEffectFree(inner))
+      // Cooperative-matrix sums are the subgroup's registers.
+      if (inner->getNumRegions() || isMemoryEffectFree(inner) ||
+          isa<CoopSumsAllocOp, CoopSumsFillOp, CoopSumsCopyOp, CoopBlocksAllocOp>(inner))
         return;
-      bool reads = isa<LoadOp, AlignedOp, BufferSizeOp, MatrixLoadOp>(inner);
+      bool readsAll = isa<LoadOp, AlignedOp, BufferSizeOp, MatrixLoadOp, CoopSumsLoadOp,
+                          CoopSumsMacOp, CoopBlocksLoadOp>(inner);
+      auto copy = dyn_cast<CoopBlockCopyOp>(inner);
       bool buffers = false;
       for (Value v : inner->getOperands()) {
         auto type = dyn_cast<BufferType>(v.getType());
         if (!type)
           continue;
         buffers = true;
+        bool reads = readsAll || (copy && v == copy.getSrc());
         if (type.getSpace() == Space::private_)
           continue;
         if (type.getSpace() == Space::global)
@@ -2238,7 +2761,8 @@ struct LowerTilesPass : xpu::impl::LowerTilesBase<LowerTilesPass> {
       if (auto attr = kernel->getAttrOfType<StringAttr>("xpu.mma_tier"))
         tier = attr.getValue();
       bool nvidia = (tier == "mma.sync" || tier == "wgmma") && target == "nvvm";
-      bool coop = tier == "cooperative-matrix" && target == "spirv";
+      bool coop = tier == "cooperative-matrix" &&
+                  (target == "spirv" || kernel->hasAttr("xpu.mma_emulated"));
       bool amd = (tier == "mfma" || tier == "wmma") &&
                  (target == "rocdl" || kernel->hasAttr("xpu.mma_emulated"));
       if (tier != "software" && tier != "dot4" && !nvidia && !coop && !amd) {
@@ -2246,8 +2770,9 @@ struct LowerTilesPass : xpu::impl::LowerTilesBase<LowerTilesPass> {
                              << "', which xpu-lower-tiles does not lower for target '"
                              << target
                              << "' (software, dot4; mma.sync and wgmma on nvvm; "
-                                "cooperative-matrix on spirv; mfma and wmma on rocdl, or "
-                                "anywhere when xpu.mma_emulated)";
+                                "cooperative-matrix on spirv; mfma and wmma on rocdl; "
+                                "cooperative-matrix, mfma and wmma anywhere when "
+                                "xpu.mma_emulated)";
         return signalPassFailure();
       }
       if (failed(lowerKernelTiles(kernel, tier, target == "cpu")))

@@ -90,7 +90,11 @@ for t in bf16 f16; do
       --tile "${v%%:*}" --threads "${v##*:}" --iterations 5 --expect-tier mma.sync
   done
 done
-for v in 64x64x16:256 32x64x32:128; do
+# The sums stay in registers as cooperative matrices: blocks as large as the
+# CUDA tier's, 4 to 16 matrices per subgroup (64x64x16 and 32x64x32 as before),
+# 8 or 16 subgroups.
+for v in 64x64x16:256 32x64x32:128 64x64x32:128 64x128x32:128 128x128x16:256 \
+  128x128x32:256 128x128x64:256 128x256x32:256 256x128x32:512 128x256x32:512; do
   check_to "$res/gemm-xpu-vulkan-f16-${v%%:*}.jsonl" "$bin/xpu-bench-gemm" --device vulkan:0 \
     --type f16 --sizes "$gemm_sizes" --tile "${v%%:*}" --threads "${v##*:}" --iterations 5 \
     --expect-tier cooperative-matrix

@@ -156,16 +156,66 @@ LogicalResult MacOp::verify() {
   return verifyInKernel(*this);
 }
 
-LogicalResult CoopMatrixMacOp::verify() {
-  auto elem = [](Value v) { return cast<BufferType>(v.getType()).getElementType(); };
-  if (!elem(getA()).isF16() || !elem(getB()).isF16() || !elem(getAcc()).isF32() ||
-      !elem(getDest()).isF32())
-    return emitOpError("takes f16 operands and f32 sums");
-  if (cast<BufferType>(getDest().getType()).getAccess() == Access::ro)
+static LogicalResult verifySumsMove(Operation *op, Value sums, Value buffer,
+                                    std::optional<int64_t> only, bool stores) {
+  auto type = cast<BufferType>(buffer.getType());
+  if (!type.getElementType().isF32())
+    return op->emitOpError("moves f32 sums");
+  if (stores && type.getAccess() == Access::ro)
+    return op->emitOpError("stores to a read-only buffer");
+  if (only && (*only < 0 || *only >= cast<CoopSumsType>(sums.getType()).getCount()))
+    return op->emitOpError("names a matrix the sums do not have");
+  return success();
+}
+
+LogicalResult CoopSumsLoadOp::verify() {
+  return verifySumsMove(*this, getSums(), getBuffer(), getOnly(), /*stores=*/false);
+}
+
+LogicalResult CoopSumsStoreOp::verify() {
+  return verifySumsMove(*this, getSums(), getBuffer(), getOnly(), /*stores=*/true);
+}
+
+LogicalResult CoopBlockCopyOp::verify() {
+  auto src = cast<BufferType>(getSrc().getType()), dest = cast<BufferType>(getDest().getType());
+  if (!src.getElementType().isF16() || !dest.getElementType().isF16())
+    return emitOpError("copies f16 blocks");
+  if (dest.getAccess() == Access::ro)
     return emitOpError("stores to a read-only buffer");
-  if (getK() <= 0 || getK() % 16 || getLda() % 8 || getLdb() % 8 || getLdc() % 4)
+  if (getLd() < 16)
+    return emitOpError("needs rows of at least 16 elements (ld)");
+  return success();
+}
+
+static LogicalResult verifyBlock(Operation *op, Value blocks, int64_t index, Value buffer,
+                                 bool stores) {
+  auto type = cast<BufferType>(buffer.getType());
+  if (!type.getElementType().isF16())
+    return op->emitOpError("moves f16 blocks");
+  if (stores && type.getAccess() == Access::ro)
+    return op->emitOpError("stores to a read-only buffer");
+  if (index < 0 || index >= cast<CoopBlocksType>(blocks.getType()).getCount())
+    return op->emitOpError("names a block the subgroup does not hold");
+  return success();
+}
+
+LogicalResult CoopBlocksLoadOp::verify() {
+  return verifyBlock(*this, getBlocks(), getIndex(), getSrc(), /*stores=*/false);
+}
+
+LogicalResult CoopBlocksStoreOp::verify() {
+  if (getLd() < 16)
+    return emitOpError("needs rows of at least 16 elements (ld)");
+  return verifyBlock(*this, getBlocks(), getIndex(), getDest(), /*stores=*/true);
+}
+
+LogicalResult CoopSumsMacOp::verify() {
+  auto elem = [](Value v) { return cast<BufferType>(v.getType()).getElementType(); };
+  if (!elem(getA()).isF16() || !elem(getB()).isF16())
+    return emitOpError("takes f16 operands");
+  if (getK() <= 0 || getK() % 16 || getLda() % 8 || getLdb() % 8)
     return emitOpError("needs a K made of 16-deep steps and strides of whole 16-byte "
-                       "rows (lda, ldb multiples of 8; ldc of 4)");
+                       "rows (lda, ldb multiples of 8)");
   return success();
 }
 

@@ -307,36 +307,233 @@ def XPU_Dot4I8Op : XPU_Op<"dot4_i8", [Pure, AllTypesMatch<["a", "b"]>]> {
 }
 
 // Lowering only (made by xpu-lower-tiles for the cooperative-matrix tier on
-// SPIR-V): one subgroup's 16 x 16 block of a mac, with the operands in
-// row-major buffers (the tiles' shared storage); the description says what
-// it computes.
-def XPU_CoopMatrixMacOp : XPU_Op<"coop_matrix_mac"> {
-  let summary = "a subgroup's 16x16 block dest = a·b + acc with cooperative matrices (lowering only)";
+// SPIR-V): a subgroup's sums, `count` 16x16 f32 cooperative matrices that
+// stay in registers from the first fill through the K loop to the store.
+// The matrices form the subgroup's holder tile of `rows` x (count / rows)
+// blocks, row-major; the ops below name the holder tile's first element in
+// a row-major buffer with `ld` elements per row.
+def XPU_CoopSumsType : TypeDef<XPU_Dialect, "CoopSums"> {
+  let mnemonic = "coop_sums";
+  let summary = "a subgroup's 16x16 f32 cooperative-matrix sums (lowering only)";
+  let parameters = (ins "int64_t":$rows, "int64_t":$cols);
+  let assemblyFormat = "`<` $rows `,` $cols `>`";
+  let extraClassDeclaration = [{
+    int64_t getCount() const { return getRows() * getCols(); }
+  }];
+}
+
+def XPU_CoopSums : Type<CPred<"::llvm::isa<::xpu::CoopSumsType>($_self)">,
+                        "cooperative-matrix sums", "::xpu::CoopSumsType">;
+
+// Lowering only: new sums, undefined until filled, loaded or copied.
+def XPU_CoopSumsAllocOp : XPU_Op<"coop_sums_alloc"> {
+  let summary = "a subgroup's cooperative-matrix sums (lowering only)";
 #ifdef XPU_DOC_EXAMPLES
   let description = [{
-    For i, j < 16: `dest[acc_offset + i*ldc + j] = acc[acc_offset + i*ldc
-    + j] + sum over k < K of a[a_offset + i*lda + k] * b[b_offset + k*ldb +
-    j]`, in K/16 cooperative-matrix multiply-adds (16x16x16, f16 operands,
-    f32 sums) whose sums stay in registers. Every invocation of a subgroup
-    executes it with the same operands (subgroup-uniform control flow);
-    `dest` may be `acc`.
-
     ```mlir
-    xpu.coop_matrix_mac %c[%co], %a[%ao], %b[%bo] -> %r {k = 32 : i64, lda = 32 : i64,
-        ldb = 64 : i64, ldc = 64 : i64} : !xpu.buffer<1024xf32, shared>,
-        !xpu.buffer<512xf16, shared>, !xpu.buffer<2048xf16, shared>,
-        !xpu.buffer<1024xf32, shared>
+    %s = xpu.coop_sums_alloc : !xpu.coop_sums<2, 2>
     ```
   }];
 #endif
-  let arguments = (ins XPU_AnyBuffer:$acc, Index:$acc_offset, XPU_AnyBuffer:$a,
-                       Index:$a_offset, XPU_AnyBuffer:$b, Index:$b_offset,
-                       XPU_AnyBuffer:$dest, I64Attr:$k, I64Attr:$lda, I64Attr:$ldb,
-                       I64Attr:$ldc);
+  let results = (outs XPU_CoopSums:$sums);
+  let assemblyFormat = "attr-dict `:` qualified(type($sums))";
+}
+
+// Lowering only: every sum set to `value`.
+def XPU_CoopSumsFillOp : XPU_Op<"coop_sums_fill"> {
+  let summary = "sets every element of a subgroup's sums (lowering only)";
+#ifdef XPU_DOC_EXAMPLES
+  let description = [{
+    ```mlir
+    xpu.coop_sums_fill %s, %zero : !xpu.coop_sums<2, 2>
+    ```
+  }];
+#endif
+  let arguments = (ins XPU_CoopSums:$sums, F32:$value);
+  let assemblyFormat = "$sums `,` $value attr-dict `:` qualified(type($sums))";
+}
+
+// Lowering only: dest's matrices = src's.
+def XPU_CoopSumsCopyOp : XPU_Op<"coop_sums_copy", [AllTypesMatch<["src", "dest"]>]> {
+  let summary = "copies a subgroup's sums (lowering only)";
+#ifdef XPU_DOC_EXAMPLES
+  let description = [{
+    ```mlir
+    xpu.coop_sums_copy %s -> %t : !xpu.coop_sums<2, 2>
+    ```
+  }];
+#endif
+  let arguments = (ins XPU_CoopSums:$src, XPU_CoopSums:$dest);
+  let assemblyFormat = "$src `->` $dest attr-dict `:` qualified(type($src))";
+}
+
+// Lowering only: moves the sums' holder tile between the sums and a buffer
+// (load: into the sums; store: into the buffer), `stride` elements from one
+// row (col_major: column) to the next; `only`: matrix `only` alone, as the
+// 16x16 block at `offset`.
+class XPU_CoopSumsMoveOp<string mnemonic, string brief> : XPU_Op<mnemonic> {
+  let summary = brief;
+  let arguments = (ins XPU_CoopSums:$sums, XPU_AnyBuffer:$buffer, Index:$offset,
+                       Index:$stride, UnitAttr:$col_major, OptionalAttr<I64Attr>:$only);
   let assemblyFormat = [{
-    $acc `[` $acc_offset `]` `,` $a `[` $a_offset `]` `,` $b `[` $b_offset `]` `->`
-    $dest attr-dict `:` qualified(type($acc)) `,` qualified(type($a)) `,`
-    qualified(type($b)) `,` qualified(type($dest))
+    $sums `,` $buffer `[` $offset `]` `,` $stride (`col_major` $col_major^)? attr-dict `:`
+    qualified(type($sums)) `,` qualified(type($buffer))
+  }];
+  let hasVerifier = 1;
+}
+
+def XPU_CoopSumsLoadOp : XPU_CoopSumsMoveOp<"coop_sums_load",
+    "loads a subgroup's sums from a buffer (lowering only)"> {
+#ifdef XPU_DOC_EXAMPLES
+  let description = [{
+    Matrix (i, j) of the sums takes the 16x16 block at `offset + 16 i
+    stride + 16 j` (col_major: `offset + 16 j stride + 16 i`, stored by
+    columns).
+
+    ```mlir
+    xpu.coop_sums_load %s, %c[%o], %ld : !xpu.coop_sums<2, 2>,
+        !xpu.buffer<4096xf32, shared>
+    ```
+  }];
+#endif
+}
+
+def XPU_CoopSumsStoreOp : XPU_CoopSumsMoveOp<"coop_sums_store",
+    "stores a subgroup's sums into a buffer (lowering only)"> {
+#ifdef XPU_DOC_EXAMPLES
+  let description = [{
+    Matrix (i, j) of the sums goes to the 16x16 block at `offset + 16 i
+    stride + 16 j` (col_major: `offset + 16 j stride + 16 i`, stored by
+    columns).
+
+    ```mlir
+    xpu.coop_sums_store %s, %C[%o], %n : !xpu.coop_sums<2, 2>, !xpu.buffer<f32>
+    ```
+  }];
+#endif
+}
+
+// Lowering only (the cooperative-matrix tier's operand copies of a K loop,
+// one iteration ahead): `count` 16x16 f16 cooperative matrices of a
+// subgroup, held in registers between a load from global memory and a
+// store into shared memory.
+def XPU_CoopBlocksType : TypeDef<XPU_Dialect, "CoopBlocks"> {
+  let mnemonic = "coop_blocks";
+  let summary = "a subgroup's 16x16 f16 cooperative matrices in flight (lowering only)";
+  let parameters = (ins "int64_t":$count);
+  let assemblyFormat = "`<` $count `>`";
+}
+
+def XPU_CoopBlocks : Type<CPred<"::llvm::isa<::xpu::CoopBlocksType>($_self)">,
+                          "cooperative-matrix blocks", "::xpu::CoopBlocksType">;
+
+def XPU_CoopBlocksAllocOp : XPU_Op<"coop_blocks_alloc"> {
+  let summary = "a subgroup's f16 cooperative matrices in flight (lowering only)";
+#ifdef XPU_DOC_EXAMPLES
+  let description = [{
+    ```mlir
+    %r = xpu.coop_blocks_alloc : !xpu.coop_blocks<2>
+    ```
+  }];
+#endif
+  let results = (outs XPU_CoopBlocks:$blocks);
+  let assemblyFormat = "attr-dict `:` qualified(type($blocks))";
+}
+
+// Lowering only: block `index` takes the 16x16 block at `offset` of `src`
+// (`stride` elements between rows; col_major: between columns).
+def XPU_CoopBlocksLoadOp : XPU_Op<"coop_blocks_load"> {
+  let summary = "loads one of a subgroup's f16 cooperative matrices (lowering only)";
+#ifdef XPU_DOC_EXAMPLES
+  let description = [{
+    ```mlir
+    xpu.coop_blocks_load %r[0], %A[%o], %k : !xpu.coop_blocks<2>, !xpu.buffer<f16, ro>
+    ```
+  }];
+#endif
+  let arguments = (ins XPU_CoopBlocks:$blocks, I64Attr:$index, XPU_AnyBuffer:$src,
+                       Index:$offset, Index:$stride, UnitAttr:$col_major);
+  let assemblyFormat = [{
+    $blocks `[` $index `]` `,` $src `[` $offset `]` `,` $stride (`col_major` $col_major^)?
+    attr-dict `:` qualified(type($blocks)) `,` qualified(type($src))
+  }];
+  let hasVerifier = 1;
+}
+
+// Lowering only: block `index` stored row-major at `offset` of `dest`, `ld`
+// elements from one row to the next.
+def XPU_CoopBlocksStoreOp : XPU_Op<"coop_blocks_store"> {
+  let summary = "stores one of a subgroup's f16 cooperative matrices (lowering only)";
+#ifdef XPU_DOC_EXAMPLES
+  let description = [{
+    ```mlir
+    xpu.coop_blocks_store %r[0] -> %a[%d] {ld = 24 : i64} : !xpu.coop_blocks<2>,
+        !xpu.buffer<3072xf16, shared>
+    ```
+  }];
+#endif
+  let arguments = (ins XPU_CoopBlocks:$blocks, I64Attr:$index, XPU_AnyBuffer:$dest,
+                       Index:$offset, I64Attr:$ld);
+  let assemblyFormat = [{
+    $blocks `[` $index `]` `->` $dest `[` $offset `]` attr-dict `:` qualified(type($blocks))
+    `,` qualified(type($dest))
+  }];
+  let hasVerifier = 1;
+}
+
+// Lowering only: a 16x16 f16 block copied through one cooperative matrix (a
+// subgroup's wide loads and stores in place of 256 element copies).
+def XPU_CoopBlockCopyOp : XPU_Op<"coop_block_copy"> {
+  let summary = "a subgroup copies a 16x16 f16 block through a cooperative matrix (lowering only)";
+#ifdef XPU_DOC_EXAMPLES
+  let description = [{
+    For r, c < 16: `dest[dest_offset + r ld + c] = src[src_offset + r
+    src_stride + c]` (col_major: `src[src_offset + c src_stride + r]`).
+    Every invocation of a subgroup executes it with the same operands.
+
+    ```mlir
+    xpu.coop_block_copy %A[%o], %k -> %a[%d] {ld = 40 : i64} : !xpu.buffer<f16, ro>,
+        !xpu.buffer<5120xf16, shared>
+    ```
+  }];
+#endif
+  let arguments = (ins XPU_AnyBuffer:$src, Index:$src_offset, Index:$src_stride,
+                       UnitAttr:$col_major, XPU_AnyBuffer:$dest, Index:$dest_offset,
+                       I64Attr:$ld);
+  let assemblyFormat = [{
+    $src `[` $src_offset `]` `,` $src_stride (`col_major` $col_major^)? `->` $dest `[`
+    $dest_offset `]` attr-dict `:` qualified(type($src)) `,` qualified(type($dest))
+  }];
+  let hasVerifier = 1;
+}
+
+// Lowering only: the sums' share of a mac, with the operands in row-major
+// buffers (the tiles' shared storage).
+def XPU_CoopSumsMacOp : XPU_Op<"coop_sums_mac"> {
+  let summary = "a subgroup's sums += a·b with cooperative matrices (lowering only)";
+#ifdef XPU_DOC_EXAMPLES
+  let description = [{
+    For the sums' matrix (i, j) and its elements (r, c) < 16: `sums(i, j)[r,
+    c] += sum over k < K of a[a_offset + (16 i + r) lda + k] * b[b_offset +
+    k ldb + 16 j + c]`, in K/16 steps of 16x16x16 cooperative-matrix
+    multiply-adds (f16 operands, f32 sums); each step loads the rows x 16
+    blocks of A and the 16 x cols blocks of B once. Every invocation of a
+    subgroup executes it with the same operands (subgroup-uniform control
+    flow).
+
+    ```mlir
+    xpu.coop_sums_mac %s, %a[%ao], %b[%bo] {k = 32 : i64, lda = 32 : i64,
+        ldb = 64 : i64} : !xpu.coop_sums<2, 2>, !xpu.buffer<2048xf16, shared>,
+        !xpu.buffer<2048xf16, shared>
+    ```
+  }];
+#endif
+  let arguments = (ins XPU_CoopSums:$sums, XPU_AnyBuffer:$a, Index:$a_offset,
+                       XPU_AnyBuffer:$b, Index:$b_offset, I64Attr:$k, I64Attr:$lda,
+                       I64Attr:$ldb);
+  let assemblyFormat = [{
+    $sums `,` $a `[` $a_offset `]` `,` $b `[` $b_offset `]` attr-dict `:`
+    qualified(type($sums)) `,` qualified(type($a)) `,` qualified(type($b))
   }];
   let hasVerifier = 1;
 }

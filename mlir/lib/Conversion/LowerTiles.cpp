@@ -318,15 +318,19 @@ private:
                                  BufferSizeOp::create(b, loc, load.getBuffer()));
   }
 
-  /// The first row and column of block q of the blocks a subgroup copies
-  /// of `t` (every (subgroups)-th 16x16 block, from the subgroup's own).
-  std::pair<Value, Value> copiedBlock(Location loc, TileType t, int64_t q) {
+  /// The first row and column of 16x16 block `blk` (row-major) of `t`.
+  std::pair<Value, Value> blockAt(Location loc, TileType t, Value blk) {
     int64_t blocksJ = t.getCols() / 16;
-    Value blk = arith::AddIOp::create(b, loc, warp, idx(q * (fixedCount / waveSize)));
     return {arith::MulIOp::create(b, loc, arith::DivUIOp::create(b, loc, blk, idx(blocksJ)),
                                   idx(16)),
             arith::MulIOp::create(b, loc, arith::RemUIOp::create(b, loc, blk, idx(blocksJ)),
                                   idx(16))};
+  }
+
+  /// Block q of the blocks a subgroup copies of `t`: every (subgroups)-th
+  /// 16x16 block, from the subgroup's own.
+  std::pair<Value, Value> copiedBlock(Location loc, TileType t, int64_t q) {
+    return blockAt(loc, t, arith::AddIOp::create(b, loc, warp, idx(q * (fixedCount / waveSize))));
   }
 
   /// A cooperative-matrix operand loaded in a K loop, in the form
@@ -433,16 +437,13 @@ private:
       guard = scf::IfOp::create(b, loc, TypeRange{}, tileFits(load, offset), /*withElse=*/true);
       b.setInsertionPointToStart(guard.thenBlock());
     }
-    int64_t blocksJ = t.getCols() / 16, ld = operandLd(shared, t.getCols());
-    auto blocks = forLoop(loc, warp, idx(t.getRows() / 16 * blocksJ), idx(fixedCount / waveSize));
+    int64_t ld = operandLd(shared, t.getCols());
+    auto blocks = forLoop(loc, warp, idx(t.getRows() / 16 * (t.getCols() / 16)),
+                          idx(fixedCount / waveSize));
     {
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPointToStart(blocks.getBody());
-      Value blk = blocks.getInductionVar();
-      Value r0 = arith::MulIOp::create(b, loc, arith::DivUIOp::create(b, loc, blk, idx(blocksJ)),
-                                       idx(16));
-      Value c0 = arith::MulIOp::create(b, loc, arith::RemUIOp::create(b, loc, blk, idx(blocksJ)),
-                                       idx(16));
+      auto [r0, c0] = blockAt(loc, t, blocks.getInductionVar());
       CoopBlockCopyOp::create(b, loc, load.getBuffer(),
                               strided(loc, offset, stride, r0, c0, colMajor), stride,
                               colMajor ? b.getUnitAttr() : UnitAttr(), shared,

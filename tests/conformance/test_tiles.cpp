@@ -741,53 +741,61 @@ TEST_CASE("a staged K loop entered again by an outer loop reads its own stages")
 }
 
 TEST_CASE("a staged operand copy past the end of its buffer reads zeros and is reported") {
-  // On CUDA the bf16 operands of this K loop are copied in stages with
-  // cp.async; A's buffer ends 4 elements short, so its last 16-byte chunk
-  // (8 elements) is read element by element, checked. Every backend must
-  // report the load and compute with zeros there. (Four: the software
-  // tile reads rows in groups of four, zeros as a whole where one crosses
-  // the end; see docs/tiles.md.)
-  Gemm g;
-  g.ta = "bf16";
-  g.tm = 64;
-  g.tn = 64;
-  g.tk = 16;
-  g.threads = 128;
-  if (!runsHere(g.text(), {"bf16.storage"}))
-    return;
-  const int m = 64, n = 64, k = 32, missing = 4;
-  std::vector<float> fa = randomFloats(size_t(m) * k - missing), fb = randomFloats(size_t(k) * n);
-  std::vector<uint16_t> a(fa.size()), b(fb.size());
-  for (size_t i = 0; i < a.size(); ++i)
-    a[i] = toBf16(fa[i]);
-  for (size_t i = 0; i < b.size(); ++i)
-    b[i] = toBf16(fb[i]);
-  xpu_module mod = nullptr;
-  xpu_status st;
-  std::string notes = compileNotes(g.text(), mod, st);
-  INFO(notes);
-  REQUIRE(st == XPU_SUCCESS);
-  xpu_kernel kernel = nullptr;
-  XPU_OK(xpu_module_kernel(mod, "gemm", &kernel));
-  Buffer ba = Buffer::from(a), bb = Buffer::from(b);
-  Buffer bc = Buffer::from(std::vector<float>(size_t(m) * n, -1.0f));
-  uint32_t grid[3] = {1, 1, 1}, block[3] = {uint32_t(g.threads), 1, 1};
-  xpu_arg args[6] = {xpu_arg_buffer(ba.handle), xpu_arg_buffer(bb.handle),
-                     xpu_arg_buffer(bc.handle), xpu_arg_i32(m), xpu_arg_i32(n), xpu_arg_i32(k)};
-  XPU_OK(xpu_launch(kernel, nullptr, grid, block, args, 6));
-  CHECK(xpu_stream_synchronize(defaultStream()) == XPU_ERROR_OUT_OF_BOUNDS);
-  std::string said = xpu_last_error_message();
-  INFO(said);
-  CHECK(said.find("tile load from 'A'") != std::string::npos);
-  // The elements past A's end read as zeros.
-  auto aAt = [&](int i, int kk) {
-    size_t at = size_t(i) * k + kk;
-    return at < a.size() ? double(fromBf16(a[at])) : 0.0;
-  };
-  CHECK(wrongElements(
-            m, n, k, aAt, [&](int kk, int j) { return double(fromBf16(b[size_t(kk) * n + j])); },
-            bc.read<float>(), std::ldexp(1.0, -23)) == 0);
-  xpu_module_release(mod);
+  // On CUDA the operands of this K loop are copied in stages with cp.async;
+  // on the cooperative-matrix tier (f16) a K step ahead in 16x16 blocks. A's
+  // buffer ends 4 elements short, so its last 16-byte chunk (8 elements) is
+  // read element by element, checked (the cooperative-matrix tier reads that
+  // whole tile so). Every backend must report the load and compute with zeros
+  // there. (Four: the software tile reads rows in groups of four, zeros as a
+  // whole where one crosses the end; see docs/tiles.md.)
+  for (const char *type : {"bf16", "f16"}) {
+    INFO(type);
+    bool half = std::string(type) == "f16";
+    Gemm g;
+    g.ta = type;
+    g.tm = 64;
+    g.tn = 64;
+    g.tk = 16;
+    g.threads = 128;
+    if (!runsHere(g.text(), {half ? "f16.storage" : "bf16.storage"}))
+      continue;
+    auto to = half ? toHalf : toBf16;
+    auto from = half ? fromHalf : fromBf16;
+    const int m = 64, n = 64, k = 32, missing = 4;
+    std::vector<float> fa = randomFloats(size_t(m) * k - missing),
+                       fb = randomFloats(size_t(k) * n);
+    std::vector<uint16_t> a(fa.size()), b(fb.size());
+    for (size_t i = 0; i < a.size(); ++i)
+      a[i] = to(fa[i]);
+    for (size_t i = 0; i < b.size(); ++i)
+      b[i] = to(fb[i]);
+    xpu_module mod = nullptr;
+    xpu_status st;
+    std::string notes = compileNotes(g.text(), mod, st);
+    INFO(notes);
+    REQUIRE(st == XPU_SUCCESS);
+    xpu_kernel kernel = nullptr;
+    XPU_OK(xpu_module_kernel(mod, "gemm", &kernel));
+    Buffer ba = Buffer::from(a), bb = Buffer::from(b);
+    Buffer bc = Buffer::from(std::vector<float>(size_t(m) * n, -1.0f));
+    uint32_t grid[3] = {1, 1, 1}, block[3] = {uint32_t(g.threads), 1, 1};
+    xpu_arg args[6] = {xpu_arg_buffer(ba.handle), xpu_arg_buffer(bb.handle),
+                       xpu_arg_buffer(bc.handle), xpu_arg_i32(m), xpu_arg_i32(n), xpu_arg_i32(k)};
+    XPU_OK(xpu_launch(kernel, nullptr, grid, block, args, 6));
+    CHECK(xpu_stream_synchronize(defaultStream()) == XPU_ERROR_OUT_OF_BOUNDS);
+    std::string said = xpu_last_error_message();
+    INFO(said);
+    CHECK(said.find("tile load from 'A'") != std::string::npos);
+    // The elements past A's end read as zeros.
+    auto aAt = [&](int i, int kk) {
+      size_t at = size_t(i) * k + kk;
+      return at < a.size() ? double(from(a[at])) : 0.0;
+    };
+    CHECK(wrongElements(
+              m, n, k, aAt, [&](int kk, int j) { return double(from(b[size_t(kk) * n + j])); },
+              bc.read<float>(), std::ldexp(1.0, -23)) == 0);
+    xpu_module_release(mod);
+  }
 }
 
 TEST_CASE("a tile offset that differs between invocations is refused (XPU-TILE001)") {

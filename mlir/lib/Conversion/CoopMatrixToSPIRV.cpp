@@ -56,16 +56,40 @@ Value elementAt(OpBuilder &b, Location loc, Value buffer, Value offset, int64_t 
 
 constexpr auto kRowMajor = spirv::CooperativeMatrixLayoutKHR::RowMajor;
 
-struct SumsAllocToSPIRV : OpConversionPattern<CoopSumsAllocOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult matchAndRewrite(CoopSumsAllocOp op, OpAdaptor,
+/// A stride operand as the i32 the loads and stores take.
+Value stride32(OpBuilder &b, Location loc, Value stride) {
+  if (stride.getType() == b.getI32Type())
+    return stride;
+  return spirv::SConvertOp::create(b, loc, b.getI32Type(), stride);
+}
+
+spirv::CooperativeMatrixLayoutKHRAttr layoutAttr(MLIRContext *ctx, bool colMajor) {
+  return spirv::CooperativeMatrixLayoutKHRAttr::get(
+      ctx, colMajor ? spirv::CooperativeMatrixLayoutKHR::ColumnMajor : kRowMajor);
+}
+
+/// An f16 MatrixA load from `ptr`, `stride` elements between rows (colMajor:
+/// columns).
+Value loadBlock(OpBuilder &b, Location loc, Value ptr, Value stride, bool colMajor) {
+  return spirv::KHRCooperativeMatrixLoadOp::create(
+      b, loc, matrixType(b.getF16Type(), Use::MatrixA), ptr, layoutAttr(b.getContext(), colMajor),
+      stride32(b, loc, stride), nullptr, nullptr);
+}
+
+/// Sums and blocks in flight are Function variables at the kernel's entry
+/// (of the type the converter gives them).
+template <typename Op>
+struct HeldAllocToSPIRV : OpConversionPattern<Op> {
+  using OpConversionPattern<Op>::OpConversionPattern;
+  LogicalResult matchAndRewrite(Op op, typename Op::Adaptor,
                                 ConversionPatternRewriter &rw) const override {
-    auto fn = op->getParentOfType<spirv::FuncOp>();
-    if (!fn)
+    auto fn = op->template getParentOfType<spirv::FuncOp>();
+    Type type = this->getTypeConverter()->convertType(op.getType());
+    if (!fn || !type)
       return failure();
     OpBuilder::InsertionGuard g(rw);
     rw.setInsertionPointToStart(&fn.getBody().front());
-    rw.replaceOp(op, spirv::VariableOp::create(rw, op.getLoc(), sumsPointerType(op.getType()),
+    rw.replaceOp(op, spirv::VariableOp::create(rw, op.getLoc(), type,
                                                spirv::StorageClass::Function, Value()));
     return success();
   }
@@ -109,12 +133,8 @@ struct SumsMoveToSPIRV : OpConversionPattern<Op> {
     CoopSumsType t = op.getSums().getType();
     Value stride = adaptor.getStride(), offset = adaptor.getOffset();
     Type indexTy = offset.getType();
-    Value stride32 = stride.getType() == rw.getI32Type()
-                         ? stride
-                         : Value(spirv::SConvertOp::create(rw, loc, rw.getI32Type(), stride));
-    auto layout = spirv::CooperativeMatrixLayoutKHRAttr::get(
-        rw.getContext(), op.getColMajor() ? spirv::CooperativeMatrixLayoutKHR::ColumnMajor
-                                          : kRowMajor);
+    Value narrow = stride32(rw, loc, stride);
+    auto layout = layoutAttr(rw.getContext(), op.getColMajor());
     Value strides16 = spirv::IMulOp::create(rw, loc, stride, constant(rw, loc, indexTy, 16));
     for (int64_t e = 0; e < t.getCount(); ++e) {
       if (op.getOnly() && *op.getOnly() != e)
@@ -132,11 +152,11 @@ struct SumsMoveToSPIRV : OpConversionPattern<Op> {
       Value sum = sumAt(rw, loc, adaptor.getSums(), e);
       if (Stores)
         spirv::KHRCooperativeMatrixStoreOp::create(rw, loc, ptr, spirv::LoadOp::create(rw, loc, sum),
-                                                   layout, stride32, nullptr, nullptr);
+                                                   layout, narrow, nullptr, nullptr);
       else
         spirv::StoreOp::create(rw, loc, sum,
                                spirv::KHRCooperativeMatrixLoadOp::create(
-                                   rw, loc, sumType(rw.getContext()), ptr, layout, stride32,
+                                   rw, loc, sumType(rw.getContext()), ptr, layout, narrow,
                                    nullptr, nullptr));
     }
     rw.eraseOp(op);
@@ -150,16 +170,8 @@ struct BlockCopyToSPIRV : OpConversionPattern<CoopBlockCopyOp> {
   LogicalResult matchAndRewrite(CoopBlockCopyOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rw) const override {
     Location loc = op.getLoc();
-    Value stride = adaptor.getSrcStride();
-    if (stride.getType() != rw.getI32Type())
-      stride = spirv::SConvertOp::create(rw, loc, rw.getI32Type(), stride);
-    auto layout = spirv::CooperativeMatrixLayoutKHRAttr::get(
-        rw.getContext(), op.getColMajor() ? spirv::CooperativeMatrixLayoutKHR::ColumnMajor
-                                          : kRowMajor);
-    Value m = spirv::KHRCooperativeMatrixLoadOp::create(
-        rw, loc, matrixType(rw.getF16Type(), Use::MatrixA),
-        elementAt(rw, loc, adaptor.getSrc(), adaptor.getSrcOffset(), 0), layout, stride, nullptr,
-        nullptr);
+    Value m = loadBlock(rw, loc, elementAt(rw, loc, adaptor.getSrc(), adaptor.getSrcOffset(), 0),
+                        adaptor.getSrcStride(), op.getColMajor());
     spirv::KHRCooperativeMatrixStoreOp::create(
         rw, loc, elementAt(rw, loc, adaptor.getDest(), adaptor.getDestOffset(), 0), m,
         constant(rw, loc, rw.getI32Type(), op.getLd()), kRowMajor);
@@ -176,36 +188,13 @@ spirv::PointerType blocksPointerType(CoopBlocksType t) {
       spirv::StorageClass::Function);
 }
 
-struct BlocksAllocToSPIRV : OpConversionPattern<CoopBlocksAllocOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult matchAndRewrite(CoopBlocksAllocOp op, OpAdaptor,
-                                ConversionPatternRewriter &rw) const override {
-    auto fn = op->getParentOfType<spirv::FuncOp>();
-    if (!fn)
-      return failure();
-    OpBuilder::InsertionGuard g(rw);
-    rw.setInsertionPointToStart(&fn.getBody().front());
-    rw.replaceOp(op, spirv::VariableOp::create(rw, op.getLoc(), blocksPointerType(op.getType()),
-                                               spirv::StorageClass::Function, Value()));
-    return success();
-  }
-};
-
 struct BlocksLoadToSPIRV : OpConversionPattern<CoopBlocksLoadOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(CoopBlocksLoadOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rw) const override {
     Location loc = op.getLoc();
-    Value stride = adaptor.getStride();
-    if (stride.getType() != rw.getI32Type())
-      stride = spirv::SConvertOp::create(rw, loc, rw.getI32Type(), stride);
-    auto layout = spirv::CooperativeMatrixLayoutKHRAttr::get(
-        rw.getContext(), op.getColMajor() ? spirv::CooperativeMatrixLayoutKHR::ColumnMajor
-                                          : kRowMajor);
-    Value m = spirv::KHRCooperativeMatrixLoadOp::create(
-        rw, loc, matrixType(rw.getF16Type(), Use::MatrixA),
-        elementAt(rw, loc, adaptor.getSrc(), adaptor.getOffset(), 0), layout, stride, nullptr,
-        nullptr);
+    Value m = loadBlock(rw, loc, elementAt(rw, loc, adaptor.getSrc(), adaptor.getOffset(), 0),
+                        adaptor.getStride(), op.getColMajor());
     spirv::StoreOp::create(rw, loc, sumAt(rw, loc, adaptor.getBlocks(), op.getIndex()), m);
     rw.eraseOp(op);
     return success();
@@ -272,10 +261,9 @@ void populateCoopMatrixToSPIRVPatterns(SPIRVTypeConverter &converter,
                                        RewritePatternSet &patterns) {
   converter.addConversion([](CoopSumsType t) -> Type { return sumsPointerType(t); });
   converter.addConversion([](CoopBlocksType t) -> Type { return blocksPointerType(t); });
-  patterns.add<SumsAllocToSPIRV, SumsFillToSPIRV, SumsCopyToSPIRV,
+  patterns.add<HeldAllocToSPIRV<CoopSumsAllocOp>, HeldAllocToSPIRV<CoopBlocksAllocOp>, SumsFillToSPIRV, SumsCopyToSPIRV,
                SumsMoveToSPIRV<CoopSumsLoadOp, false>, SumsMoveToSPIRV<CoopSumsStoreOp, true>,
-               SumsMacToSPIRV, BlockCopyToSPIRV, BlocksAllocToSPIRV, BlocksLoadToSPIRV,
-               BlocksStoreToSPIRV>(converter, patterns.getContext());
+               SumsMacToSPIRV, BlockCopyToSPIRV, BlocksLoadToSPIRV, BlocksStoreToSPIRV>(converter, patterns.getContext());
 }
 
 } // namespace xpu

@@ -333,24 +333,18 @@ private:
     return blockAt(loc, t, arith::AddIOp::create(b, loc, warp, idx(q * (fixedCount / waveSize))));
   }
 
-  /// A cooperative-matrix operand loaded in a K loop, in the form
-  /// pipelineOperandLoad asks for, whose 16x16 blocks the subgroups share
-  /// evenly: the loop's first tile is read into each subgroup's blocks in
+  /// A cooperative-matrix operand loaded in a K loop it can be read ahead
+  /// in (readAheadLoop), whose 16x16 blocks the subgroups share evenly: the loop's first tile is read into each subgroup's blocks in
   /// flight (xpu.coop_blocks) before the loop; each iteration stores them
   /// into shared memory and, before its mac, reads the next iteration's
   /// tile, so the global reads overlap the multiply-adds. A checked tile
   /// that does not lie wholly in its buffer is not read ahead: its
   /// iteration copies it element by element, with the checks.
   bool pipelineCoopOperand(TileLoadOp load, Value s) {
-    auto loop = dyn_cast<scf::ForOp>(load->getParentOp());
+    scf::ForOp loop = readAheadLoop(load);
     TileType t = load.getResult().getType();
     int64_t subgroups = fixedCount / waveSize, blocks = t.getRows() / 16 * (t.getCols() / 16);
-    auto bufferType = cast<BufferType>(load.getBuffer().getType());
-    if (!loop || blocks % subgroups || bufferType.getAccess() != Access::ro ||
-        loop.getRegion().isAncestor(load.getBuffer().getParentRegion()) ||
-        loop.getRegion().isAncestor(load.getStride().getParentRegion()) ||
-        llvm::any_of(load.getResult().getUsers(),
-                     [&](Operation *u) { return u->getBlock() != load->getBlock(); }))
+    if (!loop || blocks % subgroups)
       return false;
     Location loc = load.getLoc();
     bool checked = load->hasAttr("checked"), colMajor = load.getColMajor();
@@ -1380,6 +1374,21 @@ private:
                 b, loc, arith::RemUIOp::create(b, loc, c, idx(minors / width)), idx(width))};
   }
 
+  /// The K loop whose next iteration's tile `load` may be read during this
+  /// one: its scf.for parent, when the buffer is read-only and the buffer
+  /// and stride are loop-invariant, with every user in the load's block;
+  /// else null.
+  static scf::ForOp readAheadLoop(TileLoadOp load) {
+    auto loop = dyn_cast<scf::ForOp>(load->getParentOp());
+    if (!loop || cast<BufferType>(load.getBuffer().getType()).getAccess() != Access::ro ||
+        loop.getRegion().isAncestor(load.getBuffer().getParentRegion()) ||
+        loop.getRegion().isAncestor(load.getStride().getParentRegion()) ||
+        llvm::any_of(load.getResult().getUsers(),
+                     [&](Operation *u) { return u->getBlock() != load->getBlock(); }))
+      return {};
+    return loop;
+  }
+
   /// Prefetches still to be placed: each before the first mac that reads
   /// its tile (xpu-lower-tiles meets the loads first).
   llvm::DenseMap<Value, std::function<void()>> prefetches;
@@ -1394,14 +1403,9 @@ private:
   /// not have that form.
   bool pipelineOperandLoad(TileLoadOp load, Value s, int64_t majors, int64_t minors,
                            const Layout &layout) {
-    auto loop = dyn_cast<scf::ForOp>(load->getParentOp());
-    auto bufferType = cast<BufferType>(load.getBuffer().getType());
+    scf::ForOp loop = readAheadLoop(load);
     int64_t total = majors * minors / 4;
-    if (!loop || minors % 4 || total % fixedCount || bufferType.getAccess() != Access::ro ||
-        loop.getRegion().isAncestor(load.getBuffer().getParentRegion()) ||
-        loop.getRegion().isAncestor(load.getStride().getParentRegion()) ||
-        llvm::any_of(load.getResult().getUsers(),
-                     [&](Operation *u) { return u->getBlock() != load->getBlock(); }))
+    if (!loop || minors % 4 || total % fixedCount)
       return false;
     Location loc = load.getLoc();
     int64_t chunks = total / fixedCount;

@@ -184,15 +184,25 @@ private:
     return loop;
   }
 
-  /// A new workgroup-shared buffer for a tile, allocated at kernel entry.
-  Value newStorage(TileType t) {
+  /// `Op` made at the kernel's entry, after the ones made there before, so
+  /// what it allocates lives through the whole kernel.
+  template <typename Op, typename... Args>
+  Op atEntry(Args &&...args) {
     OpBuilder::InsertionGuard g(b);
     b.restoreInsertionPoint(entryPoint);
-    auto type = BufferType::get(b.getContext(), t.getElementType(), Space::shared,
-                                Access::rw, t.getNumElements());
-    Value s = AllocOp::create(b, kernel.getLoc(), type);
+    auto op = Op::create(b, kernel.getLoc(), std::forward<Args>(args)...);
     entryPoint = b.saveInsertionPoint();
-    return s;
+    return op;
+  }
+
+  /// A buffer of `elements` `elem` in `space`, allocated at kernel entry.
+  Value allocAtEntry(Type elem, Space space, int64_t elements) {
+    return atEntry<AllocOp>(BufferType::get(b.getContext(), elem, space, Access::rw, elements));
+  }
+
+  /// A new workgroup-shared buffer for a tile, allocated at kernel entry.
+  Value newStorage(TileType t) {
+    return allocAtEntry(t.getElementType(), Space::shared, t.getNumElements());
   }
 
   //===--------------------------------------------------------------------===//
@@ -261,13 +271,7 @@ private:
 
   /// New private storage for an invocation's fragment of a tile.
   Value newFragment(TileType t) {
-    OpBuilder::InsertionGuard g(b);
-    b.restoreInsertionPoint(entryPoint);
-    auto type = BufferType::get(b.getContext(), t.getElementType(), Space::private_,
-                                Access::rw, warpGrid(t).entries());
-    Value s = AllocOp::create(b, kernel.getLoc(), type);
-    entryPoint = b.saveInsertionPoint();
-    return s;
+    return allocAtEntry(t.getElementType(), Space::private_, warpGrid(t).entries());
   }
 
   /// Shared storage for a cooperative-matrix operand: rows padded by 16
@@ -275,12 +279,7 @@ private:
   /// banks.
   Value newCoopOperand(TileType t) {
     int64_t ld = t.getCols() + 8;
-    OpBuilder::InsertionGuard g(b);
-    b.restoreInsertionPoint(entryPoint);
-    auto type = BufferType::get(b.getContext(), t.getElementType(), Space::shared, Access::rw,
-                                t.getRows() * ld);
-    Value s = AllocOp::create(b, kernel.getLoc(), type);
-    entryPoint = b.saveInsertionPoint();
+    Value s = allocAtEntry(t.getElementType(), Space::shared, t.getRows() * ld);
     layouts[s] = Layout{ld, /*colMajor=*/false};
     return s;
   }
@@ -356,14 +355,7 @@ private:
     Value offset0 = atIteration(loop, load.getOffset(), first);
     if (!offset0)
       return false;
-    Value regs;
-    {
-      OpBuilder::InsertionGuard ig(b);
-      b.restoreInsertionPoint(entryPoint);
-      regs = CoopBlocksAllocOp::create(b, kernel.getLoc(),
-                                       CoopBlocksType::get(b.getContext(), per));
-      entryPoint = b.saveInsertionPoint();
-    }
+    Value regs = atEntry<CoopBlocksAllocOp>(CoopBlocksType::get(b.getContext(), per));
     // Reads the tile at `offset` into the blocks (when it fits).
     auto read = [this, load, regs, per, t, checked, colMajor, loc](Value offset) mutable {
       OpBuilder::InsertionGuard ig(b);
@@ -451,13 +443,8 @@ private:
 
   /// New sums for a subgroup's share of a tile (cooperative matrices).
   Value newSums(TileType t) {
-    OpBuilder::InsertionGuard g(b);
-    b.restoreInsertionPoint(entryPoint);
     WarpGrid grid = warpGrid(t);
-    Value s = CoopSumsAllocOp::create(b, kernel.getLoc(),
-                                      CoopSumsType::get(b.getContext(), grid.mi, grid.ni));
-    entryPoint = b.saveInsertionPoint();
-    return s;
+    return atEntry<CoopSumsAllocOp>(CoopSumsType::get(b.getContext(), grid.mi, grid.ni));
   }
 
   /// The first row and column of a subgroup's holder tile of `t`.
@@ -1232,14 +1219,9 @@ private:
   /// `l` (aligned for its swizzle), allocated at kernel entry; recorded
   /// with its layout.
   Value newOperandStorage(Type elem, const Layout &l, int64_t elements) {
-    OpBuilder::InsertionGuard g(b);
-    b.restoreInsertionPoint(entryPoint);
-    auto alloc = AllocOp::create(
-        b, kernel.getLoc(),
-        BufferType::get(b.getContext(), elem, Space::shared, Access::rw, elements));
+    Value alloc = allocAtEntry(elem, Space::shared, elements);
     if (l.swizzle)
-      alloc->setAttr("xpu.alignment", b.getI64IntegerAttr(8 * l.swizzle));
-    entryPoint = b.saveInsertionPoint();
+      alloc.getDefiningOp()->setAttr("xpu.alignment", b.getI64IntegerAttr(8 * l.swizzle));
     layouts[alloc] = l;
     return alloc;
   }
@@ -1419,15 +1401,7 @@ private:
     Value offset0 = atIteration(loop, load.getOffset(), first);
     if (!offset0)
       return false;
-    Value regs;
-    {
-      OpBuilder::InsertionGuard ig(b);
-      b.restoreInsertionPoint(entryPoint);
-      regs = AllocOp::create(b, kernel.getLoc(),
-                             BufferType::get(b.getContext(), elem, Space::private_, Access::rw,
-                                             4 * chunks));
-      entryPoint = b.saveInsertionPoint();
-    }
+    Value regs = allocAtEntry(elem, Space::private_, 4 * chunks);
     auto any = scf::IfOp::create(
         b, loc, TypeRange{},
         runsAt(loc, loop, loop.getLowerBound()), /*withElse=*/false);
@@ -1804,15 +1778,7 @@ private:
     auto partial = scf::IfOp::create(b, loc, TypeRange{}, wide, /*withElse=*/true);
     b.setInsertionPointToStart(partial.thenBlock());
     WarpGrid grid = warpGrid(t);
-    auto scratchType = BufferType::get(b.getContext(), b.getF32Type(), Space::shared, Access::rw,
-                                       fixedCount / waveSize * 256);
-    Value scratch;
-    {
-      OpBuilder::InsertionGuard eg(b);
-      b.restoreInsertionPoint(entryPoint);
-      scratch = AllocOp::create(b, kernel.getLoc(), scratchType);
-      entryPoint = b.saveInsertionPoint();
-    }
+    Value scratch = allocAtEntry(b.getF32Type(), Space::shared, fixedCount / waveSize * 256);
     Value mine = arith::MulIOp::create(b, loc, warp, idx(256));
     for (int64_t e = 0; e < grid.mi * grid.ni; ++e) {
       ifHolding(loc, t, [&] {
@@ -2103,13 +2069,7 @@ private:
     Type elem = cast<VectorType>(afrag[0].getType()).getElementType();
     int64_t per = mfma ? 4 : 16, waves = fixedCount / waveSize;
     auto scratch = [&](int64_t blocks) {
-      OpBuilder::InsertionGuard ig(b);
-      b.restoreInsertionPoint(entryPoint);
-      Value s = AllocOp::create(b, kernel.getLoc(),
-                                BufferType::get(b.getContext(), elem, Space::shared, Access::rw,
-                                                blocks * waves * waveSize * per));
-      entryPoint = b.saveInsertionPoint();
-      return s;
+      return allocAtEntry(elem, Space::shared, blocks * waves * waveSize * per);
     };
     Value sa = scratch(g.mi), sb = scratch(g.ni);
     // Element e of lane l's fragment of block `blk` of this wave.

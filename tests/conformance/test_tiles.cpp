@@ -798,6 +798,65 @@ TEST_CASE("a staged operand copy past the end of its buffer reads zeros and is r
   }
 }
 
+TEST_CASE("a staged operand tile whose end wraps around the index space is still checked") {
+  // 15 strides of this 64-bit stride come to 2^64 + 14: the end of A's
+  // 16-row tile wraps around to element 30 (+ the K step), inside the
+  // buffer, while rows 1 to 14 lie far past its end. A test of the tile's
+  // end alone would copy it unchecked (the staged cp.async copies, the
+  // cooperative-matrix read-ahead). Index arithmetic wraps, so row 15 reads
+  // A from element 14 on; rows 1 to 14 must read as zeros and be reported.
+  const std::string text = R"(
+    xpu.kernel @k(%A: !xpu.buffer<f16, ro>, %B: !xpu.buffer<f16, ro>, %C: !xpu.buffer<f32>,
+                  %s64: i64)
+        attributes {workgroup_size = array<i64: 128, 1, 1>} {
+      %s = arith.index_castui %s64 : i64 to index
+      %c0 = arith.constant 0 : index
+      %c16 = arith.constant 16 : index
+      %c32 = arith.constant 32 : index
+      %z = arith.constant 0.0 : f32
+      %init = xpu.tile_fill %z : !xpu.tile<16x16xf32>
+      %acc = scf.for %kk = %c0 to %c32 step %c16 iter_args(%c = %init) -> (!xpu.tile<16x16xf32>) {
+        %a = xpu.tile_load %A[%kk], %s : !xpu.buffer<f16, ro> -> !xpu.tile<16x16xf16>
+        %bo = arith.muli %kk, %c16 : index
+        %b = xpu.tile_load %B[%bo], %c16 : !xpu.buffer<f16, ro> -> !xpu.tile<16x16xf16>
+        %r = xpu.mac %c, %a, %b : !xpu.tile<16x16xf32>, !xpu.tile<16x16xf16>, !xpu.tile<16x16xf16>
+        scf.yield %r : !xpu.tile<16x16xf32>
+      }
+      xpu.tile_store %acc, %C[%c0], %c16 : !xpu.tile<16x16xf32>, !xpu.buffer<f32>
+      xpu.return
+    })";
+  if (!runsHere(text, {"f16.storage"}))
+    return;
+  const uint64_t stride = 1229782938247303442ull; // (2^64 + 14) / 15
+  REQUIRE(stride * 15 == 14);
+  std::vector<float> fa = randomFloats(64), fb = randomFloats(32 * 16);
+  std::vector<uint16_t> a(fa.size()), b(fb.size());
+  for (size_t i = 0; i < a.size(); ++i)
+    a[i] = toHalf(fa[i]);
+  for (size_t i = 0; i < b.size(); ++i)
+    b[i] = toHalf(fb[i]);
+  Module mod(text);
+  Buffer ba = Buffer::from(a), bb = Buffer::from(b);
+  Buffer bc = Buffer::from(std::vector<float>(16 * 16, -1.0f));
+  uint32_t grid[3] = {1, 1, 1}, block[3] = {128, 1, 1};
+  xpu_arg args[4] = {xpu_arg_buffer(ba.handle), xpu_arg_buffer(bb.handle),
+                     xpu_arg_buffer(bc.handle), xpu_arg_i64(int64_t(stride))};
+  XPU_OK(xpu_launch(mod.kernel("k"), nullptr, grid, block, args, 4));
+  CHECK(xpu_stream_synchronize(defaultStream()) == XPU_ERROR_OUT_OF_BOUNDS);
+  std::string said = xpu_last_error_message();
+  INFO(said);
+  CHECK(said.find("tile load from 'A'") != std::string::npos);
+  // Row 0 of each K step's A tile is A[kk .. kk + 15], row 15 A[kk + 14 ..];
+  // the others are zeros.
+  auto aAt = [&](int i, int kk) {
+    return i == 0 ? double(fromHalf(a[size_t(kk)]))
+                  : i == 15 ? double(fromHalf(a[size_t(kk) + 14])) : 0.0;
+  };
+  CHECK(wrongElements(
+            16, 16, 32, aAt, [&](int kk, int j) { return double(fromHalf(b[size_t(kk) * 16 + j])); },
+            bc.read<float>(), std::ldexp(1.0, -23)) == 0);
+}
+
 TEST_CASE("a tile offset that differs between invocations is refused (XPU-TILE001)") {
   std::string text = R"(
     xpu.kernel @k(%A: !xpu.buffer<f32, ro>) {

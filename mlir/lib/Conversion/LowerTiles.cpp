@@ -308,13 +308,21 @@ private:
     bool colMajor = load.getColMajor();
     int64_t majors = colMajor ? t.getCols() : t.getRows(),
             minors = colMajor ? t.getRows() : t.getCols();
+    Value size = BufferSizeOp::create(b, loc, load.getBuffer());
     Value end = arith::AddIOp::create(
         b, loc, offset,
         arith::AddIOp::create(
             b, loc, arith::MulIOp::create(b, loc, load.getStride(), idx(majors - 1)),
             idx(minors)));
-    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, end,
-                                 BufferSizeOp::create(b, loc, load.getBuffer()));
+    // The end cannot wrap around when the offset and the stride are within
+    // the buffer (a buffer has far fewer than 2^48 elements and a tile far
+    // fewer than 2^15 rows); one that wraps would pass unchecked.
+    auto ule = [&](Value x, Value y) {
+      return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, x, y);
+    };
+    return arith::AndIOp::create(
+        b, loc, ule(end, size),
+        arith::AndIOp::create(b, loc, ule(offset, size), ule(load.getStride(), size)));
   }
 
   /// The first row and column of 16x16 block `blk` (row-major) of `t`.

@@ -686,6 +686,60 @@ TEST_CASE("a tile store of mac sums past the end of its buffer stores what fits 
     CHECK(v == -1);
 }
 
+TEST_CASE("a tile store whose end wraps around the index space is still checked") {
+  // 15 strides of this 64-bit stride come to 2^64 + 29: the end of the
+  // 16-row tile wraps around to element 45 of C, inside it, while rows 1 to
+  // 14 lie far past its end. A test of the tile's end alone would store it
+  // whole, unchecked (the cooperative-matrix tier's straight store). Index
+  // arithmetic wraps, so row 15 lands at C[29 ..]; rows 1 to 14 must be
+  // dropped and reported, and the rest of C left as it was.
+  Module mod(R"(
+    xpu.kernel @k(%A: !xpu.buffer<f16, ro>, %B: !xpu.buffer<f16, ro>, %C: !xpu.buffer<f32>,
+                  %ldc: i64) attributes {workgroup_size = array<i64: 32, 1, 1>} {
+      %ld = arith.index_castui %ldc : i64 to index
+      %c0 = arith.constant 0 : index
+      %c16 = arith.constant 16 : index
+      %z = arith.constant 0.0 : f32
+      %a = xpu.tile_load %A[%c0], %c16 : !xpu.buffer<f16, ro> -> !xpu.tile<16x16xf16>
+      %b = xpu.tile_load %B[%c0], %c16 : !xpu.buffer<f16, ro> -> !xpu.tile<16x16xf16>
+      %c = xpu.tile_fill %z : !xpu.tile<16x16xf32>
+      %r = xpu.mac %c, %a, %b : !xpu.tile<16x16xf32>, !xpu.tile<16x16xf16>, !xpu.tile<16x16xf16>
+      xpu.tile_store %r, %C[%c0], %ld : !xpu.tile<16x16xf32>, !xpu.buffer<f32>
+      xpu.return
+    })");
+  const uint64_t stride = 1229782938247303443ull; // (2^64 + 29) / 15
+  REQUIRE(stride * 15 == 29);
+  std::uniform_int_distribution<int> small(-3, 3);
+  std::vector<float> a(16 * 16), b(16 * 16);
+  std::vector<uint16_t> ah, bh;
+  for (float &v : a)
+    ah.push_back(toHalf(v = float(small(rng()))));
+  for (float &v : b)
+    bh.push_back(toHalf(v = float(small(rng()))));
+  Buffer ba = Buffer::from(ah), bb = Buffer::from(bh);
+  Buffer bc = Buffer::from(std::vector<float>(16 * 16, -1));
+  uint32_t grid[3] = {1, 1, 1}, block[3] = {32, 1, 1};
+  xpu_arg args[4] = {xpu_arg_buffer(ba.handle), xpu_arg_buffer(bb.handle),
+                     xpu_arg_buffer(bc.handle), xpu_arg_i64(int64_t(stride))};
+  XPU_OK(xpu_launch(mod.kernel("k"), nullptr, grid, block, args, 4));
+  CHECK(xpu_stream_synchronize(defaultStream()) == XPU_ERROR_OUT_OF_BOUNDS);
+  std::string said = xpu_last_error_message();
+  INFO(said);
+  CHECK(said.find("tile store to 'C'") != std::string::npos);
+  auto row = [&](int i, int j) {
+    float sum = 0;
+    for (int k = 0; k < 16; ++k)
+      sum += a[i * 16 + k] * b[k * 16 + j];
+    return sum;
+  };
+  std::vector<float> c = bc.read<float>();
+  for (int e = 0; e < 16 * 16; ++e) {
+    float want = e < 16 ? row(0, e) : e >= 29 && e < 45 ? row(15, e - 29) : -1.0f;
+    INFO(e);
+    CHECK(c[size_t(e)] == want);
+  }
+}
+
 TEST_CASE("a staged K loop entered again by an outer loop reads its own stages") {
   // The K loop runs once per 64-column block of C: on CUDA its bf16
   // operands are staged, and a warpgroup that finishes one block starts

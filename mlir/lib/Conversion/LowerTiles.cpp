@@ -301,19 +301,18 @@ private:
     });
   }
 
-  /// Whether the whole tile of `load`, at `offset`, lies in its buffer.
-  Value tileFits(TileLoadOp load, Value offset) {
-    Location loc = load.getLoc();
-    TileType t = load.getResult().getType();
-    bool colMajor = load.getColMajor();
+  /// Whether every element of a tile of type `t` at `offset` of `buffer`,
+  /// `stride` elements between its rows (colMajor: columns), lies in the
+  /// buffer.
+  Value tileInside(Location loc, Value buffer, Value offset, Value stride, TileType t,
+                   bool colMajor) {
     int64_t majors = colMajor ? t.getCols() : t.getRows(),
             minors = colMajor ? t.getRows() : t.getCols();
-    Value size = BufferSizeOp::create(b, loc, load.getBuffer());
+    Value size = BufferSizeOp::create(b, loc, buffer);
     Value end = arith::AddIOp::create(
         b, loc, offset,
-        arith::AddIOp::create(
-            b, loc, arith::MulIOp::create(b, loc, load.getStride(), idx(majors - 1)),
-            idx(minors)));
+        arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, stride, idx(majors - 1)),
+                              idx(minors)));
     // The end cannot wrap around when the offset and the stride are within
     // the buffer (a buffer has far fewer than 2^48 elements and a tile far
     // fewer than 2^15 rows); one that wraps would pass unchecked.
@@ -321,8 +320,13 @@ private:
       return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, x, y);
     };
     return arith::AndIOp::create(
-        b, loc, ule(end, size),
-        arith::AndIOp::create(b, loc, ule(offset, size), ule(load.getStride(), size)));
+        b, loc, ule(end, size), arith::AndIOp::create(b, loc, ule(offset, size), ule(stride, size)));
+  }
+
+  /// Whether the whole tile of `load`, at `offset`, lies in its buffer.
+  Value tileFits(TileLoadOp load, Value offset) {
+    return tileInside(load.getLoc(), load.getBuffer(), offset, load.getStride(),
+                      load.getResult().getType(), load.getColMajor());
   }
 
   /// The first row and column of 16x16 block `blk` (row-major) of `t`.
@@ -1762,16 +1766,9 @@ private:
     bool colMajor = store.getColMajor(), checked = store->hasAttr("checked");
     Value stride = store.getStride(), offset = store.getOffset();
     Value fits = wide;
-    if (checked) {
-      int64_t majors = colMajor ? t.getCols() : t.getRows(), minors = colMajor ? t.getRows() : t.getCols();
-      Value end = arith::AddIOp::create(
-          b, loc, offset,
-          arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, stride, idx(majors - 1)),
-                                idx(minors)));
-      Value size = BufferSizeOp::create(b, loc, store.getBuffer());
+    if (checked)
       fits = arith::AndIOp::create(
-          b, loc, wide, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, end, size));
-    }
+          b, loc, wide, tileInside(loc, store.getBuffer(), offset, stride, t, colMajor));
     auto guard = scf::IfOp::create(b, loc, TypeRange{}, fits, /*withElse=*/checked);
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(guard.thenBlock());

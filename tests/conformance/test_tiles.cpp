@@ -852,13 +852,12 @@ TEST_CASE("a staged operand copy past the end of its buffer reads zeros and is r
   }
 }
 
-TEST_CASE("a staged operand tile whose end wraps around the index space is still checked") {
-  // 15 strides of this 64-bit stride come to 2^64 + 14: the end of A's
-  // 16-row tile wraps around to element 30 (+ the K step), inside the
-  // buffer, while rows 1 to 14 lie far past its end. A test of the tile's
-  // end alone would copy it unchecked (the staged cp.async copies, the
-  // cooperative-matrix read-ahead). Index arithmetic wraps, so row 15 reads
-  // A from element 14 on; rows 1 to 14 must read as zeros and be reported.
+TEST_CASE("a staged operand tile whose rows wrap around the index space is still checked") {
+  // 64-bit strides whose multiples wrap around the index space, so that a
+  // test of where a tile or a 16-byte chunk ends, alone, would pass while
+  // rows lie outside A (the staged cp.async copies, the cooperative-matrix
+  // read-ahead). Index arithmetic wraps: an element's index is taken mod
+  // 2^64, and every one outside A must read as zero and be reported.
   const std::string text = R"(
     xpu.kernel @k(%A: !xpu.buffer<f16, ro>, %B: !xpu.buffer<f16, ro>, %C: !xpu.buffer<f32>,
                   %s64: i64)
@@ -881,8 +880,6 @@ TEST_CASE("a staged operand tile whose end wraps around the index space is still
     })";
   if (!runsHere(text, {"f16.storage"}))
     return;
-  const uint64_t stride = 1229782938247303442ull; // (2^64 + 14) / 15
-  REQUIRE(stride * 15 == 14);
   std::vector<float> fa = randomFloats(64), fb = randomFloats(32 * 16);
   std::vector<uint16_t> a(fa.size()), b(fb.size());
   for (size_t i = 0; i < a.size(); ++i)
@@ -891,24 +888,43 @@ TEST_CASE("a staged operand tile whose end wraps around the index space is still
     b[i] = toHalf(fb[i]);
   Module mod(text);
   Buffer ba = Buffer::from(a), bb = Buffer::from(b);
-  Buffer bc = Buffer::from(std::vector<float>(16 * 16, -1.0f));
-  uint32_t grid[3] = {1, 1, 1}, block[3] = {128, 1, 1};
-  xpu_arg args[4] = {xpu_arg_buffer(ba.handle), xpu_arg_buffer(bb.handle),
-                     xpu_arg_buffer(bc.handle), xpu_arg_i64(int64_t(stride))};
-  XPU_OK(xpu_launch(mod.kernel("k"), nullptr, grid, block, args, 4));
-  CHECK(xpu_stream_synchronize(defaultStream()) == XPU_ERROR_OUT_OF_BOUNDS);
-  std::string said = xpu_last_error_message();
-  INFO(said);
-  CHECK(said.find("tile load from 'A'") != std::string::npos);
-  // Row 0 of each K step's A tile is A[kk .. kk + 15], row 15 A[kk + 14 ..];
-  // the others are zeros.
-  auto aAt = [&](int i, int kk) {
-    return i == 0 ? double(fromHalf(a[size_t(kk)]))
-                  : i == 15 ? double(fromHalf(a[size_t(kk) + 14])) : 0.0;
+  // `aAt(i, kk)`: element (i, kk) of A as the tiles read it.
+  auto run = [&](uint64_t stride, const std::function<double(int, int)> &aAt) {
+    Buffer bc = Buffer::from(std::vector<float>(16 * 16, -1.0f));
+    uint32_t grid[3] = {1, 1, 1}, block[3] = {128, 1, 1};
+    xpu_arg args[4] = {xpu_arg_buffer(ba.handle), xpu_arg_buffer(bb.handle),
+                       xpu_arg_buffer(bc.handle), xpu_arg_i64(int64_t(stride))};
+    XPU_OK(xpu_launch(mod.kernel("k"), nullptr, grid, block, args, 4));
+    CHECK(xpu_stream_synchronize(defaultStream()) == XPU_ERROR_OUT_OF_BOUNDS);
+    std::string said = xpu_last_error_message();
+    INFO(said);
+    CHECK(said.find("tile load from 'A'") != std::string::npos);
+    CHECK(wrongElements(
+              16, 16, 32, aAt,
+              [&](int kk, int j) { return double(fromHalf(b[size_t(kk) * 16 + j])); },
+              bc.read<float>(), std::ldexp(1.0, -23)) == 0);
   };
-  CHECK(wrongElements(
-            16, 16, 32, aAt, [&](int kk, int j) { return double(fromHalf(b[size_t(kk) * 16 + j])); },
-            bc.read<float>(), std::ldexp(1.0, -23)) == 0);
+  SUBCASE("15 strides come to 2^64 + 14") {
+    // The end of the 16-row tile wraps around to element 30 (+ the K
+    // step), inside A, while rows 1 to 14 lie far past its end.
+    const uint64_t stride = 1229782938247303442ull; // (2^64 + 14) / 15
+    REQUIRE(stride * 15 == 14);
+    // Row 0 of each K step's A tile is A[kk .. kk + 15], row 15 A[kk + 14 ..];
+    // the others are zeros.
+    run(stride, [&](int i, int kk) {
+      return i == 0 ? double(fromHalf(a[size_t(kk)]))
+                    : i == 15 ? double(fromHalf(a[size_t(kk) + 14])) : 0.0;
+    });
+  }
+  SUBCASE("a stride of 2^64 - 8: row r starts 8 r elements before the step's column") {
+    // A 16-byte chunk of row 1 then starts at element 2^64 - 8, whose end
+    // (+ 8) wraps around to 0: a chunk test of its end alone would copy the
+    // 8 elements before A. Elements before A read as zeros.
+    run(~uint64_t(7), [&](int i, int kk) {
+      int at = kk - 8 * i;
+      return at >= 0 ? double(fromHalf(a[size_t(at)])) : 0.0;
+    });
+  }
 }
 
 TEST_CASE("a tile offset that differs between invocations is refused (XPU-TILE001)") {

@@ -21,11 +21,17 @@
 // CHECK: xpu.async_copy_element %arg0[{{.*}}] to {{.*}} {bytes = 16 : i64, cp_async}
 // CHECK-NOT: xpu.buffer_size
 // CHECK: xpu.async_copy_element %arg0[{{.*}}] to {{.*}} {bytes = 16 : i64, cp_async}
+// A chunk is inside when its first element is and 8 elements remain from
+// there (not from + 8 <= size, which wraps for a chunk just below 2^64).
 // CHECK: } else {
-// CHECK: xpu.buffer_size %arg0
-// CHECK-NEXT: arith.cmpi ule
-// CHECK-NEXT: scf.if
-// CHECK-NEXT: xpu.async_copy_element %arg0[{{.*}}] to {{.*}} {bytes = 16 : i64, cp_async}
+// CHECK: %[[SZ:.*]] = xpu.buffer_size %arg0
+// CHECK-NEXT: %[[IN:.*]] = arith.cmpi ult, %[[FROM:[0-9]+]], %[[SZ]] : index
+// CHECK-NEXT: %[[ROOM:.*]] = arith.subi %[[SZ]], %[[FROM]] : index
+// CHECK-NEXT: arith.constant 8 : index
+// CHECK-NEXT: %[[FIT:.*]] = arith.cmpi uge, %[[ROOM]]
+// CHECK-NEXT: %[[OK:.*]] = arith.andi %[[IN]], %[[FIT]] : i1
+// CHECK-NEXT: scf.if %[[OK]]
+// CHECK-NEXT: xpu.async_copy_element %arg0[%[[FROM]]] to {{.*}} {bytes = 16 : i64, cp_async}
 // CHECK-NEXT: } else {
 // CHECK: xpu.load %arg0[{{.*}}] {checked} : !xpu.buffer<bf16, ro>
 

@@ -15,6 +15,7 @@
 // subgroup's share of the sums as cooperative matrices (xpu.coop_sums)
 // through the K loop and reads the operands from padded shared rows. See
 // Passes.td (xpu-lower-tiles).
+#include "CheckedAccess.h"
 #include "xpu/Dialect/XPU/IR/Invocation.h"
 #include "xpu/Dialect/XPU/IR/Tiles.h"
 #include "xpu/Pipeline.h"
@@ -1685,9 +1686,8 @@ private:
           continue;
         }
         if (check) {
-          Value inside = arith::CmpIOp::create(
-              b, loc, arith::CmpIPredicate::ule, arith::AddIOp::create(b, loc, from, idx(8)),
-              BufferSizeOp::create(b, loc, load.getBuffer()));
+          // (from + 8 would wrap around for a chunk just below 2^64.)
+          Value inside = inBounds(b, loc, from, BufferSizeOp::create(b, loc, load.getBuffer()), 8);
           auto whole = scf::IfOp::create(b, loc, TypeRange{}, inside, /*withElse=*/true);
           b.setInsertionPointToStart(whole.elseBlock());
           elements();

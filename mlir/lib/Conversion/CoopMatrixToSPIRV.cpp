@@ -76,6 +76,12 @@ Value loadBlock(OpBuilder &b, Location loc, Value ptr, Value stride, bool colMaj
       stride32(b, loc, stride), nullptr, nullptr);
 }
 
+/// Stores block `m` row-major at `offset` of `dest`, rows `ld` apart.
+void storeBlock(OpBuilder &b, Location loc, Value dest, Value offset, int64_t ld, Value m) {
+  spirv::KHRCooperativeMatrixStoreOp::create(b, loc, elementAt(b, loc, dest, offset, 0), m,
+                                             constant(b, loc, b.getI32Type(), ld), kRowMajor);
+}
+
 /// Sums and blocks in flight are Function variables at the kernel's entry
 /// (of the type the converter gives them).
 template <typename Op>
@@ -172,9 +178,7 @@ struct BlockCopyToSPIRV : OpConversionPattern<CoopBlockCopyOp> {
     Location loc = op.getLoc();
     Value m = loadBlock(rw, loc, elementAt(rw, loc, adaptor.getSrc(), adaptor.getSrcOffset(), 0),
                         adaptor.getSrcStride(), op.getColMajor());
-    spirv::KHRCooperativeMatrixStoreOp::create(
-        rw, loc, elementAt(rw, loc, adaptor.getDest(), adaptor.getDestOffset(), 0), m,
-        constant(rw, loc, rw.getI32Type(), op.getLd()), kRowMajor);
+    storeBlock(rw, loc, adaptor.getDest(), adaptor.getDestOffset(), op.getLd(), m);
     rw.eraseOp(op);
     return success();
   }
@@ -207,9 +211,7 @@ struct BlocksStoreToSPIRV : OpConversionPattern<CoopBlocksStoreOp> {
                                 ConversionPatternRewriter &rw) const override {
     Location loc = op.getLoc();
     Value m = spirv::LoadOp::create(rw, loc, sumAt(rw, loc, adaptor.getBlocks(), op.getIndex()));
-    spirv::KHRCooperativeMatrixStoreOp::create(
-        rw, loc, elementAt(rw, loc, adaptor.getDest(), adaptor.getOffset(), 0), m,
-        constant(rw, loc, rw.getI32Type(), op.getLd()), kRowMajor);
+    storeBlock(rw, loc, adaptor.getDest(), adaptor.getOffset(), op.getLd(), m);
     rw.eraseOp(op);
     return success();
   }

@@ -363,9 +363,7 @@ private:
     int64_t per = blocks / subgroups, ld = operandLd(s, t.getCols());
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPoint(loop);
-    IRMapping first;
-    first.map(loop.getInductionVar(), loop.getLowerBound());
-    Value offset0 = atIteration(loop, load.getOffset(), first);
+    Value offset0 = offsetAt(loop, load, loop.getLowerBound());
     if (!offset0)
       return false;
     Value regs = atEntry<CoopBlocksAllocOp>(CoopBlocksType::get(b.getContext(), per));
@@ -413,9 +411,7 @@ private:
                                     /*withElse=*/false);
       OpBuilder::InsertionGuard ig(b);
       b.setInsertionPointToStart(more.thenBlock());
-      IRMapping following;
-      following.map(loop.getInductionVar(), next);
-      read(atIteration(loop, load.getOffset(), following));
+      read(offsetAt(loop, load, next));
     };
     return true;
   }
@@ -1325,6 +1321,13 @@ private:
     return map.lookup(v);
   }
 
+  /// The offset of `load` in the iteration of `loop` at `iv` (atIteration).
+  Value offsetAt(scf::ForOp loop, TileLoadOp load, Value iv) {
+    IRMapping at;
+    at.map(loop.getInductionVar(), iv);
+    return atIteration(loop, load.getOffset(), at);
+  }
+
   /// Reads this invocation's chunks of a tile copy (chunk c of the majors x
   /// minors/4 chunks is taken by invocation c % invocations) from global
   /// memory at `offset` into `regs`: aligned vectors where the offset and
@@ -1409,9 +1412,7 @@ private:
     OpBuilder::InsertionGuard g(b);
     // Before the loop: the first iteration's tile, when there is one.
     b.setInsertionPoint(loop);
-    IRMapping first;
-    first.map(loop.getInductionVar(), loop.getLowerBound());
-    Value offset0 = atIteration(loop, load.getOffset(), first);
+    Value offset0 = offsetAt(loop, load, loop.getLowerBound());
     if (!offset0)
       return false;
     Value regs = allocAtEntry(elem, Space::private_, 4 * chunks);
@@ -1437,10 +1438,7 @@ private:
           runsAt(loc, loop, next), /*withElse=*/false);
       OpBuilder::InsertionGuard ig(b);
       b.setInsertionPointToStart(more.thenBlock());
-      IRMapping following;
-      following.map(loop.getInductionVar(), next);
-      readChunks(loc, load, atIteration(loop, load.getOffset(), following), regs, minors,
-                 chunks);
+      readChunks(loc, load, offsetAt(loop, load, next), regs, minors, chunks);
     };
     return true;
   }

@@ -419,7 +419,9 @@ XPU_API xpu_status xpu_module_format(xpu_context context, const char *text,
  * 1.6, 64-bit index, every integer width; a real device compiles for its
  * own features. "spirv" with chip "cooperative-matrix" is the same device
  * with VK_KHR_cooperative_matrix as the cooperative-matrix tile tier needs
- * it (16x16x16 f16 x f16 + f32 at subgroup scope, subgroups of 32). */
+ * it (16x16x16 f16 x f16 + f32 at subgroup scope, subgroups of 32); chip
+ * "cooperative-matrix-workgroup" adds VK_NV_cooperative_matrix2's
+ * workgroup-scope matrices as NVIDIA's driver offers them. */
 XPU_API xpu_status xpu_compile_for_target(xpu_context context, const char *text,
                                           size_t length,
                                           const xpu_module_options *options,

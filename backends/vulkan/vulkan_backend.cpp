@@ -82,7 +82,9 @@ bool probe(const Instance &inst, VkPhysicalDevice pd, const FeatureSet &disabled
     out.hasAtomicFloat |= ext == VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME;
     smBuiltins |= ext == VK_NV_SHADER_SM_BUILTINS_EXTENSION_NAME;
     out.hasCoopMatrix |= ext == VK_KHR_COOPERATIVE_MATRIX_EXTENSION_NAME;
+    out.hasCoopMatrix2 |= ext == VK_NV_COOPERATIVE_MATRIX_2_EXTENSION_NAME;
   }
+  out.hasCoopMatrix2 &= out.hasCoopMatrix; // it extends the KHR extension
   out.hasV13 = base.properties.apiVersion >= VK_API_VERSION_1_3 &&
                inst.apiVersion >= VK_API_VERSION_1_3;
 
@@ -109,6 +111,12 @@ bool probe(const Instance &inst, VkPhysicalDevice pd, const FeatureSet &disabled
   if (out.hasCoopMatrix) {
     coopStages.pNext = props.pNext;
     props.pNext = &coopStages;
+  }
+  VkPhysicalDeviceCooperativeMatrix2PropertiesNV coop2{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_2_PROPERTIES_NV};
+  if (out.hasCoopMatrix2) {
+    coop2.pNext = props.pNext;
+    props.pNext = &coop2;
   }
   fn.vkGetPhysicalDeviceProperties2(pd, &props);
   out.subgroup.pNext = out.driver.pNext = out.floatControls.pNext = nullptr;
@@ -139,12 +147,14 @@ bool probe(const Instance &inst, VkPhysicalDevice pd, const FeatureSet &disabled
   out.queueFamily = uint32_t(best);
   out.timestampBits = families[best].timestampValidBits;
 
-  FeatureChain chain(out.hasAtomicFloat, out.hasV13, out.hasCoopMatrix);
+  FeatureChain chain(out.hasAtomicFloat, out.hasV13, out.hasCoopMatrix, out.hasCoopMatrix2);
   fn.vkGetPhysicalDeviceFeatures2(pd, &chain.core);
   if (out.hasCoopMatrix) {
     out.coopMatrix = queryCoopMatrix(inst.coopMatrixProperties, pd);
     out.coopMatrix.stages = coopStages.cooperativeMatrixSupportedStages;
   }
+  if (out.hasCoopMatrix2)
+    out.coopMatrix2 = queryCoopMatrix2(inst.coopMatrixFlexibleDimensions, pd, coop2);
   if (executableProperties) {
     VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR executableInfo{
         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
@@ -157,6 +167,11 @@ bool probe(const Instance &inst, VkPhysicalDevice pd, const FeatureSet &disabled
   out.disabled = disabled;
   for (size_t f = 0; f < size_t(Feature::count); ++f)
     out.requested.has[f] = out.supported.has[f] && !disabled.has[f];
+  // VK_NV_cooperative_matrix2 is enabled with its base extension only.
+  if (!out.requested[Feature::cooperativeMatrix])
+    for (Feature f : {Feature::cooperativeMatrixWorkgroupScope,
+                      Feature::cooperativeMatrixFlexibleDimensions})
+      out.requested[f] = false;
   if (!out.requested[Feature::timelineSemaphore]) {
     skip = "device '" + name + "' " +
            (out.supported[Feature::timelineSemaphore]
@@ -203,6 +218,10 @@ rt::Status processInstance(const GlobalFns &global, uint32_t loaderVersion,
       reinterpret_cast<PFN_vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR>(
           global.vkGetInstanceProcAddr(inst->handle,
                                        "vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR"));
+  inst->coopMatrixFlexibleDimensions =
+      reinterpret_cast<PFN_vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV>(
+          global.vkGetInstanceProcAddr(
+              inst->handle, "vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV"));
   *kept = inst;
   out = std::move(inst);
   return {};

@@ -70,4 +70,48 @@ CoopMatrixSupport queryCoopMatrix(PFN_vkGetPhysicalDeviceCooperativeMatrixProper
   return out;
 }
 
+CoopMatrix2Support queryCoopMatrix2(
+    PFN_vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV query,
+    VkPhysicalDevice device, const VkPhysicalDeviceCooperativeMatrix2PropertiesNV &properties) {
+  CoopMatrix2Support out;
+  out.properties = properties;
+  out.properties.pNext = nullptr;
+  uint32_t count = 0;
+  if (!query || query(device, &count, nullptr) != VK_SUCCESS)
+    return out;
+  std::vector<VkCooperativeMatrixFlexibleDimensionsPropertiesNV> props(count);
+  for (auto &p : props) {
+    p = {};
+    p.sType = VK_STRUCTURE_TYPE_COOPERATIVE_MATRIX_FLEXIBLE_DIMENSIONS_PROPERTIES_NV;
+  }
+  VkResult r = query(device, &count, props.data());
+  if (r != VK_SUCCESS && r != VK_INCOMPLETE)
+    return out;
+  out.queried = true;
+  props.resize(count);
+  unsigned sizes = 0; // bit i: 32 << i invocations
+  for (const auto &p : props) {
+    if (p.scope != VK_SCOPE_WORKGROUP_KHR)
+      continue;
+    out.listed += (out.listed.empty() ? "" : "; ") + std::to_string(p.MGranularity) + "x" +
+                  std::to_string(p.NGranularity) + "x" + std::to_string(p.KGranularity) + " " +
+                  componentName(p.AType) + "*" + componentName(p.BType) + "+" +
+                  componentName(p.CType) + "->" + componentName(p.ResultType) +
+                  (p.saturatingAccumulation ? " saturating" : "") + " @" +
+                  std::to_string(p.workgroupInvocations);
+    bool f16f32 = p.AType == VK_COMPONENT_TYPE_FLOAT16_KHR &&
+                  p.BType == VK_COMPONENT_TYPE_FLOAT16_KHR &&
+                  p.CType == VK_COMPONENT_TYPE_FLOAT32_KHR &&
+                  p.ResultType == VK_COMPONENT_TYPE_FLOAT32_KHR && !p.saturatingAccumulation;
+    bool divides = p.MGranularity && p.NGranularity && p.KGranularity &&
+                   32 % p.MGranularity == 0 && 32 % p.NGranularity == 0 &&
+                   16 % p.KGranularity == 0;
+    for (unsigned i = 0; i < 4; ++i)
+      if (f16f32 && divides && p.workgroupInvocations == (32u << i))
+        sizes |= 1u << i;
+  }
+  out.f16f32Workgroup = sizes == 0xf;
+  return out;
+}
+
 } // namespace xpu::vk

@@ -71,6 +71,57 @@ typedef VkResult(VKAPI_PTR *PFN_vkGetPhysicalDeviceCooperativeMatrixPropertiesKH
     VkPhysicalDevice, uint32_t *, VkCooperativeMatrixPropertiesKHR *);
 #endif // VK_KHR_cooperative_matrix
 
+// VK_NV_cooperative_matrix2 (workgroup-scope and flexibly sized matrices),
+// likewise absent from Debian 12's headers.
+#ifndef VK_NV_cooperative_matrix2
+#define VK_NV_cooperative_matrix2 1
+#define VK_NV_COOPERATIVE_MATRIX_2_EXTENSION_NAME "VK_NV_cooperative_matrix2"
+#define VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_2_FEATURES_NV                    \
+  ((VkStructureType)1000593000)
+#define VK_STRUCTURE_TYPE_COOPERATIVE_MATRIX_FLEXIBLE_DIMENSIONS_PROPERTIES_NV                \
+  ((VkStructureType)1000593001)
+#define VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_2_PROPERTIES_NV                  \
+  ((VkStructureType)1000593002)
+
+typedef struct VkPhysicalDeviceCooperativeMatrix2FeaturesNV {
+  VkStructureType sType;
+  void *pNext;
+  VkBool32 cooperativeMatrixWorkgroupScope;
+  VkBool32 cooperativeMatrixFlexibleDimensions;
+  VkBool32 cooperativeMatrixReductions;
+  VkBool32 cooperativeMatrixConversions;
+  VkBool32 cooperativeMatrixPerElementOperations;
+  VkBool32 cooperativeMatrixTensorAddressing;
+  VkBool32 cooperativeMatrixBlockLoads;
+} VkPhysicalDeviceCooperativeMatrix2FeaturesNV;
+
+typedef struct VkPhysicalDeviceCooperativeMatrix2PropertiesNV {
+  VkStructureType sType;
+  void *pNext;
+  uint32_t cooperativeMatrixWorkgroupScopeMaxWorkgroupSize;
+  uint32_t cooperativeMatrixFlexibleDimensionsMaxDimension;
+  uint32_t cooperativeMatrixWorkgroupScopeReservedSharedMemory;
+} VkPhysicalDeviceCooperativeMatrix2PropertiesNV;
+
+typedef struct VkCooperativeMatrixFlexibleDimensionsPropertiesNV {
+  VkStructureType sType;
+  void *pNext;
+  uint32_t MGranularity;
+  uint32_t NGranularity;
+  uint32_t KGranularity;
+  VkComponentTypeKHR AType;
+  VkComponentTypeKHR BType;
+  VkComponentTypeKHR CType;
+  VkComponentTypeKHR ResultType;
+  VkBool32 saturatingAccumulation;
+  VkScopeKHR scope;
+  uint32_t workgroupInvocations;
+} VkCooperativeMatrixFlexibleDimensionsPropertiesNV;
+
+typedef VkResult(VKAPI_PTR *PFN_vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV)(
+    VkPhysicalDevice, uint32_t *, VkCooperativeMatrixFlexibleDimensionsPropertiesNV *);
+#endif // VK_NV_cooperative_matrix2
+
 namespace xpu::vk {
 
 /// What vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR listed.
@@ -87,5 +138,22 @@ struct CoopMatrixSupport {
 /// Runs the query on `device` (only when it lists the extension).
 CoopMatrixSupport queryCoopMatrix(PFN_vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR query,
                                   VkPhysicalDevice device);
+
+/// What VK_NV_cooperative_matrix2 offers of workgroup-scope matrices.
+struct CoopMatrix2Support {
+  bool queried = false; ///< vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV ran
+  /// f16*f16+f32->f32 at workgroup scope for 32, 64, 128 and 256
+  /// invocations, each with a granularity that divides 32x32x16: what
+  /// xpujit's workgroup tier lowers (tile_tiering.cpp).
+  bool f16f32Workgroup = false;
+  std::string listed; ///< the workgroup-scope entries, "32x32x16 f16*f16+f32->f32 @256; ..."
+  VkPhysicalDeviceCooperativeMatrix2PropertiesNV properties{};
+};
+
+/// Runs the flexible-dimensions query on `device` (when it lists the
+/// extension); `properties` as vkGetPhysicalDeviceProperties2 read them.
+CoopMatrix2Support queryCoopMatrix2(
+    PFN_vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV query,
+    VkPhysicalDevice device, const VkPhysicalDeviceCooperativeMatrix2PropertiesNV &properties);
 
 } // namespace xpu::vk

@@ -99,13 +99,18 @@ Status VulkanDevice::create() {
     atomicFloat |= info.requested[f];
   // Cooperative matrices: the extension and its feature, both or neither.
   bool coopMatrix = info.requested[Feature::cooperativeMatrix];
-  FeatureChain chain(atomicFloat, info.hasV13, coopMatrix);
+  // VK_NV_cooperative_matrix2 where one of its features is requested.
+  bool coopMatrix2 = coopMatrix && (info.requested[Feature::cooperativeMatrixWorkgroupScope] ||
+                                    info.requested[Feature::cooperativeMatrixFlexibleDimensions]);
+  FeatureChain chain(atomicFloat, info.hasV13, coopMatrix, coopMatrix2);
   chain.write(info.requested);
   std::vector<const char *> extensions;
   if (atomicFloat)
     extensions.push_back(VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
   if (coopMatrix)
     extensions.push_back(VK_KHR_COOPERATIVE_MATRIX_EXTENSION_NAME);
+  if (coopMatrix2)
+    extensions.push_back(VK_NV_COOPERATIVE_MATRIX_2_EXTENSION_NAME);
   // Pipeline statistics for manifests, where the driver offers them.
   VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR executableInfo{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};

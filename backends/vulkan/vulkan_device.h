@@ -28,6 +28,9 @@ struct Instance {
   uint32_t apiVersion = 0;
   /// VK_KHR_cooperative_matrix's query; null where no driver has it.
   PFN_vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR coopMatrixProperties = nullptr;
+  /// VK_NV_cooperative_matrix2's query; null where no driver has it.
+  PFN_vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV
+      coopMatrixFlexibleDimensions = nullptr;
   ~Instance();
 };
 
@@ -49,6 +52,8 @@ struct PhysicalInfo {
   bool hasV13 = false;         ///< device and instance are Vulkan 1.3
   bool hasCoopMatrix = false;  ///< VK_KHR_cooperative_matrix is listed
   CoopMatrixSupport coopMatrix; ///< what its query listed (when listed)
+  bool hasCoopMatrix2 = false;  ///< VK_NV_cooperative_matrix2 is listed (with the KHR one)
+  CoopMatrix2Support coopMatrix2; ///< what it offers (when listed)
   /// VK_KHR_pipeline_executable_properties is listed and its
   /// pipelineExecutableInfo feature reported (manifest facts).
   bool hasExecutableStatistics = false;

@@ -21,13 +21,15 @@ const char *featureQuery(Feature f) {
   return queries[size_t(f)];
 }
 
-FeatureChain::FeatureChain(bool withAtomicFloat, bool withV13, bool withCoopMatrix) {
+FeatureChain::FeatureChain(bool withAtomicFloat, bool withV13, bool withCoopMatrix,
+                           bool withCoopMatrix2) {
   core.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
   v11.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES;
   v12.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES;
   v13.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES;
   atomicFloat.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT;
   coopMatrix.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_KHR;
+  coopMatrix2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_2_FEATURES_NV;
   core.pNext = &v11;
   v11.pNext = &v12;
   void **tail = &v12.pNext;
@@ -40,6 +42,8 @@ FeatureChain::FeatureChain(bool withAtomicFloat, bool withV13, bool withCoopMatr
     tail = &atomicFloat.pNext;
   }
   *tail = withCoopMatrix ? &coopMatrix : nullptr;
+  if (withCoopMatrix && withCoopMatrix2)
+    coopMatrix.pNext = &coopMatrix2;
 }
 
 FeatureSet FeatureChain::read() const {

@@ -45,7 +45,11 @@ namespace xpu::vk {
     "VkPhysicalDeviceShaderAtomicFloatFeaturesEXT")                            \
   F(shaderSharedFloat64AtomicAdd, atomicFloat,                                 \
     "VkPhysicalDeviceShaderAtomicFloatFeaturesEXT")                            \
-  F(cooperativeMatrix, coopMatrix, "VkPhysicalDeviceCooperativeMatrixFeaturesKHR")
+  F(cooperativeMatrix, coopMatrix, "VkPhysicalDeviceCooperativeMatrixFeaturesKHR") \
+  F(cooperativeMatrixWorkgroupScope, coopMatrix2,                              \
+    "VkPhysicalDeviceCooperativeMatrix2FeaturesNV")                            \
+  F(cooperativeMatrixFlexibleDimensions, coopMatrix2,                          \
+    "VkPhysicalDeviceCooperativeMatrix2FeaturesNV")
 
 enum class Feature {
 #define XPU_VK_ENUM(name, member, query) name,
@@ -66,8 +70,9 @@ struct FeatureSet {
 /// The feature structures, linked for vkGetPhysicalDeviceFeatures2 and
 /// VkDeviceCreateInfo::pNext. The atomic-float one is linked only when the
 /// device has VK_EXT_shader_atomic_float, the Vulkan 1.3 one only when the
-/// device and the instance are Vulkan 1.3, the cooperative-matrix one only
-/// when the device has VK_KHR_cooperative_matrix.
+/// device and the instance are Vulkan 1.3, the cooperative-matrix ones only
+/// when the device has VK_KHR_cooperative_matrix (and
+/// VK_NV_cooperative_matrix2).
 struct FeatureChain {
   VkPhysicalDeviceFeatures2 core{};
   VkPhysicalDeviceVulkan11Features v11{};
@@ -75,8 +80,10 @@ struct FeatureChain {
   VkPhysicalDeviceVulkan13Features v13{};
   VkPhysicalDeviceShaderAtomicFloatFeaturesEXT atomicFloat{};
   VkPhysicalDeviceCooperativeMatrixFeaturesKHR coopMatrix{};
+  VkPhysicalDeviceCooperativeMatrix2FeaturesNV coopMatrix2{};
 
-  FeatureChain(bool withAtomicFloat, bool withV13, bool withCoopMatrix);
+  FeatureChain(bool withAtomicFloat, bool withV13, bool withCoopMatrix,
+               bool withCoopMatrix2 = false);
   FeatureChain(const FeatureChain &) = delete;
   FeatureSet read() const;
   /// Sets exactly the features in `set`.

@@ -64,6 +64,62 @@ cap::Fact coopMatrixFact(const VulkanDevice &device) {
   return {C::tileCoopMatrix, cap::Kind::deviceOptional, cap::Available{}, evidence};
 }
 
+/// What xpujit's workgroup tier needs beyond the subgroup tier's fact: the
+/// NV extension with workgroup scope and flexible dimensions enabled, the
+/// f16 combinations for 32 to 256 invocations, workgroups of 256 and sides
+/// of 256 (tile_tiering.cpp's fitsCoopMatrixWorkgroup). The fact's limit is
+/// the shared memory left beside the matrices.
+cap::Fact coopMatrixWorkgroupFact(const VulkanDevice &device, const cap::Fact &subgroupTier) {
+  const PhysicalInfo &info = device.info;
+  using C = Capability;
+  auto no = [](std::string why, std::string evidence) {
+    return cap::Fact{C::tileCoopMatrixWorkgroup, cap::Kind::deviceOptional,
+                     cap::Unavailable{cap::Kind::deviceOptional, std::move(why)},
+                     std::move(evidence)};
+  };
+  std::string listed = "vkEnumerateDeviceExtensionProperties: VK_NV_cooperative_matrix2 ";
+  if (!info.hasCoopMatrix2)
+    return no("the device does not offer VK_NV_cooperative_matrix2", listed + "not listed");
+  if (!cap::permits(subgroupTier.verdict))
+    return no("it builds on tile.cooperative-matrix, which is unavailable",
+              listed + "listed; " + subgroupTier.evidence);
+  cap::Fact feature = featureFact(device, C::tileCoopMatrixWorkgroup,
+                                  {Feature::cooperativeMatrixWorkgroupScope,
+                                   Feature::cooperativeMatrixFlexibleDimensions});
+  if (!cap::permits(feature.verdict))
+    return feature;
+  const auto &p = info.coopMatrix2.properties;
+  std::string evidence =
+      listed + "listed; " + feature.evidence +
+      "; vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV: " +
+      (info.coopMatrix2.queried ? "[" + info.coopMatrix2.listed + "]"
+                                : std::string("not answered")) +
+      "; VkPhysicalDeviceCooperativeMatrix2PropertiesNV: WorkgroupScopeMaxWorkgroupSize=" +
+      std::to_string(p.cooperativeMatrixWorkgroupScopeMaxWorkgroupSize) +
+      ", FlexibleDimensionsMaxDimension=" +
+      std::to_string(p.cooperativeMatrixFlexibleDimensionsMaxDimension) +
+      ", WorkgroupScopeReservedSharedMemory=" +
+      std::to_string(p.cooperativeMatrixWorkgroupScopeReservedSharedMemory);
+  if (!info.coopMatrix2.f16f32Workgroup)
+    return no("the device does not list f16*f16+f32->f32 at workgroup scope for 32, 64, 128 "
+              "and 256 invocations in steps dividing 32x32x16, what xpujit lowers",
+              evidence);
+  if (p.cooperativeMatrixWorkgroupScopeMaxWorkgroupSize < 256 ||
+      p.cooperativeMatrixFlexibleDimensionsMaxDimension < 256)
+    return no("xpujit's workgroup tier takes workgroups of up to 256 invocations and "
+              "matrices of up to 256 rows and columns, more than the device allows",
+              evidence);
+  uint32_t shared = info.props.limits.maxComputeSharedMemorySize,
+           reserved = p.cooperativeMatrixWorkgroupScopeReservedSharedMemory;
+  if (reserved >= shared)
+    return no("the device reserves all of its shared memory for workgroup-scope matrices",
+              evidence);
+  cap::Fact fact{C::tileCoopMatrixWorkgroup, cap::Kind::deviceOptional, cap::Available{},
+                 evidence + "; maxComputeSharedMemorySize=" + std::to_string(shared)};
+  fact.limit = shared - reserved;
+  return fact;
+}
+
 } // namespace
 
 void addTileCapabilities(const PhysicalInfo &info,
@@ -87,6 +143,7 @@ void addTileFacts(const VulkanDevice &device, std::vector<cap::Fact> &facts) {
                     "devices only)";
   facts.push_back(std::move(dot));
   facts.push_back(coopMatrixFact(device));
+  facts.push_back(coopMatrixWorkgroupFact(device, facts.back()));
 }
 
 } // namespace xpu::vk

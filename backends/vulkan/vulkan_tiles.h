@@ -23,7 +23,9 @@ void addTileCapabilities(const PhysicalInfo &info,
 /// queried and enabled) and tileCoopMatrix: VK_KHR_cooperative_matrix listed
 /// and its cooperativeMatrix feature enabled on a Vulkan 1.3 device,
 /// vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR listing 16x16x16
-/// f16*f16+f32->f32 at subgroup scope, and subgroups fixed at 32.
+/// f16*f16+f32->f32 at subgroup scope, and subgroups fixed at 32; and
+/// tileCoopMatrixWorkgroup: that, with VK_NV_cooperative_matrix2's
+/// workgroup scope (coopMatrixWorkgroupFact).
 void addTileFacts(const VulkanDevice &device, std::vector<cap::Fact> &facts);
 
 } // namespace xpu::vk

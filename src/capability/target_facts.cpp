@@ -81,7 +81,7 @@ Rule cpuRule(C c) {
   case C::f64Math: return table("host libm has f64 forms");
   case C::matrixTiles: return table(kSoftwareTile);
   case C::tileMmaSync: case C::tileWgmma: case C::tileMfma: case C::tileWmma:
-  case C::tileCoopMatrix: case C::tileDotInt8:
+  case C::tileCoopMatrix: case C::tileCoopMatrixWorkgroup: case C::tileDotInt8:
     return cannot("the CPU target has no matrix or packed-dot unit xpujit uses; "
                   "tiles run as vectorized loops");
   default: break;
@@ -110,7 +110,7 @@ Rule nvptxRule(C c) {
   case C::tileMmaSync: return device("mma.sync with f16/bf16/tf32 operands needs sm_80");
   case C::tileWgmma: return device("wgmma needs sm_90 (the sm_90a target)");
   case C::tileDotInt8: return device("dp4a needs sm_61");
-  case C::tileMfma: case C::tileWmma: case C::tileCoopMatrix:
+  case C::tileMfma: case C::tileWmma: case C::tileCoopMatrix: case C::tileCoopMatrixWorkgroup:
     return cannot("an AMD or Vulkan matrix unit, not an NVIDIA one");
   default: break;
   }
@@ -133,7 +133,7 @@ Rule amdgcnRule(C c) {
   case C::tileMfma: return device("MFMA needs gfx908, gfx90a or gfx94x");
   case C::tileWmma: return device("WMMA needs gfx11");
   case C::tileDotInt8: return device("v_dot4_i32_i8 needs gfx906 or later");
-  case C::tileMmaSync: case C::tileWgmma: case C::tileCoopMatrix:
+  case C::tileMmaSync: case C::tileWgmma: case C::tileCoopMatrix: case C::tileCoopMatrixWorkgroup:
     return cannot("an NVIDIA or Vulkan matrix unit, not an AMD one");
   default: break;
   }
@@ -179,6 +179,8 @@ Rule spirvRule(C c) {
                   "hyperbolic and power functions take 16- and 32-bit floats only");
   case C::matrixTiles: return table(kSoftwareTile);
   case C::tileCoopMatrix: return device("VK_KHR_cooperative_matrix");
+  case C::tileCoopMatrixWorkgroup:
+    return device("VK_NV_cooperative_matrix2 (cooperativeMatrixWorkgroupScope)");
   case C::tileDotInt8: return device("shaderIntegerDotProduct");
   case C::tileMmaSync: case C::tileWgmma: case C::tileMfma: case C::tileWmma:
     return cannot("a vendor instruction SPIR-V does not name; Vulkan reaches "

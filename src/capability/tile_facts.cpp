@@ -80,6 +80,11 @@ std::vector<Fact> tileFactsOfChip(const rt::TargetDesc &target) {
     return amdTileFacts(target.chip, evidence);
   if (target.kind == rt::TargetDesc::Kind::spirv && target.chip == kSpirvCoopMatrixChip)
     return {fact(C::tileCoopMatrix, true, "", evidence)};
+  if (target.kind == rt::TargetDesc::Kind::spirv && target.chip == kSpirvCoopMatrixWorkgroupChip) {
+    Fact workgroup = fact(C::tileCoopMatrixWorkgroup, true, "", evidence);
+    workgroup.limit = kNvidiaWorkgroupMatrixShared;
+    return {fact(C::tileCoopMatrix, true, "", evidence), workgroup};
+  }
   return {};
 }
 

@@ -27,6 +27,11 @@ std::vector<Fact> amdTileFacts(const std::string &chip, const std::string &evide
 /// device with VK_KHR_cooperative_matrix as xpujit's tier needs it (16x16x16
 /// f16*f16+f32->f32 at subgroup scope, subgroups of 32; NVIDIA's driver).
 inline constexpr const char *kSpirvCoopMatrixChip = "cooperative-matrix";
+/// The same device with VK_NV_cooperative_matrix2's workgroup-scope matrices
+/// too, with NVIDIA's 48 KiB of shared memory less the 8 KiB its driver
+/// reserves beside them (the H200's answers, bench/results).
+inline constexpr const char *kSpirvCoopMatrixWorkgroupChip = "cooperative-matrix-workgroup";
+inline constexpr uint64_t kNvidiaWorkgroupMatrixShared = 49152 - 8192;
 
 /// The same facts for a target given by name only (offline compilation):
 /// what its chip implies (on NVIDIA with its shared memory per block), or

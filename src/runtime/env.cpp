@@ -159,7 +159,7 @@ static Status readSettings(Settings &s) {
   if (const char *v = std::getenv("XPU_TILE_TIERS_OFF"); v && *v) {
     // The tiers of src/runtime/tile_tiering.cpp that a device may offer.
     static const char *known[] = {"wgmma", "mma.sync", "dot4", "mfma", "wmma",
-                                  "cooperative-matrix"};
+                                  "cooperative-matrix", "cooperative-matrix-workgroup"};
     std::string list = v;
     for (size_t at = 0; at <= list.size();) {
       size_t end = std::min(list.find(',', at), list.size());
@@ -167,16 +167,18 @@ static Status readSettings(Settings &s) {
       if (std::find(std::begin(known), std::end(known), name) == std::end(known))
         return invalidArgument("XPU_TILE_TIERS_OFF: '" + name +
                                "' is not one of: wgmma, mma.sync, dot4, mfma, wmma, "
-                               "cooperative-matrix");
+                               "cooperative-matrix, cooperative-matrix-workgroup");
       at = end + 1;
     }
     s.tileTiersOff = list;
   }
   if (const char *v = std::getenv("XPU_TILE_EMULATE"); v && *v) {
     std::string tier = v;
-    if (tier != "mfma" && tier != "wmma" && tier != "cooperative-matrix")
+    if (tier != "mfma" && tier != "wmma" && tier != "cooperative-matrix" &&
+        tier != "cooperative-matrix-workgroup")
       return invalidArgument("XPU_TILE_EMULATE='" + tier +
-                             "' is not one of: mfma, wmma, cooperative-matrix");
+                             "' is not one of: mfma, wmma, cooperative-matrix, "
+                             "cooperative-matrix-workgroup");
     s.tileEmulate = tier;
   }
   if (const char *v = std::getenv("XPU_SCHEDULER"); v && *v) {

@@ -47,7 +47,7 @@ Status hostTarget(const std::string &chip, unsigned waveWidth, TargetDesc &out) 
 /// SPIR-V words for the device-less Vulkan target (setDefaultVulkanTarget);
 /// a device compiles for its own features instead (backends/vulkan).
 Status compileSPIRVOffline(mlir::ModuleOp module, const TargetDesc &target, Blob &out) {
-  setDefaultVulkanTarget(module, target.chip == cap::kSpirvCoopMatrixChip);
+  setDefaultVulkanTarget(module, !target.chip.empty()); // a cooperative-matrix chip
   SPIRVOptions options;
   options.indexBits = 64;
   std::vector<uint32_t> words;
@@ -77,13 +77,17 @@ Status describeTarget(const std::string &target, const std::string &chip,
   if (target == "cpu")
     return hostTarget(chip, waveWidth, out);
   if (target == "spirv") {
-    // The chip "cooperative-matrix" adds what the cooperative-matrix tile
-    // tier needs (tile_facts.h), as NVIDIA's driver offers it.
-    if (!chip.empty() && chip != cap::kSpirvCoopMatrixChip)
+    // The chips "cooperative-matrix" and "cooperative-matrix-workgroup" add
+    // what the cooperative-matrix tile tiers need (tile_facts.h), as
+    // NVIDIA's driver offers it.
+    if (!chip.empty() && chip != cap::kSpirvCoopMatrixChip &&
+        chip != cap::kSpirvCoopMatrixWorkgroupChip)
       return invalidArgument("target spirv takes no chip (a capable Vulkan 1.3 device: "
-                             "SPIR-V 1.6, 64-bit index) or the chip '" +
+                             "SPIR-V 1.6, 64-bit index), the chip '" +
                              std::string(cap::kSpirvCoopMatrixChip) +
-                             "' (the same with VK_KHR_cooperative_matrix)");
+                             "' (the same with VK_KHR_cooperative_matrix) or '" +
+                             cap::kSpirvCoopMatrixWorkgroupChip +
+                             "' (and VK_NV_cooperative_matrix2's workgroup scope)");
     if (!chip.empty() && waveWidth && waveWidth != 32)
       return invalidArgument("the chip '" + chip + "' has subgroups of 32");
     out = {TargetDesc::Kind::spirv, "spirv1.6-unknown-vulkan1.3", chip, "index64",

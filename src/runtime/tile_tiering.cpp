@@ -20,6 +20,9 @@ struct Mac {
   mlir::Type operand, accumulator;
   bool tf32;
   std::string where;
+  /// The kernel scales, adds or converts tiles: on the cooperative-matrix
+  /// tiers the sums then pass through shared memory.
+  bool elementwise = false;
 };
 
 std::string typeName(mlir::Type t) {
@@ -145,6 +148,53 @@ std::string fitsCoopMatrix(const Mac &mac) {
            " sums; xpujit's cooperative-matrix tier takes f16 operands with f32 sums";
   return steps(mac, 16, 16, 16, "the cooperative-matrix tier");
 }
+/// What xpujit lowers to one workgroup-scope matrix per tile: f16 operands
+/// with f32 sums, M and N multiples of 32 and K of 16 (the coarsest
+/// granularity NVIDIA's driver lists, at 256 invocations), each at most 256
+/// (backends/vulkan/vulkan_tiles.cpp asks the device for all of it).
+std::string fitsCoopMatrixWorkgroup(const Mac &mac) {
+  if (std::string why = fitsCoopMatrix(mac); !why.empty())
+    return why;
+  if (mac.m % 32 || mac.n % 32)
+    return "the " + shapeName(mac) + " is not made of 32x32 blocks of C, the granularity "
+           "of workgroup-scope matrices at 256 invocations";
+  if (mac.m > 256 || mac.n > 256 || mac.k > 256)
+    return "the " + shapeName(mac) + " has a side over 256, the largest workgroup-scope "
+           "matrix xpujit asks for";
+  return "";
+}
+/// Workgroup-scope matrices take workgroups of a power of two subgroups, at
+/// most 256 invocations.
+std::string fitsWorkgroupMatrixGroups(const Mac &, int64_t groups) {
+  if (groups > 8 || (groups & (groups - 1)))
+    return "workgroup-scope matrices need a workgroup of 1, 2, 4 or 8 subgroups of 32 (it "
+           "has " + std::to_string(groups) + ")";
+  return "";
+}
+/// Emulated, every invocation holds the whole tile's sums (three of them in
+/// an edge store), which the CPU's budget for values live across barriers
+/// bounds: at most 2^19 sums in all the workgroup's invocations together.
+std::string fitsEmulatedWorkgroupMatrixGroups(const Mac &mac, int64_t groups) {
+  if (std::string why = fitsWorkgroupMatrixGroups(mac, groups); !why.empty())
+    return why;
+  if (mac.m * mac.n * groups * 32 > (int64_t(1) << 19))
+    return "the emulation holds a " + std::to_string(mac.m) + "x" + std::to_string(mac.n) +
+           " tile's sums in each of " + std::to_string(groups * 32) +
+           " invocations, more than 2^19 in all";
+  return "";
+}
+/// The shared memory the workgroup tier itself needs for `macs`: each
+/// operand tile in padded rows (xpu-lower-tiles), the positions of an edge
+/// store and, in a kernel with elementwise tile ops, the sums; the driver
+/// reserves more beside it, which the fact's limit leaves out.
+uint64_t workgroupMatrixShared(const std::vector<Mac> &macs) {
+  uint64_t bytes = 0;
+  for (const Mac &mac : macs)
+    bytes += uint64_t(mac.m * (mac.k + 8) + mac.k * (mac.n + 8)) * 2 +
+             uint64_t(std::max(mac.m, mac.n)) * 4 +
+             (mac.elementwise ? uint64_t(mac.m * mac.n) * 4 : 0);
+  return bytes;
+}
 std::string fitsDot4(const Mac &mac) {
   if (!mac.operand.isInteger(8))
     return "the " + shapeName(mac) + " does not have i8 operands";
@@ -176,8 +226,16 @@ std::vector<Tier> tiersOf(TargetDesc::Kind target) {
              fitsDot4},
             kSoftware};
   case TargetDesc::Kind::spirv:
+    // Workgroup-scope matrices come second: on the H200 they run no faster
+    // than the subgroup tier's in xpujit's lowering yet (as fast at best,
+    // bench/results/h200-2026-12-04.md), though the driver reaches 4x that
+    // with other loops (bench/gemm/workgroup_matrix_gemm.py).
     return {{"cooperative-matrix", "cooperative matrices (VK_KHR_cooperative_matrix)",
              C::tileCoopMatrix, fitsCoopMatrix, "whole subgroups of 32"},
+            {"cooperative-matrix-workgroup",
+             "workgroup-scope cooperative matrices (VK_NV_cooperative_matrix2)",
+             C::tileCoopMatrixWorkgroup, fitsCoopMatrixWorkgroup, "whole subgroups of 32", 32,
+             fitsWorkgroupMatrixGroups},
             {"dot4", "integer dot products (OpSDot)", C::tileDotInt8, fitsDot4},
             kSoftware};
   case TargetDesc::Kind::cpu:
@@ -191,6 +249,12 @@ std::vector<Tier> tiersOf(TargetDesc::Kind target) {
         return {{"wmma", "v_wmma_f32_16x16x16 emulated on the CPU (XPU_TILE_EMULATE)",
                  C::matrixTiles, fitsWmma, "whole waves of 32", 32, fitsEveryWave,
                  nullptr, true},
+                kSoftware};
+      if (config->tileEmulate == "cooperative-matrix-workgroup")
+        return {{"cooperative-matrix-workgroup",
+                 "workgroup-scope cooperative matrices emulated on the CPU (XPU_TILE_EMULATE)",
+                 C::matrixTiles, fitsCoopMatrixWorkgroup, "whole subgroups of 32", 32,
+                 fitsEmulatedWorkgroupMatrixGroups, nullptr, true},
                 kSoftware};
       if (config->tileEmulate == "cooperative-matrix")
         return {{"cooperative-matrix",
@@ -237,6 +301,11 @@ std::string refusal(const Tier &tier, const std::vector<Mac> &macs, int64_t invo
   for (const Mac &mac : macs)
     if (std::string why = tier.fits(mac); !why.empty())
       return why;
+  if (tier.hardware == Capability::tileCoopMatrixWorkgroup && fact.limit &&
+      workgroupMatrixShared(macs) > *fact.limit)
+    return "its operand tiles take " + std::to_string(workgroupMatrixShared(macs)) +
+           " bytes of shared memory, more than the " + std::to_string(*fact.limit) +
+           " the device leaves beside workgroup-scope matrices (" + fact.evidence + ")";
   if (tier.fitsChip)
     for (const Mac &mac : macs)
       if (std::string why = tier.fitsChip(mac, target); !why.empty())
@@ -259,7 +328,7 @@ void selectTileTiers(mlir::ModuleOp module, const TargetDesc &target,
                      const cap::FactTable &facts, DiagnosticList &diags,
                      std::string &buildInfo) {
   for (KernelOp kernel : module.getOps<KernelOp>()) {
-    bool tiles = false;
+    bool tiles = false, elementwise = false;
     std::vector<Mac> macs;
     kernel.walk([&](mlir::Operation *op) {
       if (auto mac = mlir::dyn_cast<MacOp>(op)) {
@@ -268,12 +337,15 @@ void selectTileTiers(mlir::ModuleOp module, const TargetDesc &target,
         macs.push_back({c.getRows(), c.getCols(), a.getCols(), a.getElementType(),
                         c.getElementType(), mac.getTf32(), locationOf(mac.getLoc())});
       }
+      elementwise |= mlir::isa<TileScaleOp, TileAddOp, TileConvertOp>(op);
       tiles |= mlir::isa<TileStoreOp>(op) ||
                llvm::any_of(op->getResultTypes(),
                             [](mlir::Type t) { return mlir::isa<TileType>(t); });
     });
     if (!tiles)
       continue;
+    for (Mac &mac : macs)
+      mac.elementwise = elementwise;
     int64_t invocations = 0;
     if (auto wg = kernel.getWorkgroupSize()) {
       invocations = 1;

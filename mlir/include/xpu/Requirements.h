@@ -35,7 +35,7 @@ enum class Capability : uint8_t {
   // has, then the hardware each faster tier needs. A kernel needs only
   // matrixTiles; the tier facts decide how its tiles run (tile_tiers.h).
   matrixTiles, tileMmaSync, tileWgmma, tileMfma, tileWmma, tileCoopMatrix,
-  tileDotInt8,
+  tileCoopMatrixWorkgroup, tileDotInt8,
   // Math functions on f64 (exp, sin, ...; GLSL.std.450 has 32-bit forms only).
   f64Math,
   // A fused (singly rounded) multiply-add, math.fma, by element type;

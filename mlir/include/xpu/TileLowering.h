@@ -26,8 +26,9 @@ void populateTileToSPIRVPatterns(mlir::SPIRVTypeConverter &converter,
                                  mlir::RewritePatternSet &patterns);
 
 /// The xpu.coop_sums_* ops as OpCooperativeMatrixLoadKHR, MulAddKHR and
-/// StoreKHR on sums held in a Function array of accumulator matrices
-/// (CoopMatrixToSPIRV.cpp); adds the sums type to `converter`.
+/// StoreKHR on sums held in a Function array of accumulator matrices, or
+/// in one Function matrix of workgroup scope (CoopMatrixToSPIRV.cpp); adds
+/// the sums type to `converter`.
 void populateCoopMatrixToSPIRVPatterns(mlir::SPIRVTypeConverter &converter,
                                        mlir::RewritePatternSet &patterns);
 

@@ -55,6 +55,7 @@ const char *capabilityName(Capability c) {
   case Capability::tileMfma: return "tile.mfma";
   case Capability::tileWmma: return "tile.wmma";
   case Capability::tileCoopMatrix: return "tile.cooperative-matrix";
+  case Capability::tileCoopMatrixWorkgroup: return "tile.cooperative-matrix-workgroup";
   case Capability::tileDotInt8: return "tile.dot-int8";
   case Capability::count_: break;
   }
@@ -99,6 +100,8 @@ const char *capabilityPhrase(Capability c) {
   case Capability::tileMfma: return "AMD matrix fused multiply-add (MFMA)";
   case Capability::tileWmma: return "AMD wave matrix multiply-accumulate (WMMA)";
   case Capability::tileCoopMatrix: return "cooperative matrices (VK_KHR_cooperative_matrix)";
+  case Capability::tileCoopMatrixWorkgroup:
+    return "workgroup-scope cooperative matrices (VK_NV_cooperative_matrix2)";
   case Capability::tileDotInt8: return "packed 8-bit integer dot products";
   case Capability::count_: break;
   }

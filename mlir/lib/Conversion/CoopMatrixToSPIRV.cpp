@@ -1,6 +1,9 @@
 // The cooperative-matrix sums ops (xpu.coop_sums_*) as SPV_KHR_cooperative_matrix
-// instructions (issue 15; the cooperative-matrix tile tier on Vulkan); see
-// TileLowering.h.
+// instructions (issue 15; the cooperative-matrix tile tiers on Vulkan); see
+// TileLowering.h. Subgroup sums are arrays of 16x16 matrices; workgroup sums
+// are one matrix of the holder tile's size with Workgroup scope, which
+// VK_NV_cooperative_matrix2's cooperativeMatrixWorkgroupScope and
+// cooperativeMatrixFlexibleDimensions let a driver take.
 #include "xpu/Dialect/XPU/IR/XPUDialect.h"
 #include "xpu/TileLowering.h"
 
@@ -23,9 +26,19 @@ spirv::CooperativeMatrixType sumType(MLIRContext *ctx) {
   return matrixType(Float32Type::get(ctx), Use::MatrixAcc);
 }
 
+/// Workgroup sums: one accumulator of the holder tile's size.
+spirv::CooperativeMatrixType workgroupSumType(CoopSumsType t) {
+  return spirv::CooperativeMatrixType::get(Float32Type::get(t.getContext()), 16 * t.getRows(),
+                                           16 * t.getCols(), spirv::Scope::Workgroup,
+                                           Use::MatrixAcc);
+}
+
 /// Sums are a Function variable: an array of accumulator matrices, which
-/// the driver keeps in registers (every access names a constant element).
+/// the driver keeps in registers (every access names a constant element),
+/// or the one workgroup matrix.
 spirv::PointerType sumsPointerType(CoopSumsType t) {
+  if (t.getWorkgroup())
+    return spirv::PointerType::get(workgroupSumType(t), spirv::StorageClass::Function);
   return spirv::PointerType::get(spirv::ArrayType::get(sumType(t.getContext()), t.getCount()),
                                  spirv::StorageClass::Function);
 }
@@ -106,6 +119,14 @@ struct SumsFillToSPIRV : OpConversionPattern<CoopSumsFillOp> {
   LogicalResult matchAndRewrite(CoopSumsFillOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rw) const override {
     Location loc = op.getLoc();
+    CoopSumsType t = op.getSums().getType();
+    if (t.getWorkgroup()) {
+      Value m = spirv::CompositeConstructOp::create(rw, loc, workgroupSumType(t),
+                                                    ValueRange{adaptor.getValue()});
+      spirv::StoreOp::create(rw, loc, adaptor.getSums(), m);
+      rw.eraseOp(op);
+      return success();
+    }
     Value m = spirv::CompositeConstructOp::create(rw, loc, sumType(rw.getContext()),
                                                   ValueRange{adaptor.getValue()});
     for (int64_t e = 0; e < op.getSums().getType().getCount(); ++e)
@@ -120,6 +141,12 @@ struct SumsCopyToSPIRV : OpConversionPattern<CoopSumsCopyOp> {
   LogicalResult matchAndRewrite(CoopSumsCopyOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rw) const override {
     Location loc = op.getLoc();
+    if (op.getSrc().getType().getWorkgroup()) {
+      spirv::StoreOp::create(rw, loc, adaptor.getDest(),
+                             spirv::LoadOp::create(rw, loc, adaptor.getSrc()));
+      rw.eraseOp(op);
+      return success();
+    }
     for (int64_t e = 0; e < op.getSrc().getType().getCount(); ++e)
       spirv::StoreOp::create(rw, loc, sumAt(rw, loc, adaptor.getDest(), e),
                              spirv::LoadOp::create(rw, loc, sumAt(rw, loc, adaptor.getSrc(), e)));
@@ -141,6 +168,20 @@ struct SumsMoveToSPIRV : OpConversionPattern<Op> {
     Type indexTy = offset.getType();
     Value narrow = stride32(rw, loc, stride);
     auto layout = layoutAttr(rw.getContext(), op.getColMajor());
+    if (t.getWorkgroup()) {
+      Value ptr = elementAt(rw, loc, adaptor.getBuffer(), offset, 0);
+      if (Stores)
+        spirv::KHRCooperativeMatrixStoreOp::create(
+            rw, loc, ptr, spirv::LoadOp::create(rw, loc, adaptor.getSums()), layout, narrow,
+            nullptr, nullptr);
+      else
+        spirv::StoreOp::create(rw, loc, adaptor.getSums(),
+                               spirv::KHRCooperativeMatrixLoadOp::create(
+                                   rw, loc, workgroupSumType(t), ptr, layout, narrow, nullptr,
+                                   nullptr));
+      rw.eraseOp(op);
+      return success();
+    }
     Value strides16 = spirv::IMulOp::create(rw, loc, stride, constant(rw, loc, indexTy, 16));
     for (int64_t e = 0; e < t.getCount(); ++e) {
       if (op.getOnly() && *op.getOnly() != e)
@@ -229,6 +270,25 @@ struct SumsMacToSPIRV : OpConversionPattern<CoopSumsMacOp> {
     Type f16 = rw.getF16Type();
     spirv::ConstantOp strideA = constant(rw, loc, rw.getI32Type(), lda),
                       strideB = constant(rw, loc, rw.getI32Type(), ldb);
+    if (t.getWorkgroup()) {
+      // One multiply-add of the whole tile: A (16 rows x K), B (K x 16 cols).
+      auto scope = spirv::Scope::Workgroup;
+      Value sa = adaptor.getAStride() ? stride32(rw, loc, adaptor.getAStride()) : strideA,
+            sb = adaptor.getBStride() ? stride32(rw, loc, adaptor.getBStride()) : strideB;
+      Value a = spirv::KHRCooperativeMatrixLoadOp::create(
+          rw, loc, spirv::CooperativeMatrixType::get(f16, 16 * rows, op.getK(), scope, Use::MatrixA),
+          elementAt(rw, loc, adaptor.getA(), adaptor.getAOffset(), 0),
+          layoutAttr(rw.getContext(), false), sa, nullptr, nullptr);
+      Value bm = spirv::KHRCooperativeMatrixLoadOp::create(
+          rw, loc, spirv::CooperativeMatrixType::get(f16, op.getK(), 16 * cols, scope, Use::MatrixB),
+          elementAt(rw, loc, adaptor.getB(), adaptor.getBOffset(), 0),
+          layoutAttr(rw.getContext(), false), sb, nullptr, nullptr);
+      Value c = spirv::LoadOp::create(rw, loc, adaptor.getSums());
+      spirv::StoreOp::create(rw, loc, adaptor.getSums(),
+                             spirv::KHRCooperativeMatrixMulAddOp::create(rw, loc, a, bm, c));
+      rw.eraseOp(op);
+      return success();
+    }
     SmallVector<Value> sums;
     for (int64_t e = 0; e < t.getCount(); ++e)
       sums.push_back(spirv::LoadOp::create(rw, loc, sumAt(rw, loc, adaptor.getSums(), e)));
@@ -257,6 +317,42 @@ struct SumsMacToSPIRV : OpConversionPattern<CoopSumsMacOp> {
   }
 };
 
+/// How many elements of the sums this invocation holds
+/// (OpCooperativeMatrixLengthKHR), as the converted index type.
+struct SumsLengthToSPIRV : OpConversionPattern<CoopSumsLengthOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(CoopSumsLengthOp op, OpAdaptor,
+                                ConversionPatternRewriter &rw) const override {
+    CoopSumsType t = op.getSums().getType();
+    Type index = getTypeConverter()->convertType(op.getType());
+    if (!t.getWorkgroup() || !index)
+      return failure();
+    Value n = spirv::KHRCooperativeMatrixLengthOp::create(rw, op.getLoc(), workgroupSumType(t));
+    if (index != n.getType())
+      n = spirv::UConvertOp::create(rw, op.getLoc(), index, n);
+    rw.replaceOp(op, n);
+    return success();
+  }
+};
+
+/// Element `index` of the sums this invocation holds: an access chain into
+/// the Function matrix (SPV_KHR_cooperative_matrix lets one index a matrix).
+struct SumsElementToSPIRV : OpConversionPattern<CoopSumsElementOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(CoopSumsElementOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rw) const override {
+    if (!op.getSums().getType().getWorkgroup())
+      return failure();
+    Location loc = op.getLoc();
+    Value index = adaptor.getIndex(); // an i32, whatever width index has here
+    if (index.getType() != rw.getI32Type())
+      index = spirv::UConvertOp::create(rw, loc, rw.getI32Type(), index);
+    Value ptr = spirv::AccessChainOp::create(rw, loc, adaptor.getSums(), ValueRange{index});
+    rw.replaceOp(op, spirv::LoadOp::create(rw, loc, ptr));
+    return success();
+  }
+};
+
 } // namespace
 
 void populateCoopMatrixToSPIRVPatterns(SPIRVTypeConverter &converter,
@@ -265,7 +361,8 @@ void populateCoopMatrixToSPIRVPatterns(SPIRVTypeConverter &converter,
   converter.addConversion([](CoopBlocksType t) -> Type { return blocksPointerType(t); });
   patterns.add<HeldAllocToSPIRV<CoopSumsAllocOp>, HeldAllocToSPIRV<CoopBlocksAllocOp>, SumsFillToSPIRV, SumsCopyToSPIRV,
                SumsMoveToSPIRV<CoopSumsLoadOp, false>, SumsMoveToSPIRV<CoopSumsStoreOp, true>,
-               SumsMacToSPIRV, BlockCopyToSPIRV, BlocksLoadToSPIRV, BlocksStoreToSPIRV>(converter, patterns.getContext());
+               SumsMacToSPIRV, SumsLengthToSPIRV, SumsElementToSPIRV, BlockCopyToSPIRV,
+               BlocksLoadToSPIRV, BlocksStoreToSPIRV>(converter, patterns.getContext());
 }
 
 } // namespace xpu

@@ -13,8 +13,10 @@
 // share of 16x16 result blocks and read the operands from padded shared
 // rows, as mma.sync does. The cooperative-matrix tier keeps each
 // subgroup's share of the sums as cooperative matrices (xpu.coop_sums)
-// through the K loop and reads the operands from padded shared rows. See
-// Passes.td (xpu-lower-tiles).
+// through the K loop and reads the operands from padded shared rows; its
+// workgroup variant keeps each tile's sums as one matrix of workgroup scope
+// instead (VK_NV_cooperative_matrix2), which the driver spreads over the
+// workgroup. See Passes.td (xpu-lower-tiles).
 #include "CheckedAccess.h"
 #include "xpu/Dialect/XPU/IR/Invocation.h"
 #include "xpu/Dialect/XPU/IR/Tiles.h"
@@ -76,7 +78,9 @@ public:
               int64_t stageBudget = 0)
       : kernel(kernel), b(kernel.getContext()), dot4(tier == "dot4"),
         wideVectors(wideVectors), mmaSync(tier == "mma.sync"), wgmma(tier == "wgmma"),
-        coopMatrix(tier == "cooperative-matrix"), mfma(tier == "mfma"), wmma(tier == "wmma"),
+        coopWorkgroup(tier == "cooperative-matrix-workgroup"),
+        coopMatrix(tier == "cooperative-matrix" || coopWorkgroup), mfma(tier == "mfma"),
+        wmma(tier == "wmma"),
         amd(mfma || wmma), emulated(amd && kernel->hasAttr("xpu.mma_emulated")),
         fragments(mmaSync || wgmma || amd), waveSize(mfma ? 64 : 32),
         stageCopies(stageCopies), stageBudget(stageBudget) {}
@@ -126,7 +130,9 @@ public:
 private:
   KernelOp kernel;
   OpBuilder b;
-  bool dot4, wideVectors, mmaSync, wgmma, coopMatrix, mfma, wmma;
+  bool dot4, wideVectors, mmaSync, wgmma;
+  bool coopWorkgroup; ///< the cooperative-matrix tier with workgroup-scope sums
+  bool coopMatrix, mfma, wmma;
   bool amd;       ///< mfma or wmma
   bool emulated;  ///< AMD steps computed from their definitions (xpu.mma_emulated)
   bool fragments; ///< sums held as fragments (mma.sync, wgmma, mfma, wmma)
@@ -172,6 +178,10 @@ private:
   /// Cooperative-matrix tier: the tile types held as subgroups' sums (the
   /// macs' f32 sums; `warp` is then the subgroup).
   llvm::DenseSet<Type> sumTypes;
+  /// Workgroup tier: operand tiles of read-only buffers not copied at their
+  /// load; their macs read them from the buffer where they can
+  /// (directOperand), else copy them into this shared storage first.
+  llvm::DenseMap<Value, TileLoadOp> deferred;
 
   Value idx(int64_t v) {
     return arith::ConstantIndexOp::create(b, kernel.getLoc(), v);
@@ -234,6 +244,8 @@ private:
   /// starts each holder's columns at a whole swizzle atom).
   WarpGrid warpGrid(TileType t) const {
     int64_t M = t.getRows(), N = t.getCols();
+    if (coopWorkgroup) // one holder: the workgroup
+      return {1, 1, M / 16, N / 16, 1, 16, 4};
     bool square = amd || coopMatrix; // 16x16 blocks
     int64_t warps = wgmma ? 4 : 1, rows = 16 * warps, unit = wgmma || square ? 16 : 8;
     int64_t cols = square ? 16 : 8, perBlock = wmma ? 8 : 4;
@@ -453,11 +465,14 @@ private:
   /// New sums for a subgroup's share of a tile (cooperative matrices).
   Value newSums(TileType t) {
     WarpGrid grid = warpGrid(t);
-    return atEntry<CoopSumsAllocOp>(CoopSumsType::get(b.getContext(), grid.mi, grid.ni));
+    return atEntry<CoopSumsAllocOp>(
+        CoopSumsType::get(b.getContext(), grid.mi, grid.ni, coopWorkgroup));
   }
 
   /// The first row and column of a subgroup's holder tile of `t`.
   std::pair<Value, Value> holderStart(Location loc, TileType t) {
+    if (coopWorkgroup)
+      return {idx(0), idx(0)};
     WarpGrid g = warpGrid(t);
     Value wy = arith::DivUIOp::create(b, loc, warp, idx(g.wn));
     Value wx = arith::RemUIOp::create(b, loc, warp, idx(g.wn));
@@ -521,6 +536,8 @@ private:
 
   /// Runs `body` in the warps that hold fragments of `t`.
   void ifHolding(Location loc, TileType t, function_ref<void()> body) {
+    if (coopWorkgroup)
+      return body();
     WarpGrid g = warpGrid(t);
     int64_t holding = g.wm * g.wn * g.warps;
     if (holding == fixedCount / waveSize)
@@ -945,6 +962,12 @@ private:
       bool coopOperand = coopMatrix && onlyMacOperand(load.getResult());
       Value s = coopOperand ? newCoopOperand(t) : newStorage(t);
       storage[load.getResult()] = s;
+      // Nothing writes a read-only buffer between the load and its macs.
+      if (coopWorkgroup && coopOperand && !load.getColMajor() && t.getElementType().isF16() &&
+          cast<BufferType>(load.getBuffer().getType()).getAccess() == Access::ro) {
+        deferred[s] = load;
+        return success();
+      }
       bool byBlocks = coopOperand && t.getElementType().isF16() && t.getRows() % 16 == 0 &&
                       t.getCols() % 16 == 0 && fixedCount % waveSize == 0;
       if (byBlocks && pipelineCoopOperand(load, s))
@@ -1754,10 +1777,10 @@ private:
 
   /// A tile held as sums: each subgroup stores its matrices straight into
   /// the buffer when the whole tile lies in it (always, when the store is
-  /// unchecked). Otherwise one matrix at a time goes through a 16x16
-  /// scratch per subgroup, and each lane stores its elements with their
-  /// checks, as the other tiers do; a stride below the tile's width stores
-  /// nothing and reports (lowerStore).
+  /// unchecked). Otherwise each element is stored with its check, as the
+  /// other tiers do (storeSumsThroughScratch, storeWorkgroupSumsElements);
+  /// a stride below the tile's width stores nothing and reports
+  /// (lowerStore).
   LogicalResult storeSums(TileStoreOp store, Value sums, Value wide) {
     Location loc = store.getLoc();
     TileType t = cast<TileType>(store.getValue().getType());
@@ -1780,6 +1803,26 @@ private:
     b.setInsertionPointToStart(guard.elseBlock());
     auto partial = scf::IfOp::create(b, loc, TypeRange{}, wide, /*withElse=*/true);
     b.setInsertionPointToStart(partial.thenBlock());
+    if (coopWorkgroup)
+      storeWorkgroupSumsElements(store, sums);
+    else
+      storeSumsThroughScratch(store, sums);
+    b.setInsertionPointToStart(partial.elseBlock());
+    Value size = BufferSizeOp::create(b, loc, store.getBuffer());
+    auto st = StoreOp::create(b, loc, arith::ConstantFloatOp::create(b, loc, b.getF32Type(),
+                                                                     APFloat(0.0f)),
+                              store.getBuffer(), size);
+    inheritCheck(st, store);
+    return success();
+  }
+
+  /// Subgroup sums stored element by element with their checks: one matrix
+  /// at a time through the subgroup's 16x16 scratch.
+  void storeSumsThroughScratch(TileStoreOp store, Value sums) {
+    Location loc = store.getLoc();
+    TileType t = cast<TileType>(store.getValue().getType());
+    bool colMajor = store.getColMajor();
+    Value stride = store.getStride(), offset = store.getOffset();
     WarpGrid grid = warpGrid(t);
     Value scratch = allocAtEntry(b.getF32Type(), Space::shared, fixedCount / waveSize * 256);
     Value mine = arith::MulIOp::create(b, loc, warp, idx(256));
@@ -1808,13 +1851,48 @@ private:
       });
       barrier(loc);
     }
-    b.setInsertionPointToStart(partial.elseBlock());
-    Value size = BufferSizeOp::create(b, loc, store.getBuffer());
-    auto st = StoreOp::create(b, loc, arith::ConstantFloatOp::create(b, loc, b.getF32Type(),
-                                                                     APFloat(0.0f)),
-                              store.getBuffer(), size);
+  }
+
+  /// Workgroup sums stored element by element with their checks: a whole
+  /// f32 tile of scratch would not fit in shared memory beside the
+  /// operands, so each invocation stores the elements it holds, finding
+  /// their rows and columns in sums of the same type loaded with stride 0
+  /// from 0, 1, 2, ... (column-major: each element's row; row-major: its
+  /// column).
+  void storeWorkgroupSumsElements(TileStoreOp store, Value sums) {
+    Location loc = store.getLoc();
+    TileType t = cast<TileType>(store.getValue().getType());
+    int64_t span = std::max(t.getRows(), t.getCols());
+    Value iota = allocAtEntry(b.getF32Type(), Space::shared, span);
+    forEachElement(loc, 1, span, [&](Value, Value j) {
+      Value v = arith::UIToFPOp::create(
+          b, loc, b.getF32Type(), arith::IndexCastUIOp::create(b, loc, b.getI32Type(), j));
+      StoreOp::create(b, loc, v, iota, j);
+    });
+    barrier(loc);
+    // Elements are read from a copy: a matrix indexed by a value the
+    // compiler cannot know leaves registers, and the sums must not.
+    Value held = newSums(t), rows = newSums(t), cols = newSums(t);
+    CoopSumsCopyOp::create(b, loc, sums, held);
+    CoopSumsLoadOp::create(b, loc, rows, iota, idx(0), idx(0), /*col_major=*/true,
+                           IntegerAttr());
+    CoopSumsLoadOp::create(b, loc, cols, iota, idx(0), idx(0), /*col_major=*/false,
+                           IntegerAttr());
+    auto elements =
+        forLoop(loc, idx(0), CoopSumsLengthOp::create(b, loc, b.getIndexType(), held), idx(1));
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(elements.getBody());
+    Value e = elements.getInductionVar();
+    auto position = [&](Value of) {
+      Value f = CoopSumsElementOp::create(b, loc, b.getF32Type(), of, e);
+      return arith::IndexCastUIOp::create(
+          b, loc, b.getIndexType(), arith::FPToUIOp::create(b, loc, b.getI32Type(), f));
+    };
+    Value at = strided(loc, store.getOffset(), store.getStride(), position(rows), position(cols),
+                       store.getColMajor());
+    Value v = CoopSumsElementOp::create(b, loc, b.getF32Type(), held, e);
+    auto st = StoreOp::create(b, loc, v, store.getBuffer(), at);
     inheritCheck(st, store);
-    return success();
   }
 
   /// c = a·b + c with mma.sync.m16n8k16 (f16 or bf16 operands, f32 sums):
@@ -2227,6 +2305,8 @@ private:
     storage[mac.getResult()] = rs;
     Value as = storage.lookup(mac.getA()), bs = storage.lookup(mac.getB());
     int64_t lda = operandLd(as, K), ldb = operandLd(bs, ct.getCols());
+    if (deferred.count(as) || deferred.count(bs))
+      return lowerMacDirect(mac, rs, as, bs, lda, ldb);
     barrier(loc);
     placePrefetch(as);
     placePrefetch(bs);
@@ -2234,8 +2314,68 @@ private:
       auto [row, col] = holderStart(loc, ct);
       Value aOff = arith::MulIOp::create(b, loc, row, idx(lda));
       CoopSumsMacOp::create(b, loc, rs, as, aOff, bs, col, b.getI64IntegerAttr(K),
-                            b.getI64IntegerAttr(lda), b.getI64IntegerAttr(ldb));
+                            b.getI64IntegerAttr(lda), b.getI64IntegerAttr(ldb), Value(),
+                            Value());
     });
+    barrier(loc);
+    return success();
+  }
+
+  /// Workgroup sums += a·b where an operand's load was deferred: when each
+  /// deferred tile lies in its buffer (checked loads) with rows starting
+  /// 16-byte aligned, as Vulkan asks of cooperative-matrix loads, the one
+  /// multiply-add reads it straight from the buffer (the driver stages it);
+  /// otherwise the tile is first copied into its shared storage element by
+  /// element, with its checks.
+  LogicalResult lowerMacDirect(MacOp mac, Value rs, Value as, Value bs, int64_t lda,
+                               int64_t ldb) {
+    Location loc = mac.getLoc();
+    auto ct = cast<TileType>(mac.getC().getType());
+    int64_t K = cast<TileType>(mac.getA().getType()).getCols();
+    TileLoadOp la = deferred.lookup(as), lb = deferred.lookup(bs);
+    Value direct = arith::ConstantIntOp::create(b, loc, 1, 1);
+    for (TileLoadOp l : {la, lb}) {
+      if (!l)
+        continue;
+      auto aligned8 = [&](Value v) {
+        return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                     arith::RemUIOp::create(b, loc, v, idx(8)), idx(0));
+      };
+      direct = arith::AndIOp::create(b, loc, direct, aligned8(l.getOffset()));
+      direct = arith::AndIOp::create(b, loc, direct, aligned8(l.getStride()));
+      if (l->hasAttr("checked"))
+        direct = arith::AndIOp::create(b, loc, direct, tileFits(l, l.getOffset()));
+    }
+    auto [row, col] = holderStart(loc, ct);
+    Value aOff = arith::MulIOp::create(b, loc, row, idx(lda));
+    // An operand copied at its load is read from shared memory as usual
+    // (after its copy, and its read-ahead placed).
+    bool staged = !la || !lb;
+    if (staged) {
+      barrier(loc);
+      placePrefetch(la ? bs : as);
+    }
+    auto branch = scf::IfOp::create(b, loc, TypeRange{}, direct, /*withElse=*/true);
+    if (staged) {
+      OpBuilder::InsertionGuard after(b);
+      b.setInsertionPointAfter(branch);
+      barrier(loc);
+    }
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(branch.thenBlock());
+    CoopSumsMacOp::create(b, loc, rs, la ? la.getBuffer() : as, la ? la.getOffset() : aOff,
+                          lb ? lb.getBuffer() : bs, lb ? lb.getOffset() : col,
+                          b.getI64IntegerAttr(K), b.getI64IntegerAttr(lda),
+                          b.getI64IntegerAttr(ldb), la ? la.getStride() : Value(),
+                          lb ? lb.getStride() : Value());
+    b.setInsertionPointToStart(branch.elseBlock());
+    barrier(loc);
+    for (auto [l, s] : {std::pair(la, as), std::pair(lb, bs)})
+      if (l)
+        copyElements(l, s);
+    barrier(loc);
+    CoopSumsMacOp::create(b, loc, rs, as, aOff, bs, col, b.getI64IntegerAttr(K),
+                          b.getI64IntegerAttr(lda), b.getI64IntegerAttr(ldb), Value(), Value());
     barrier(loc);
     return success();
   }
@@ -2341,8 +2481,8 @@ private:
     SmallVector<Operation *> ops;
     kernel.walk([&](Operation *op) {
       if (isa<CoopSumsAllocOp, CoopSumsFillOp, CoopSumsCopyOp, CoopSumsLoadOp, CoopSumsStoreOp,
-              CoopSumsMacOp, CoopBlockCopyOp, CoopBlocksAllocOp, CoopBlocksLoadOp,
-              CoopBlocksStoreOp>(op))
+              CoopSumsMacOp, CoopSumsLengthOp, CoopSumsElementOp, CoopBlockCopyOp,
+              CoopBlocksAllocOp, CoopBlocksLoadOp, CoopBlocksStoreOp>(op))
         ops.push_back(op);
     });
     llvm::DenseMap<Value, Value> held;
@@ -2361,6 +2501,12 @@ private:
         auto type = BufferType::get(b.getContext(), f32, Space::private_, Access::rw,
                                     alloc.getType().getCount() * 256);
         held[alloc.getSums()] = AllocOp::create(b, loc, type);
+      } else if (auto length = dyn_cast<CoopSumsLengthOp>(op)) {
+        length.replaceAllUsesWith(idx(length.getSums().getType().getCount() * 256));
+      } else if (auto element = dyn_cast<CoopSumsElementOp>(op)) {
+        element.replaceAllUsesWith(
+            LoadOp::create(b, loc, f32, held.lookup(element.getSums()), element.getIndex())
+                .getResult());
       } else if (auto fill = dyn_cast<CoopSumsFillOp>(op)) {
         Value sums = held.lookup(fill.getSums());
         elements(fill.getSums().getType().getCount() * 256,
@@ -2453,14 +2599,16 @@ private:
               OpBuilder::InsertionGuard g(b);
               b.setInsertionPointToStart(ks.getBody());
               Value k = ks.getInductionVar();
+              Value lda = mac.getAStride() ? mac.getAStride() : idx(mac.getLda());
+              Value ldb = mac.getBStride() ? mac.getBStride() : idx(mac.getLdb());
               Value av = LoadOp::create(
                   b, loc, f16, mac.getA(),
                   arith::AddIOp::create(b, loc, mac.getAOffset(),
-                                        linearAt(loc, r, k, mac.getLda())));
+                                        strided(loc, idx(0), lda, r, k, false)));
               Value bv = LoadOp::create(
                   b, loc, f16, mac.getB(),
                   arith::AddIOp::create(b, loc, mac.getBOffset(),
-                                        linearAt(loc, k, c, mac.getLdb())));
+                                        strided(loc, idx(0), ldb, k, c, false)));
               Value p = arith::MulFOp::create(b, loc, arith::ExtFOp::create(b, loc, f32, av),
                                               arith::ExtFOp::create(b, loc, f32, bv));
               scf::YieldOp::create(b, loc,
@@ -2749,7 +2897,7 @@ struct LowerTilesPass : xpu::impl::LowerTilesBase<LowerTilesPass> {
       if (auto attr = kernel->getAttrOfType<StringAttr>("xpu.mma_tier"))
         tier = attr.getValue();
       bool nvidia = (tier == "mma.sync" || tier == "wgmma") && target == "nvvm";
-      bool coop = tier == "cooperative-matrix" &&
+      bool coop = (tier == "cooperative-matrix" || tier == "cooperative-matrix-workgroup") &&
                   (target == "spirv" || kernel->hasAttr("xpu.mma_emulated"));
       bool amd = (tier == "mfma" || tier == "wmma") &&
                  (target == "rocdl" || kernel->hasAttr("xpu.mma_emulated"));
@@ -2758,8 +2906,8 @@ struct LowerTilesPass : xpu::impl::LowerTilesBase<LowerTilesPass> {
                              << "', which xpu-lower-tiles does not lower for target '"
                              << target
                              << "' (software, dot4; mma.sync and wgmma on nvvm; "
-                                "cooperative-matrix on spirv; mfma and wmma on rocdl; "
-                                "cooperative-matrix, mfma and wmma anywhere when "
+                                "cooperative-matrix(-workgroup) on spirv; mfma and wmma on "
+                                "rocdl; cooperative-matrix(-workgroup), mfma and wmma anywhere when "
                                 "xpu.mma_emulated)";
         return signalPassFailure();
       }

@@ -1,13 +1,9 @@
-# Tiles and mac (issue 15) on the H200.
+# Tiles and mac (issue 15) on the H200's CUDA driver; the Vulkan tiers are
+# part 62.
 # 1. The tile conformance tests on cuda:0 (f16/bf16 kernels take the
 #    wgmma or mma.sync tier there, whichever they fit, and check it; then
 #    again with wgmma turned off, XPU_TILE_TIERS_OFF=wgmma, so the shapes
-#    wgmma takes run on mma.sync too) and on the NVIDIA Vulkan driver (f16
-#    kernels in 16x16x16 steps take the cooperative-matrix tier where the
-#    device fact permits it, and check it), then on Vulkan again with
-#    cooperativeMatrix disabled (the note must say so); each fails when its
-#    backend has no device. The vulkan device's tile.cooperative-matrix fact
-#    must be available (xpujit devices --caps), so the tier really ran.
+#    wgmma takes run on mma.sync too); each fails without a device.
 # 1b. The cooperative-matrix SPIR-V of tests/lit/tiles-coop-matrix.mlir
 #    through spirv-val --target-env vulkan1.3 where the machine's spirv-val
 #    knows SPV_KHR_cooperative_matrix (SPIRV-Tools v2023.4+; SKIP otherwise).
@@ -17,26 +13,23 @@
 # 3. C = A·B at 1024, 4096 and 8192, bf16 and f16 operands, f32 sums:
 #    torch.matmul (cuBLAS) as the reference, xpujit's tile kernel in several
 #    variants on cuda:0 (each must be given the tier it is run for:
-#    --expect-tier; wgmma, and mma.sync with wgmma turned off) and f16 on
-#    vulkan:0 (the cooperative-matrix tier:
-#    --expect-tier cooperative-matrix), each run self-checked on sampled
-#    elements against float64. Writes $res/gemm.md (bench/gemm/table.py).
+#    --expect-tier; wgmma, and mma.sync with wgmma turned off), each run
+#    self-checked on sampled elements against float64. Writes $res/gemm.md
+#    (bench/gemm/table.py).
 
-step "tiles: the tile conformance tests on cuda:0 and the NVIDIA Vulkan driver"
+step "tiles: the tile conformance tests on cuda:0"
 check env XPU_TEST_BACKEND=cuda "$bin/conformance" '-ts=tiles'
 check env XPU_TEST_BACKEND=cuda XPU_TILE_TIERS_OFF=wgmma "$bin/conformance" '-ts=tiles'
-check env XPU_TEST_BACKEND=vulkan "$bin/conformance" '-ts=tiles'
-check env XPU_TEST_BACKEND=vulkan XPU_VULKAN_DISABLE_FEATURES=cooperativeMatrix \
-  "$bin/conformance" '-ts=tiles'
-check_to "$res/vulkan-caps.txt" "$bin/xpujit" devices --caps
-check grep -Eq "tile\.cooperative-matrix +available" "$res/vulkan-caps.txt"
 
 step "tiles: the cooperative-matrix SPIR-V through spirv-val"
 coop_spv="$run/tiles-coop-matrix.spv"
 check "$bin/xpujit" compile tests/lit/tiles-coop-matrix.mlir --target spirv \
   --chip cooperative-matrix -o "$coop_spv"
+check "$bin/xpujit" compile tests/lit/tiles-coop-matrix-workgroup.mlir --target spirv \
+  --chip cooperative-matrix-workgroup -o "$run/tiles-coop-matrix-workgroup.spv"
 if spirv-val --version 2>/dev/null | grep -Eq 'v(202[4-9]|2023\.[4-9])'; then
   check spirv-val --target-env vulkan1.3 "$coop_spv"
+  check spirv-val --target-env vulkan1.3 "$run/tiles-coop-matrix-workgroup.spv"
 else
   echo "SKIP: spirv-val here does not know SPV_KHR_cooperative_matrix (needs SPIRV-Tools v2023.4+)"
 fi
@@ -65,13 +58,12 @@ for t in bf16 f16; do
     --type "$t" --sizes "$gemm_sizes" --iterations 20
 done
 
-step "tiles: xpujit tile variants on cuda:0 (bf16, f16; wgmma and mma.sync) and vulkan:0 (f16; cooperative-matrix)"
+step "tiles: xpujit tile variants on cuda:0 (bf16, f16; wgmma and mma.sync)"
 for t in bf16 f16; do
   # Staged operand copies (2-4 stages) in as much of the 227 KiB a block may
   # have as they need (past 48 KiB the kernel's shared memory is dynamic):
   # 128x256x64 takes 4 stages of 48 KiB.
-  for v in 128x128x16:128 128x128x16:256 64x128x16:128 128x128x32:128 128x128x32:256 \
-    128x128x64:256 128x256x16:256 128x256x32:256 128x256x64:256; do
+  for v in 64x128x16:128 128x128x32:256 128x128x64:256 128x256x32:256 128x256x64:256; do
     check_to "$res/gemm-xpu-cuda-$t-${v/:/-}-wgmma.jsonl" "$bin/xpu-bench-gemm" --device cuda:0 \
       --type "$t" --sizes "$gemm_sizes" --tile "${v%%:*}" --threads "${v##*:}" --iterations 5 \
       --expect-tier wgmma
@@ -84,20 +76,11 @@ for t in bf16 f16; do
         --group "$g" --iterations 5 --expect-tier wgmma
     done
   done
-  for v in 128x128x32:256 128x256x32:256 128x128x64:256; do
+  for v in 128x128x32:256 128x256x32:256; do
     check_to "$res/gemm-xpu-cuda-$t-${v/:/-}-mma.jsonl" env XPU_TILE_TIERS_OFF=wgmma \
       "$bin/xpu-bench-gemm" --device cuda:0 --type "$t" --sizes "$gemm_sizes" \
       --tile "${v%%:*}" --threads "${v##*:}" --iterations 5 --expect-tier mma.sync
   done
-done
-# The sums stay in registers as cooperative matrices: blocks as large as the
-# CUDA tier's, 4 to 16 matrices per subgroup (64x64x16 and 32x64x32 as before),
-# 8 or 16 subgroups.
-for v in 64x64x16:256 32x64x32:128 64x64x32:128 64x128x32:128 128x128x16:256 \
-  128x128x32:256 128x128x64:256 128x256x32:256 256x128x32:512 128x256x32:512; do
-  check_to "$res/gemm-xpu-vulkan-f16-${v%%:*}.jsonl" "$bin/xpu-bench-gemm" --device vulkan:0 \
-    --type f16 --sizes "$gemm_sizes" --tile "${v%%:*}" --threads "${v##*:}" --iterations 5 \
-    --expect-tier cooperative-matrix
 done
 {
   echo "# C = A·B with xpujit tiles vs torch.matmul (cuBLAS) on the H200"

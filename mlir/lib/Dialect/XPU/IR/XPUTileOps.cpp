@@ -163,7 +163,10 @@ static LogicalResult verifySumsMove(Operation *op, Value sums, Value buffer,
     return op->emitOpError("moves f32 sums");
   if (stores && type.getAccess() == Access::ro)
     return op->emitOpError("stores to a read-only buffer");
-  if (only && (*only < 0 || *only >= cast<CoopSumsType>(sums.getType()).getCount()))
+  auto t = cast<CoopSumsType>(sums.getType());
+  if (only && t.getWorkgroup())
+    return op->emitOpError("names one matrix of workgroup sums, which are one matrix");
+  if (only && (*only < 0 || *only >= t.getCount()))
     return op->emitOpError("names a matrix the sums do not have");
   return success();
 }
@@ -213,9 +216,12 @@ LogicalResult CoopSumsMacOp::verify() {
   auto elem = [](Value v) { return cast<BufferType>(v.getType()).getElementType(); };
   if (!elem(getA()).isF16() || !elem(getB()).isF16())
     return emitOpError("takes f16 operands");
-  if (getK() <= 0 || getK() % 16 || getLda() % 8 || getLdb() % 8)
+  if (getK() <= 0 || getK() % 16 || (!getAStride() && getLda() % 8) ||
+      (!getBStride() && getLdb() % 8))
     return emitOpError("needs a K made of 16-deep steps and strides of whole 16-byte "
                        "rows (lda, ldb multiples of 8)");
+  if ((getAStride() || getBStride()) && !getSums().getType().getWorkgroup())
+    return emitOpError("takes dynamic strides with workgroup sums only");
   return success();
 }
 

@@ -311,12 +311,15 @@ def XPU_Dot4I8Op : XPU_Op<"dot4_i8", [Pure, AllTypesMatch<["a", "b"]>]> {
 // stay in registers from the first fill through the K loop to the store.
 // The matrices form the subgroup's holder tile of `rows` x (count / rows)
 // blocks, row-major; the ops below name the holder tile's first element in
-// a row-major buffer with `ld` elements per row.
+// a row-major buffer with `ld` elements per row. `workgroup`: the sums are
+// instead one (16 rows) x (16 cols) matrix of workgroup scope
+// (VK_NV_cooperative_matrix2), held by the whole workgroup.
 def XPU_CoopSumsType : TypeDef<XPU_Dialect, "CoopSums"> {
   let mnemonic = "coop_sums";
   let summary = "a subgroup's 16x16 f32 cooperative-matrix sums (lowering only)";
-  let parameters = (ins "int64_t":$rows, "int64_t":$cols);
-  let assemblyFormat = "`<` $rows `,` $cols `>`";
+  let parameters = (ins "int64_t":$rows, "int64_t":$cols,
+                        DefaultValuedParameter<"bool", "false">:$workgroup);
+  let assemblyFormat = "`<` $rows `,` $cols (`,` `workgroup` `=` $workgroup^)? `>`";
   let extraClassDeclaration = [{
     int64_t getCount() const { return getRows() * getCols(); }
   }];
@@ -411,6 +414,40 @@ def XPU_CoopSumsStoreOp : XPU_CoopSumsMoveOp<"coop_sums_store",
     ```
   }];
 #endif
+}
+
+// Lowering only: how many elements of the sums this invocation holds (the
+// elements' order and places are the implementation's; the same for every
+// sums of one type).
+def XPU_CoopSumsLengthOp : XPU_Op<"coop_sums_length"> {
+  let summary = "how many elements of sums an invocation holds (lowering only)";
+#ifdef XPU_DOC_EXAMPLES
+  let description = [{
+    ```mlir
+    %n = xpu.coop_sums_length %s : !xpu.coop_sums<8, 8, workgroup = true>
+    ```
+  }];
+#endif
+  let arguments = (ins XPU_CoopSums:$sums);
+  let results = (outs Index:$length);
+  let assemblyFormat = "$sums attr-dict `:` qualified(type($sums))";
+}
+
+// Lowering only: this invocation's element `index` of the sums. Sums loaded
+// with stride 0 from 0, 1, 2, ... (row-major: each element's column;
+// col_major: its row) say where each element lies.
+def XPU_CoopSumsElementOp : XPU_Op<"coop_sums_element"> {
+  let summary = "one of the elements of sums an invocation holds (lowering only)";
+#ifdef XPU_DOC_EXAMPLES
+  let description = [{
+    ```mlir
+    %v = xpu.coop_sums_element %s[%i] : !xpu.coop_sums<8, 8, workgroup = true>
+    ```
+  }];
+#endif
+  let arguments = (ins XPU_CoopSums:$sums, Index:$index);
+  let results = (outs F32:$value);
+  let assemblyFormat = "$sums `[` $index `]` attr-dict `:` qualified(type($sums))";
 }
 
 // Lowering only (the cooperative-matrix tier's operand copies of a K loop,
@@ -509,7 +546,7 @@ def XPU_CoopBlockCopyOp : XPU_Op<"coop_block_copy"> {
 
 // Lowering only: the sums' share of a mac, with the operands in row-major
 // buffers (the tiles' shared storage).
-def XPU_CoopSumsMacOp : XPU_Op<"coop_sums_mac"> {
+def XPU_CoopSumsMacOp : XPU_Op<"coop_sums_mac", [AttrSizedOperandSegments]> {
   let summary = "a subgroup's sums += a·b with cooperative matrices (lowering only)";
 #ifdef XPU_DOC_EXAMPLES
   let description = [{
@@ -519,7 +556,10 @@ def XPU_CoopSumsMacOp : XPU_Op<"coop_sums_mac"> {
     multiply-adds (f16 operands, f32 sums); each step loads the rows x 16
     blocks of A and the 16 x cols blocks of B once. Every invocation of a
     subgroup executes it with the same operands (subgroup-uniform control
-    flow).
+    flow). Workgroup sums: one multiply-add of the whole rows x K A and
+    K x cols B, every invocation of the workgroup with the same operands;
+    `a_stride` (`b_stride`), when given, replaces lda (ldb) and A (B) may
+    then be a storage buffer, read where its rows start 16-byte aligned.
 
     ```mlir
     xpu.coop_sums_mac %s, %a[%ao], %b[%bo] {k = 32 : i64, lda = 32 : i64,
@@ -530,9 +570,10 @@ def XPU_CoopSumsMacOp : XPU_Op<"coop_sums_mac"> {
 #endif
   let arguments = (ins XPU_CoopSums:$sums, XPU_AnyBuffer:$a, Index:$a_offset,
                        XPU_AnyBuffer:$b, Index:$b_offset, I64Attr:$k, I64Attr:$lda,
-                       I64Attr:$ldb);
+                       I64Attr:$ldb, Optional<Index>:$a_stride, Optional<Index>:$b_stride);
   let assemblyFormat = [{
-    $sums `,` $a `[` $a_offset `]` `,` $b `[` $b_offset `]` attr-dict `:`
+    $sums `,` $a `[` $a_offset `]` (`stride` $a_stride^)? `,` $b `[` $b_offset `]`
+    (`stride` $b_stride^)? attr-dict `:`
     qualified(type($sums)) `,` qualified(type($a)) `,` qualified(type($b))
   }];
   let hasVerifier = 1;

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Runs xpu-vulkan-gemm-probe over every .spv in a folder (names from
+# bench/gemm/workgroup_matrix_gemm.py runs: KIND_SIZE_BMxBNxBK_tWG_uU.spv,
+# KIND wg for matrices loaded from the buffers, st1/st2 staged through shared
+# memory, nt without traffic), after --query; one line per shader in
+# $OUT/vulkan_probe.log. A shader that fails, or computes a wrong element
+# where it should not (every kind but nt), makes the script exit 1.
+set -uo pipefail
+dir="${1:-.device/probe}"
+log="${OUT:-.}/vulkan_probe.log"
+probe="$dir/xpu-vulkan-gemm-probe"
+"$probe" --query | tee "$log" || exit 1
+status=0
+for spv in "$dir"/*.spv; do
+  name="$(basename "$spv" .spv)"
+  if [[ "$name" =~ ^([a-z0-9]+)_([0-9]+)_([0-9]+)x([0-9]+)x[0-9]+_t([0-9]+)_u[0-9]+$ ]]; then
+    kind=${BASH_REMATCH[1]} size=${BASH_REMATCH[2]} bm=${BASH_REMATCH[3]} bn=${BASH_REMATCH[4]}
+    wg=${BASH_REMATCH[5]}
+  elif [[ "$name" =~ ^scalar_([0-9]+)$ ]]; then
+    kind=scalar size=${BASH_REMATCH[1]} bm=1 bn=64 wg=64
+  else
+    echo "skip $name: not a name this script reads" | tee -a "$log"; continue
+  fi
+  timeout 120 "$probe" --spv "$spv" --m "$size" --n "$size" --k "$size" \
+    --bm "$bm" --bn "$bn" --wg "$wg" --iters 20 2>&1 | tee -a "$log"
+  rc=${PIPESTATUS[0]}
+  [ "$rc" = 0 ] || [ "$kind" = nt ] || { echo "FAIL: $name exit $rc" | tee -a "$log"; status=1; }
+done
+exit $status

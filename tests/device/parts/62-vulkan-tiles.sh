@@ -1,0 +1,63 @@
+# The Vulkan tile tiers (issue 15) on the H200's NVIDIA Vulkan driver.
+# 1. The tile conformance tests: f16 kernels in 16x16x16 steps take the
+#    cooperative-matrix tier where the device fact permits it (each test
+#    checks the tier its kernel must take); again with that tier turned off
+#    (XPU_TILE_TIERS_OFF), where those in 32x32 blocks on 1 to 8 subgroups
+#    take the workgroup-scope tier, edge stores included; then that with
+#    cooperativeMatrixWorkgroupScope disabled, and cooperativeMatrix
+#    disabled (the notes must say so). It fails without a
+#    Vulkan device, and unless the device's tile.cooperative-matrix and
+#    tile.cooperative-matrix-workgroup facts are available (xpujit devices
+#    --caps), so the tiers really ran.
+# 2. C = A·B in f16 with f32 sums at 1024, 4096 and 8192 on vulkan:0: the
+#    workgroup-scope tier (the subgroup one turned off; --expect-tier
+#    cooperative-matrix-workgroup) and a few blocks on the subgroup tier, each
+#    run self-checked on sampled elements against float64; then, when part 60
+#    ran before it in this call, the table with its CUDA rows and torch
+#    references. Writes $res/gemm-vulkan.md (bench/gemm/table.py).
+
+step "tiles: the tile conformance tests on the NVIDIA Vulkan driver"
+check env XPU_TEST_BACKEND=vulkan "$bin/conformance" '-ts=tiles'
+check env XPU_TEST_BACKEND=vulkan XPU_TILE_TIERS_OFF=cooperative-matrix \
+  "$bin/conformance" '-ts=tiles'
+check env XPU_TEST_BACKEND=vulkan XPU_TILE_TIERS_OFF=cooperative-matrix \
+  XPU_VULKAN_DISABLE_FEATURES=cooperativeMatrixWorkgroupScope "$bin/conformance" '-ts=tiles'
+check env XPU_TEST_BACKEND=vulkan XPU_VULKAN_DISABLE_FEATURES=cooperativeMatrix \
+  "$bin/conformance" '-ts=tiles'
+check_to "$res/vulkan-caps.txt" "$bin/xpujit" devices --caps
+check grep -Eq "tile\.cooperative-matrix +available" "$res/vulkan-caps.txt"
+check grep -Eq "tile\.cooperative-matrix-workgroup +available" "$res/vulkan-caps.txt"
+
+step "tiles: xpujit tile variants on vulkan:0 (f16; cooperative-matrix-workgroup, cooperative-matrix)"
+gemm_sizes=1024,4096,8192
+# Each block's sums one workgroup-scope matrix (the driver spreads it over
+# the workgroup), in blocks whose operands fit the 40 KiB the driver leaves
+# beside the matrices; the best blocks again in grouped order.
+for v in 64x128x32:128 128x128x16:256 128x128x32:256 128x128x64:256 128x128x64:128 \
+  128x256x16:256 128x256x32:256 256x128x32:256 64x256x32:256; do
+  check_to "$res/gemm-xpu-vulkan-f16-${v/:/-}-wg.jsonl" env XPU_TILE_TIERS_OFF=cooperative-matrix \
+    "$bin/xpu-bench-gemm" --device vulkan:0 --type f16 --sizes "$gemm_sizes" --tile "${v%%:*}" --threads "${v##*:}" --iterations 5 \
+    --expect-tier cooperative-matrix-workgroup
+done
+for v in 128x128x64:256 128x256x32:256; do
+  check_to "$res/gemm-xpu-vulkan-f16-${v/:/-}-g8-wg.jsonl" env \
+    XPU_TILE_TIERS_OFF=cooperative-matrix "$bin/xpu-bench-gemm" --device vulkan:0 --type f16 --sizes 4096,8192 --tile "${v%%:*}" --threads "${v##*:}" \
+    --group 8 --iterations 5 --expect-tier cooperative-matrix-workgroup
+done
+# The subgroup tier (16x16 matrices, 4 to 16 per subgroup), the default, on
+# the same blocks as some of the above and its best ones.
+for v in 64x64x32:128 64x128x32:128 128x128x32:256 128x256x32:256 128x256x32:512; do
+  check_to "$res/gemm-xpu-vulkan-f16-${v/:/-}-sg.jsonl" "$bin/xpu-bench-gemm" --device vulkan:0 \
+    --type f16 --sizes "$gemm_sizes" --tile "${v%%:*}" --threads "${v##*:}" --iterations 5 \
+    --expect-tier cooperative-matrix
+done
+{
+  echo "# C = A·B with xpujit's Vulkan tile tiers on the H200"
+  echo
+  echo "Square n, f16 operands, f32 accumulation, median of the iterations after a"
+  echo "warm-up (device events), each run checked on 2048 sampled elements against"
+  echo "float64; \`tests/device/parts/62-vulkan-tiles.sh\`, bench/gemm/."
+  echo
+  python3 bench/gemm/table.py "$res"/gemm-*.jsonl | grep -v "^| xpujit-cuda\|^| torch"
+} > "$res/gemm-vulkan.md"
+cat "$res/gemm-vulkan.md"

@@ -1,0 +1,104 @@
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: env XPU_DUMP_DIR=%t XPU_TILE_TIERS_OFF=cooperative-matrix xpujit compile %s --target=spirv --chip=cooperative-matrix-workgroup -o %t/k.spv 2>&1 | FileCheck %s --check-prefix=NOTE
+// RUN: cat %t/*lowered-spirv.mlir | FileCheck %s --check-prefix=SPV
+// RUN: env XPU_TILE_TIERS_OFF=cooperative-matrix xpujit compile %s --target=spirv --chip=cooperative-matrix -o %t/khr.spv 2>&1 | FileCheck %s --check-prefix=KHR
+// RUN: xpujit compile %s --target=spirv --chip=cooperative-matrix-workgroup -o %t/first.spv 2>&1 | FileCheck %s --check-prefix=FIRST
+//
+// The workgroup-scope cooperative-matrix tier (issue 15) offline, for a
+// Vulkan device with VK_NV_cooperative_matrix2 as NVIDIA's driver offers it
+// (the chip "cooperative-matrix-workgroup"): each tile's sums are one f32
+// matrix of Workgroup scope in a Function variable, each mac one
+// multiply-add of a workgroup-scope A (rows x K) and B (K x cols) read
+// straight from their read-only buffers where the tiles lie in them with
+// rows 16-byte aligned, else from padded shared rows the tiles are first
+// copied into, element by element. A store that may not fit C stores
+// each invocation's elements where the stride-0 position matrices say they
+// lie. Sums not made of 32x32 blocks, a workgroup that is not a power of
+// two subgroups, or operands past the shared memory the driver leaves
+// demote (here, with the subgroup tier turned off, to the software tile);
+// with the KHR chip alone the tier is unknown. The subgroup tier comes
+// first where both fit (tile_tiering.cpp says why).
+
+// NOTE-DAG: [mma-tiering] kernel 'gemm': cooperative-matrix-workgroup (workgroup-scope cooperative matrices (VK_NV_cooperative_matrix2)); not cooperative-matrix: turned off by XPU_TILE_TIERS_OFF
+// NOTE-DAG: [mma-tiering] kernel 'small': software ({{.*}}; not cooperative-matrix-workgroup: the 16x16x16 f16 mac at {{.*}} is not made of 32x32 blocks of C
+// NOTE-DAG: [mma-tiering] kernel 'three': software ({{.*}}; not cooperative-matrix-workgroup: workgroup-scope matrices need a workgroup of 1, 2, 4 or 8 subgroups of 32 (it has 3)
+// NOTE-DAG: [mma-tiering] kernel 'wide': software ({{.*}}; not cooperative-matrix-workgroup: its operand tiles take 53248 bytes of shared memory, more than the 40960 the device leaves beside workgroup-scope matrices
+// KHR-DAG: [mma-tiering] kernel 'gemm': software ({{.*}}; not cooperative-matrix-workgroup: unknown
+// FIRST-DAG: [mma-tiering] kernel 'gemm': cooperative-matrix (cooperative matrices (VK_KHR_cooperative_matrix))
+// SPV-LABEL: spirv.func @gemm
+// SPV-DAG: spirv.Variable : !spirv.ptr<!spirv.coopmatrix<128x128xf32, Workgroup, MatrixAcc>, Function>
+// SPV: spirv.mlir.loop
+// SPV: spirv.mlir.selection
+// SPV: spirv.KHR.CooperativeMatrixLoad {{.*}} : !spirv.ptr<f16, StorageBuffer>, i32 -> !spirv.coopmatrix<128x64xf16, Workgroup, MatrixA>
+// SPV: spirv.KHR.CooperativeMatrixLoad {{.*}} : !spirv.ptr<f16, StorageBuffer>, i32 -> !spirv.coopmatrix<64x128xf16, Workgroup, MatrixB>
+// SPV: spirv.KHR.CooperativeMatrixMulAdd
+// SPV: spirv.KHR.CooperativeMatrixLoad {{.*}} : !spirv.ptr<f16, Workgroup>, i32 -> !spirv.coopmatrix<128x64xf16, Workgroup, MatrixA>
+// SPV: spirv.KHR.CooperativeMatrixLoad {{.*}} : !spirv.ptr<f16, Workgroup>, i32 -> !spirv.coopmatrix<64x128xf16, Workgroup, MatrixB>
+// SPV: spirv.KHR.CooperativeMatrixMulAdd {{.*}} : !spirv.coopmatrix<128x64xf16, Workgroup, MatrixA>, !spirv.coopmatrix<64x128xf16, Workgroup, MatrixB> -> !spirv.coopmatrix<128x128xf32, Workgroup, MatrixAcc>
+// SPV-NOT: spirv.KHR.CooperativeMatrixMulAdd
+// SPV: spirv.KHR.CooperativeMatrixStore {{.*}} : !spirv.ptr<f32, StorageBuffer>, !spirv.coopmatrix<128x128xf32, Workgroup, MatrixAcc>, i32
+// SPV: spirv.KHR.CooperativeMatrixLoad {{.*}}, %{{.*}}, <ColumnMajor>, {{.*}} : !spirv.ptr<f32, Workgroup>, i32 -> !spirv.coopmatrix<128x128xf32, Workgroup, MatrixAcc>
+// SPV: spirv.KHR.CooperativeMatrixLoad {{.*}}, %{{.*}}, <RowMajor>, {{.*}} : !spirv.ptr<f32, Workgroup>, i32 -> !spirv.coopmatrix<128x128xf32, Workgroup, MatrixAcc>
+// SPV: spirv.KHR.CooperativeMatrixLength : !spirv.coopmatrix<128x128xf32, Workgroup, MatrixAcc>
+// SPV: spirv.AccessChain {{.*}} : !spirv.ptr<!spirv.coopmatrix<128x128xf32, Workgroup, MatrixAcc>, Function>, i32 -> !spirv.ptr<f32, Function>
+// SPV-LABEL: spirv.func @small
+// SPV-NOT: Workgroup, MatrixAcc
+// SPV-LABEL: spirv.func @three
+
+// 128x128 blocks of C over a K loop of 64-deep tiles on 8 subgroups.
+xpu.kernel @gemm(%A: !xpu.buffer<f16, ro>, %B: !xpu.buffer<f16, ro>, %C: !xpu.buffer<f32>, %k32: i32, %n32: i32)
+    attributes {workgroup_size = array<i64: 256, 1, 1>} {
+  %k = arith.index_castui %k32 : i32 to index
+  %n = arith.index_castui %n32 : i32 to index
+  %z = arith.constant 0.0 : f32
+  %o = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %init = xpu.tile_fill %z : !xpu.tile<128x128xf32>
+  %acc = scf.for %kk = %o to %k step %c64 iter_args(%c = %init) -> (!xpu.tile<128x128xf32>) {
+    %a = xpu.tile_load %A[%kk], %k : !xpu.buffer<f16, ro> -> !xpu.tile<128x64xf16>
+    %bo = arith.muli %kk, %n : index
+    %b = xpu.tile_load %B[%bo], %n : !xpu.buffer<f16, ro> -> !xpu.tile<64x128xf16>
+    %r = xpu.mac %c, %a, %b : !xpu.tile<128x128xf32>, !xpu.tile<128x64xf16>, !xpu.tile<64x128xf16>
+    scf.yield %r : !xpu.tile<128x128xf32>
+  }
+  xpu.tile_store %acc, %C[%o], %n : !xpu.tile<128x128xf32>, !xpu.buffer<f32>
+  xpu.return
+}
+
+xpu.kernel @small(%A: !xpu.buffer<f16, ro>, %C: !xpu.buffer<f32>)
+    attributes {workgroup_size = array<i64: 32, 1, 1>} {
+  %z = arith.constant 0.0 : f32
+  %o = arith.constant 0 : index
+  %ld = arith.constant 16 : index
+  %init = xpu.tile_fill %z : !xpu.tile<16x16xf32>
+  %a = xpu.tile_load %A[%o], %ld : !xpu.buffer<f16, ro> -> !xpu.tile<16x16xf16>
+  %r = xpu.mac %init, %a, %a : !xpu.tile<16x16xf32>, !xpu.tile<16x16xf16>, !xpu.tile<16x16xf16>
+  xpu.tile_store %r, %C[%o], %ld : !xpu.tile<16x16xf32>, !xpu.buffer<f32>
+  xpu.return
+}
+
+xpu.kernel @three(%A: !xpu.buffer<f16, ro>, %C: !xpu.buffer<f32>)
+    attributes {workgroup_size = array<i64: 96, 1, 1>} {
+  %z = arith.constant 0.0 : f32
+  %o = arith.constant 0 : index
+  %ld = arith.constant 32 : index
+  %init = xpu.tile_fill %z : !xpu.tile<32x32xf32>
+  %a = xpu.tile_load %A[%o], %ld : !xpu.buffer<f16, ro> -> !xpu.tile<32x32xf16>
+  %r = xpu.mac %init, %a, %a : !xpu.tile<32x32xf32>, !xpu.tile<32x32xf16>, !xpu.tile<32x32xf16>
+  xpu.tile_store %r, %C[%o], %ld : !xpu.tile<32x32xf32>, !xpu.buffer<f32>
+  xpu.return
+}
+
+xpu.kernel @wide(%A: !xpu.buffer<f16, ro>, %B: !xpu.buffer<f16, ro>, %C: !xpu.buffer<f32>, %n32: i32)
+    attributes {workgroup_size = array<i64: 256, 1, 1>} {
+  %n = arith.index_castui %n32 : i32 to index
+  %z = arith.constant 0.0 : f32
+  %o = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %init = xpu.tile_fill %z : !xpu.tile<128x256xf32>
+  %a = xpu.tile_load %A[%o], %c64 : !xpu.buffer<f16, ro> -> !xpu.tile<128x64xf16>
+  %b = xpu.tile_load %B[%o], %n : !xpu.buffer<f16, ro> -> !xpu.tile<64x256xf16>
+  %r = xpu.mac %init, %a, %b : !xpu.tile<128x256xf32>, !xpu.tile<128x64xf16>, !xpu.tile<64x256xf16>
+  xpu.tile_store %r, %C[%o], %n : !xpu.tile<128x256xf32>, !xpu.buffer<f32>
+  xpu.return
+}

@@ -180,7 +180,7 @@ private:
   llvm::DenseSet<Type> sumTypes;
   /// Workgroup tier: operand tiles of read-only buffers not copied at their
   /// load; their macs read them from the buffer where they can
-  /// (directOperand), else copy them into this shared storage first.
+  /// (lowerMacDirect), else copy them into this shared storage first.
   llvm::DenseMap<Value, TileLoadOp> deferred;
 
   Value idx(int64_t v) {
@@ -962,7 +962,8 @@ private:
       bool coopOperand = coopMatrix && onlyMacOperand(load.getResult());
       Value s = coopOperand ? newCoopOperand(t) : newStorage(t);
       storage[load.getResult()] = s;
-      // Nothing writes a read-only buffer between the load and its macs.
+      // No invocation of a launch writes a read-only buffer (as the
+      // uniformity analysis assumes too), so its macs read what it would.
       if (coopWorkgroup && coopOperand && !load.getColMajor() && t.getElementType().isF16() &&
           cast<BufferType>(load.getBuffer().getType()).getAccess() == Access::ro) {
         deferred[s] = load;

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# The Vulkan GEMM probe (bench/gemm/vulkan_gemm_probe.cpp) on whatever Vulkan
+# device there is (lavapipe in CI), with the generator's scalar shader (no
+# cooperative matrices): a right shader must check out on every sampled
+# element, one built for another K must be caught. Skips (77) without a
+# Vulkan device.
+#   vulkan_gemm_probe.sh PROBE MLIR_TRANSLATE GENERATOR
+set -u
+probe=$1 translate=$2 generator=$3
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+if ! "$probe" --query > "$dir/query.txt" 2>&1; then
+  echo "SKIP: no Vulkan device: $(cat "$dir/query.txt")"
+  exit 77
+fi
+cat "$dir/query.txt"
+make_spv() { # K of the shader, output
+  python3 "$generator" --scalar --m 128 --n 128 --k "$1" --wg 64 > "$dir/s.mlir" &&
+    "$translate" --no-implicit-module --serialize-spirv "$dir/s.mlir" -o "$2"
+}
+make_spv 128 "$dir/right.spv" || { echo "FAIL: could not build the shader"; exit 1; }
+make_spv 64 "$dir/wrong.spv" || { echo "FAIL: could not build the shader"; exit 1; }
+args=(--m 128 --n 128 --k 128 --bm 1 --bn 64 --wg 64 --iters 2)
+"$probe" --spv "$dir/right.spv" "${args[@]}" || { echo "FAIL: the right shader did not check out"; exit 1; }
+if "$probe" --spv "$dir/wrong.spv" "${args[@]}" > "$dir/wrong.txt"; then
+  cat "$dir/wrong.txt"
+  echo "FAIL: a shader with the wrong K passed the check"
+  exit 1
+fi
+grep -q "WRONG" "$dir/wrong.txt" || { cat "$dir/wrong.txt"; echo "FAIL: no WRONG verdict"; exit 1; }
+echo "ok: the right shader checks out, the wrong one is caught"

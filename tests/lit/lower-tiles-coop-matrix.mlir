@@ -4,9 +4,11 @@
 // subgroups (SubgroupId) as cooperative matrices, here 2 subgroups of 2x2
 // 16x16 matrices each; the operand tiles are copied a 16x16 block at a
 // time into rows padded by 16 bytes (ld 40); the mac reads them there, and
-// the sums are stored straight into C (the loads and the store are not
-// checked here: tiles-coop-matrix.mlir has the checked paths); the tier
-// is lowered on spirv only.
+// the sums are stored straight into C. The loads and the store are not
+// checked here (tiles-coop-matrix.mlir has the checked paths), but each
+// goes through cooperative matrices only where its rows start 16-byte
+// aligned (as Vulkan asks), else element by element; the tier is lowered
+// on spirv only.
 
 // CHECK-LABEL: xpu.kernel @gemm
 // CHECK-DAG: %[[SG:.*]] = xpu.wave_id
@@ -14,15 +16,22 @@
 // CHECK-DAG: %[[A:.*]] = xpu.alloc : !xpu.buffer<2560xf16, shared>
 // CHECK-DAG: %[[B:.*]] = xpu.alloc : !xpu.buffer<1280xf16, shared>
 // CHECK: xpu.coop_sums_fill %[[S]], %{{.*}} : !xpu.coop_sums<2, 2>
-// CHECK: scf.for %{{.*}} = %[[SG]] to %c8 step %c2
+// CHECK: scf.if
+// CHECK: scf.for %{{.*}} = %[[SG]] to %c8{{.*}} step %c2
 // CHECK: xpu.coop_block_copy %arg0[%{{.*}}], %c32 -> %[[A]][%{{.*}}] {ld = 40 : i64}
-// CHECK: scf.for %{{.*}} = %[[SG]] to %c4 step %c2
+// CHECK: } else {
+// CHECK: xpu.load %arg0
+// CHECK: scf.if
+// CHECK: scf.for %{{.*}} = %[[SG]] to %c4{{.*}} step %c2
 // CHECK: xpu.coop_block_copy %arg1[%{{.*}}], %c32 -> %[[B]][%{{.*}}] {ld = 40 : i64}
+// CHECK: } else {
+// CHECK: xpu.load %arg1
 // CHECK: xpu.barrier
 // CHECK: xpu.coop_sums_mac %[[S]], %[[A]][%{{.*}}], %[[B]][%{{.*}}] {k = 32 : i64, lda = 40 : i64, ldb = 40 : i64}
 // CHECK: scf.if
 // CHECK: xpu.coop_sums_store %[[S]], %arg2[%{{.*}}], %c32 : !xpu.coop_sums<2, 2>, !xpu.buffer<f32>
-// CHECK-NOT: else
+// CHECK: } else {
+// CHECK: xpu.coop_sums_store %[[S]], %{{.*}}[%{{.*}}], %c16 {only = 0 : i64}
 // NVVM: has tile tier 'cooperative-matrix', which xpu-lower-tiles does not lower for target 'nvvm'
 
 xpu.kernel @gemm(%A: !xpu.buffer<f16, ro>, %B: !xpu.buffer<f16, ro>, %C: !xpu.buffer<f32>)

@@ -342,6 +342,32 @@ private:
                       load.getResult().getType(), load.getColMajor());
   }
 
+  /// Whether rows (columns) of `elemBytes`-byte elements at `offset`,
+  /// `stride` apart, all start 16-byte aligned, as Vulkan asks of the
+  /// pointer and stride of cooperative-matrix loads and stores
+  /// (VUID-RuntimeSpirv-OpCooperativeMatrixLoadKHR-08986); a driver may
+  /// read or write other elements when they do not.
+  Value rowsAligned(Location loc, Value offset, Value stride, int64_t elemBytes) {
+    int64_t unit = 16 / elemBytes;
+    auto multiple = [&](Value v) {
+      return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                   arith::RemUIOp::create(b, loc, v, idx(unit)), idx(0));
+    };
+    return arith::AndIOp::create(b, loc, multiple(offset), multiple(stride));
+  }
+
+  /// Whether cooperative-matrix loads may read the tile of `load` at
+  /// `offset` from its buffer: rows 16-byte aligned and, when the load is
+  /// checked, the whole tile in the buffer.
+  Value coopReadable(TileLoadOp load, Value offset) {
+    TileType t = load.getResult().getType();
+    Value ok = rowsAligned(load.getLoc(), offset, load.getStride(),
+                           t.getElementType().getIntOrFloatBitWidth() / 8);
+    if (load->hasAttr("checked"))
+      ok = arith::AndIOp::create(b, load.getLoc(), ok, tileFits(load, offset));
+    return ok;
+  }
+
   /// The first row and column of 16x16 block `blk` (row-major) of `t`.
   std::pair<Value, Value> blockAt(Location loc, TileType t, Value blk) {
     int64_t blocksJ = t.getCols() / 16;
@@ -363,7 +389,8 @@ private:
   /// into shared memory and, before its mac, reads the next iteration's
   /// tile, so the global reads overlap the multiply-adds. A checked tile
   /// that does not lie wholly in its buffer is not read ahead: its
-  /// iteration copies it element by element, with the checks.
+  /// iteration copies it element by element, with the checks; so does one
+  /// whose rows do not start 16-byte aligned (rowsAligned).
   bool pipelineCoopOperand(TileLoadOp load, Value s) {
     scf::ForOp loop = readAheadLoop(load);
     TileType t = load.getResult().getType();
@@ -371,7 +398,7 @@ private:
     if (!loop || blocks % subgroups)
       return false;
     Location loc = load.getLoc();
-    bool checked = load->hasAttr("checked"), colMajor = load.getColMajor();
+    bool colMajor = load.getColMajor();
     int64_t per = blocks / subgroups, ld = operandLd(s, t.getCols());
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPoint(loop);
@@ -379,13 +406,11 @@ private:
     if (!offset0)
       return false;
     Value regs = atEntry<CoopBlocksAllocOp>(CoopBlocksType::get(b.getContext(), per));
-    // Reads the tile at `offset` into the blocks (when it fits).
-    auto read = [this, load, regs, per, t, checked, colMajor, loc](Value offset) mutable {
+    // Reads the tile at `offset` into the blocks (when it may).
+    auto read = [this, load, regs, per, t, colMajor, loc](Value offset) mutable {
       OpBuilder::InsertionGuard ig(b);
-      if (checked) {
-        auto fits = scf::IfOp::create(b, loc, TypeRange{}, tileFits(load, offset), false);
-        b.setInsertionPointToStart(fits.thenBlock());
-      }
+      auto fits = scf::IfOp::create(b, loc, TypeRange{}, coopReadable(load, offset), false);
+      b.setInsertionPointToStart(fits.thenBlock());
       for (int64_t q = 0; q < per; ++q) {
         auto [r0, c0] = copiedBlock(loc, t, q);
         CoopBlocksLoadOp::create(b, loc, regs, q, load.getBuffer(),
@@ -403,13 +428,11 @@ private:
     barrier(loc);
     {
       OpBuilder::InsertionGuard ig(b);
-      if (checked) {
-        auto fits = scf::IfOp::create(b, loc, TypeRange{}, tileFits(load, load.getOffset()),
-                                      /*withElse=*/true);
-        b.setInsertionPointToStart(fits.elseBlock());
-        copyElements(load, s);
-        b.setInsertionPointToStart(fits.thenBlock());
-      }
+      auto fits = scf::IfOp::create(b, loc, TypeRange{}, coopReadable(load, load.getOffset()),
+                                    /*withElse=*/true);
+      b.setInsertionPointToStart(fits.elseBlock());
+      copyElements(load, s);
+      b.setInsertionPointToStart(fits.thenBlock());
       for (int64_t q = 0; q < per; ++q) {
         auto [r0, c0] = copiedBlock(loc, t, q);
         CoopBlocksStoreOp::create(b, loc, regs, q, s, linearAt(loc, r0, c0, ld), ld);
@@ -429,21 +452,19 @@ private:
   }
 
   /// A cooperative-matrix operand tile copied by whole subgroups, one
-  /// 16x16 block through a cooperative matrix at a time, when all of it
-  /// lies in its buffer (always, when the load is unchecked). A checked
-  /// load leaves the builder in the branch where it does not and returns
-  /// true: there the elements are copied one by one, with their checks
-  /// (zeros past the end, reported).
-  bool copyCoopOperand(TileLoadOp load, Value shared) {
+  /// 16x16 block through a cooperative matrix at a time, when the
+  /// matrices may read it (coopReadable: its rows 16-byte aligned and, for
+  /// a checked load, all of it in its buffer). Leaves the builder in the
+  /// branch where they may not: there the caller copies the elements one
+  /// by one, with their checks (zeros past the end, reported).
+  void copyCoopOperand(TileLoadOp load, Value shared) {
     Location loc = load.getLoc();
     TileType t = load.getResult().getType();
-    bool colMajor = load.getColMajor(), checked = load->hasAttr("checked");
+    bool colMajor = load.getColMajor();
     Value stride = load.getStride(), offset = load.getOffset();
-    scf::IfOp guard;
-    if (checked) {
-      guard = scf::IfOp::create(b, loc, TypeRange{}, tileFits(load, offset), /*withElse=*/true);
-      b.setInsertionPointToStart(guard.thenBlock());
-    }
+    auto guard =
+        scf::IfOp::create(b, loc, TypeRange{}, coopReadable(load, offset), /*withElse=*/true);
+    b.setInsertionPointToStart(guard.thenBlock());
     int64_t ld = operandLd(shared, t.getCols());
     auto blocks = forLoop(loc, warp, idx(t.getRows() / 16 * (t.getCols() / 16)),
                           idx(fixedCount / waveSize));
@@ -456,10 +477,7 @@ private:
                               colMajor ? b.getUnitAttr() : UnitAttr(), shared,
                               linearAt(loc, r0, c0, ld), b.getI64IntegerAttr(ld));
     }
-    if (!checked)
-      return false;
     b.setInsertionPointToStart(guard.elseBlock());
-    return true;
   }
 
   /// New sums for a subgroup's share of a tile (cooperative matrices).
@@ -976,8 +994,9 @@ private:
       barrier(loc);
       {
         OpBuilder::InsertionGuard g(b);
-        if (!byBlocks || copyCoopOperand(load, s))
-          copyElements(load, s);
+        if (byBlocks)
+          copyCoopOperand(load, s); // leaves the builder where the elements go one by one
+        copyElements(load, s);
       }
       barrier(loc);
       return success();
@@ -1778,7 +1797,8 @@ private:
 
   /// A tile held as sums: each subgroup stores its matrices straight into
   /// the buffer when the whole tile lies in it (always, when the store is
-  /// unchecked). Otherwise each element is stored with its check, as the
+  /// unchecked) and its rows start 16-byte aligned (rowsAligned).
+  /// Otherwise each element is stored with its check, as the
   /// other tiers do (storeSumsThroughScratch, storeWorkgroupSumsElements);
   /// a stride below the tile's width stores nothing and reports
   /// (lowerStore).
@@ -1787,11 +1807,11 @@ private:
     TileType t = cast<TileType>(store.getValue().getType());
     bool colMajor = store.getColMajor(), checked = store->hasAttr("checked");
     Value stride = store.getStride(), offset = store.getOffset();
-    Value fits = wide;
+    Value fits = arith::AndIOp::create(b, loc, wide, rowsAligned(loc, offset, stride, 4));
     if (checked)
       fits = arith::AndIOp::create(
-          b, loc, wide, tileInside(loc, store.getBuffer(), offset, stride, t, colMajor));
-    auto guard = scf::IfOp::create(b, loc, TypeRange{}, fits, /*withElse=*/checked);
+          b, loc, fits, tileInside(loc, store.getBuffer(), offset, stride, t, colMajor));
+    auto guard = scf::IfOp::create(b, loc, TypeRange{}, fits, /*withElse=*/true);
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(guard.thenBlock());
     ifHolding(loc, t, [&] {
@@ -1799,15 +1819,15 @@ private:
                               holderAt(loc, t, offset, stride, colMajor), stride, colMajor,
                               IntegerAttr());
     });
-    if (!checked)
-      return success();
     b.setInsertionPointToStart(guard.elseBlock());
-    auto partial = scf::IfOp::create(b, loc, TypeRange{}, wide, /*withElse=*/true);
+    auto partial = scf::IfOp::create(b, loc, TypeRange{}, wide, /*withElse=*/checked);
     b.setInsertionPointToStart(partial.thenBlock());
     if (coopWorkgroup)
       storeWorkgroupSumsElements(store, sums);
     else
       storeSumsThroughScratch(store, sums);
+    if (!checked)
+      return success();
     b.setInsertionPointToStart(partial.elseBlock());
     Value size = BufferSizeOp::create(b, loc, store.getBuffer());
     auto st = StoreOp::create(b, loc, arith::ConstantFloatOp::create(b, loc, b.getF32Type(),
@@ -2335,18 +2355,9 @@ private:
     int64_t K = cast<TileType>(mac.getA().getType()).getCols();
     TileLoadOp la = deferred.lookup(as), lb = deferred.lookup(bs);
     Value direct = arith::ConstantIntOp::create(b, loc, 1, 1);
-    for (TileLoadOp l : {la, lb}) {
-      if (!l)
-        continue;
-      auto aligned8 = [&](Value v) {
-        return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                     arith::RemUIOp::create(b, loc, v, idx(8)), idx(0));
-      };
-      direct = arith::AndIOp::create(b, loc, direct, aligned8(l.getOffset()));
-      direct = arith::AndIOp::create(b, loc, direct, aligned8(l.getStride()));
-      if (l->hasAttr("checked"))
-        direct = arith::AndIOp::create(b, loc, direct, tileFits(l, l.getOffset()));
-    }
+    for (TileLoadOp l : {la, lb})
+      if (l)
+        direct = arith::AndIOp::create(b, loc, direct, coopReadable(l, l.getOffset()));
     auto [row, col] = holderStart(loc, ct);
     Value aOff = arith::MulIOp::create(b, loc, row, idx(lda));
     // An operand copied at its load is read from shared memory as usual

@@ -303,7 +303,7 @@ std::string refusal(const Tier &tier, const std::vector<Mac> &macs, int64_t invo
       return why;
   if (tier.hardware == Capability::tileCoopMatrixWorkgroup && fact.limit &&
       workgroupMatrixShared(macs) > *fact.limit)
-    return "its operand tiles take " + std::to_string(workgroupMatrixShared(macs)) +
+    return "its tiles take " + std::to_string(workgroupMatrixShared(macs)) +
            " bytes of shared memory, more than the " + std::to_string(*fact.limit) +
            " the device leaves beside workgroup-scope matrices (" + fact.evidence + ")";
   if (tier.fitsChip)

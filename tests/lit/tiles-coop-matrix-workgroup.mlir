@@ -22,7 +22,7 @@
 // NOTE-DAG: [mma-tiering] kernel 'gemm': cooperative-matrix-workgroup (workgroup-scope cooperative matrices (VK_NV_cooperative_matrix2)); not cooperative-matrix: turned off by XPU_TILE_TIERS_OFF
 // NOTE-DAG: [mma-tiering] kernel 'small': software ({{.*}}; not cooperative-matrix-workgroup: the 16x16x16 f16 mac at {{.*}} is not made of 32x32 blocks of C
 // NOTE-DAG: [mma-tiering] kernel 'three': software ({{.*}}; not cooperative-matrix-workgroup: workgroup-scope matrices need a workgroup of 1, 2, 4 or 8 subgroups of 32 (it has 3)
-// NOTE-DAG: [mma-tiering] kernel 'wide': software ({{.*}}; not cooperative-matrix-workgroup: its operand tiles take 53248 bytes of shared memory, more than the 40960 the device leaves beside workgroup-scope matrices
+// NOTE-DAG: [mma-tiering] kernel 'wide': software ({{.*}}; not cooperative-matrix-workgroup: its tiles take 53248 bytes of shared memory, more than the 40960 the device leaves beside workgroup-scope matrices
 // KHR-DAG: [mma-tiering] kernel 'gemm': software ({{.*}}; not cooperative-matrix-workgroup: unknown
 // FIRST-DAG: [mma-tiering] kernel 'gemm': cooperative-matrix (cooperative matrices (VK_KHR_cooperative_matrix))
 // SPV-LABEL: spirv.func @gemm

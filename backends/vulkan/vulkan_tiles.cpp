@@ -11,13 +11,17 @@ namespace {
 /// subgroup size must be 32 and unable to vary.
 constexpr uint32_t kCoopMatrixSubgroup = 32;
 
+/// `c` unavailable on this device, for `why`.
+cap::Fact unavailable(Capability c, std::string why, std::string evidence) {
+  return {c, cap::Kind::deviceOptional, cap::Unavailable{cap::Kind::deviceOptional, std::move(why)},
+          std::move(evidence)};
+}
+
 cap::Fact coopMatrixFact(const VulkanDevice &device) {
   const PhysicalInfo &info = device.info;
   using C = Capability;
   auto no = [](std::string why, std::string evidence) {
-    return cap::Fact{C::tileCoopMatrix, cap::Kind::deviceOptional,
-                     cap::Unavailable{cap::Kind::deviceOptional, std::move(why)},
-                     std::move(evidence)};
+    return unavailable(C::tileCoopMatrix, std::move(why), std::move(evidence));
   };
   std::string listed = "vkEnumerateDeviceExtensionProperties: VK_KHR_cooperative_matrix ";
   if (!info.hasCoopMatrix)
@@ -73,9 +77,7 @@ cap::Fact coopMatrixWorkgroupFact(const VulkanDevice &device, const cap::Fact &s
   const PhysicalInfo &info = device.info;
   using C = Capability;
   auto no = [](std::string why, std::string evidence) {
-    return cap::Fact{C::tileCoopMatrixWorkgroup, cap::Kind::deviceOptional,
-                     cap::Unavailable{cap::Kind::deviceOptional, std::move(why)},
-                     std::move(evidence)};
+    return unavailable(C::tileCoopMatrixWorkgroup, std::move(why), std::move(evidence));
   };
   std::string listed = "vkEnumerateDeviceExtensionProperties: VK_NV_cooperative_matrix2 ";
   if (!info.hasCoopMatrix2)

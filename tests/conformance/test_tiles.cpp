@@ -266,6 +266,19 @@ void checkWorkgroupTierWhereFits(const std::string &text, int tm, int tn, int th
   CHECK(note.rfind(want + " (", 0) == 0);
 }
 
+/// Whether the device refuses `text` for its shared memory limit
+/// (XPU-CAP001): a skip, said so, where the software tile keeps large sums
+/// in shared memory.
+bool refusedForSharedMemory(const std::string &text) {
+  xpu_status st;
+  std::string said = diagnosticsOf(text, st);
+  if (st != XPU_ERROR_REFUSED || said.find("XPU-CAP001") == std::string::npos ||
+      said.find("shared memory") == std::string::npos)
+    return false;
+  MESSAGE("SKIP on " << target().name << ": " << said);
+  return true;
+}
+
 float same(float f) { return f; }
 float keep(float f) { return f; }
 
@@ -380,15 +393,8 @@ void checkHalfGemm(const HalfGemm &v) {
     if (!runsHere(g.text(), {std::string(t) == "f16" ? "f16.storage" : "bf16.storage"}))
       continue;
     bool tensorTier = target().backend == XPU_BACKEND_CUDA && !nvidiaTier(g).empty();
-    if (!tensorTier) {
-      xpu_status st;
-      std::string said = diagnosticsOf(g.text(), st);
-      if (st == XPU_ERROR_REFUSED && said.find("XPU-CAP001") != std::string::npos &&
-          said.find("shared memory") != std::string::npos) {
-        MESSAGE("SKIP on " << target().name << ": " << said);
-        continue;
-      }
-    }
+    if (!tensorTier && refusedForSharedMemory(g.text()))
+      continue;
     bool half = std::string(t) == "f16";
     checkFloatGemm<uint16_t>(g, v.m, v.n, v.k, half ? toHalf : toBf16,
                              half ? fromHalf : fromBf16, std::ldexp(1.0, -23),
@@ -532,17 +538,11 @@ TEST_CASE("f16 tiles in 16x16x16 steps: the cooperative-matrix tier where there 
     INFO(v.tm << "x" << v.tn << "x" << v.tk << " tiles, " << v.threads << " invocations");
     if (!runsHere(g.text(), {"f16.storage"}))
       return;
-    if (vulkanCoopTier(g).empty() && emulatedTierOf(g).empty()) {
-      // The software tile keeps these sums in shared memory, which a
-      // device may not have room for (lavapipe: 32 KiB).
-      xpu_status st;
-      std::string said = diagnosticsOf(g.text(), st);
-      if (st == XPU_ERROR_REFUSED && said.find("XPU-CAP001") != std::string::npos &&
-          said.find("shared memory") != std::string::npos) {
-        MESSAGE("SKIP on " << target().name << ": " << said);
-        continue;
-      }
-    }
+    // The software tile keeps these sums in shared memory, which a device
+    // may not have room for (lavapipe: 32 KiB).
+    if (vulkanCoopTier(g).empty() && emulatedTierOf(g).empty() &&
+        refusedForSharedMemory(g.text()))
+      continue;
     checkFloatGemm<uint16_t>(g, v.m, v.n, v.k, toHalf, fromHalf, std::ldexp(1.0, -23),
                              v.epilogue ? 3 : 1);
     std::string note = gemmNote(g.text());

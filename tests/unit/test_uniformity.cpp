@@ -39,6 +39,9 @@ xpu.kernel @k(%n: i32, %out: !xpu.buffer<i32>, %in: !xpu.buffer<i32, ro>) {
   %d = xpu.call @inc(%t32) {tag = "d"} : (i32) -> i32
   %ro = xpu.load %in[%c0] {tag = "ro"} : !xpu.buffer<i32, ro>
   %rw = xpu.load %out[%c0] {tag = "rw"} : !xpu.buffer<i32>
+  %n_idx = arith.index_castui %n : i32 to index
+  %at_n = xpu.aligned %in[%n_idx] {bytes = 16 : i64, tag = "aligned_n"} : !xpu.buffer<i32, ro>
+  %at_t = xpu.aligned %in[%t] {bytes = 16 : i64, tag = "aligned_t"} : !xpu.buffer<i32, ro>
   %first = arith.cmpi eq, %t, %c0 {tag = "first"} : index
   scf.if %first {
     xpu.store %n, %out[%c0] {tag = "divergent_store"} : !xpu.buffer<i32>
@@ -64,7 +67,8 @@ TEST_CASE("uniformity: values and control, as a backend queries them") {
   CHECK(u.isUniform(value("u")));  // inc(%n): each call site by its own argument
   CHECK(u.isUniform(value("ro"))); // a read-only buffer at a uniform index
   CHECK(u.isUniform(value("pos")));
-  for (const char *name : {"t", "t32", "d", "rw", "first"}) {
+  CHECK(u.isUniform(value("aligned_n"))); // where buffer[index] lies: as its operands
+  for (const char *name : {"t", "t32", "d", "rw", "first", "aligned_t"}) {
     CAPTURE(name);
     CHECK_FALSE(u.isUniform(value(name)));
     CHECK_FALSE(u.isUniform(value(name), Uniformity::wave));

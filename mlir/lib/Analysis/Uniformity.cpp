@@ -362,6 +362,11 @@ struct UniformityAnalysis::State {
           if (!cast<BufferType>(size.getBuffer().getType()).hasStaticSize())
             raise(size.getResult(), info(size.getBuffer()));
         })
+        .Case<AlignedOp>([&](AlignedOp aligned) {
+          // Where buffer[index] lies depends on the buffer and the index.
+          raise(aligned.getResult(),
+                join(info(aligned.getBuffer()), info(aligned.getIndex())));
+        })
         .Case<LoadOp>([&](LoadOp load) {
           // Only a buffer nobody writes during the launch reads the same
           // at the same index for every invocation.

@@ -342,27 +342,15 @@ private:
                       load.getResult().getType(), load.getColMajor());
   }
 
-  /// Whether rows (columns) of `elemBytes`-byte elements at `offset`,
-  /// `stride` apart, all start 16-byte aligned, as Vulkan asks of the
-  /// pointer and stride of cooperative-matrix loads and stores
-  /// (VUID-RuntimeSpirv-OpCooperativeMatrixLoadKHR-08986); a driver may
-  /// read or write other elements when they do not.
-  Value rowsAligned(Location loc, Value offset, Value stride, int64_t elemBytes) {
-    int64_t unit = 16 / elemBytes;
-    auto multiple = [&](Value v) {
-      return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                   arith::RemUIOp::create(b, loc, v, idx(unit)), idx(0));
-    };
-    return arith::AndIOp::create(b, loc, multiple(offset), multiple(stride));
-  }
-
   /// Whether cooperative-matrix loads may read the tile of `load` at
-  /// `offset` from its buffer: rows 16-byte aligned and, when the load is
-  /// checked, the whole tile in the buffer.
+  /// `offset` from its buffer: rows starting 16-byte aligned, as Vulkan asks
+  /// of their pointer and stride (VUID-RuntimeSpirv-OpCooperativeMatrixLoadKHR-08986;
+  /// a driver may read other elements when they do not) and, when the load
+  /// is checked, the whole tile in the buffer.
   Value coopReadable(TileLoadOp load, Value offset) {
     TileType t = load.getResult().getType();
-    Value ok = rowsAligned(load.getLoc(), offset, load.getStride(),
-                           t.getElementType().getIntOrFloatBitWidth() / 8);
+    Value ok = rowsAligned(load.getLoc(), load, offset,
+                           128 / t.getElementType().getIntOrFloatBitWidth());
     if (load->hasAttr("checked"))
       ok = arith::AndIOp::create(b, load.getLoc(), ok, tileFits(load, offset));
     return ok;
@@ -1278,16 +1266,21 @@ private:
     return alloc;
   }
 
-  /// Whether every `width` elements of the rows of `load`'s tile, were it
-  /// at `offset`, start aligned to their size (the offset's address and the
+  /// Whether every `width` elements of rows `stride` apart from `offset` of
+  /// `buffer` start aligned to their size (the offset's address and the
   /// stride; checked at run time).
-  Value rowsAligned(Location loc, TileLoadOp load, Value offset, int64_t width) {
-    int64_t bytes = width * load.getResult().getType().getElementType().getIntOrFloatBitWidth() / 8;
+  Value rowsAligned(Location loc, Value buffer, Value offset, Value stride, int64_t width) {
+    Type elem = cast<BufferType>(buffer.getType()).getElementType();
+    int64_t bytes = width * elem.getIntOrFloatBitWidth() / 8;
     return arith::AndIOp::create(
-        b, loc, AlignedOp::create(b, loc, load.getBuffer(), offset, bytes),
+        b, loc, AlignedOp::create(b, loc, buffer, offset, bytes),
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                              arith::RemUIOp::create(b, loc, load.getStride(), idx(width)),
-                              idx(0)));
+                              arith::RemUIOp::create(b, loc, stride, idx(width)), idx(0)));
+  }
+
+  /// The same for the rows of `load`'s tile, were it at `offset`.
+  Value rowsAligned(Location loc, TileLoadOp load, Value offset, int64_t width) {
+    return rowsAligned(loc, load.getBuffer(), offset, load.getStride(), width);
   }
 
   /// A mac operand tile into shared storage with the load's orientation:
@@ -1807,7 +1800,9 @@ private:
     TileType t = cast<TileType>(store.getValue().getType());
     bool colMajor = store.getColMajor(), checked = store->hasAttr("checked");
     Value stride = store.getStride(), offset = store.getOffset();
-    Value fits = arith::AndIOp::create(b, loc, wide, rowsAligned(loc, offset, stride, 4));
+    // 16-byte rows, as Vulkan asks of cooperative-matrix stores (coopReadable).
+    Value fits = arith::AndIOp::create(
+        b, loc, wide, rowsAligned(loc, store.getBuffer(), offset, stride, 4));
     if (checked)
       fits = arith::AndIOp::create(
           b, loc, fits, tileInside(loc, store.getBuffer(), offset, stride, t, colMajor));

@@ -438,6 +438,31 @@ struct BufferSizeLowering : XPUPattern<BufferSizeOp> {
   }
 };
 
+/// Logical addressing has no addresses, but each buffer starts where its
+/// binding does (offset 0 of its own VkBuffer: vulkan_kernels.cpp) or
+/// where its Workgroup variable does, at least 16-byte aligned; so
+/// buffer[index] lies at a multiple of `bytes` (up to 16) when index times
+/// the element size is one.
+struct AlignedLowering : XPUPattern<AlignedOp> {
+  using XPUPattern::XPUPattern;
+  LogicalResult
+  matchAndRewrite(AlignedOp op, OpAdaptor adaptor, ConversionPatternRewriter &rw) const override {
+    int64_t bytes = op.getBytes();
+    if (bytes > 16 || bytes <= 0 || (bytes & (bytes - 1)))
+      return op.emitOpError("asks for an alignment of ")
+             << bytes << " bytes; a Vulkan buffer's start is known to 16";
+    Location loc = op.getLoc();
+    Type elem = cast<BufferType>(op.getBuffer().getType()).getElementType();
+    Value index = adaptor.getIndex();
+    Type t = index.getType();
+    Value offset = spirv::IMulOp::create(
+        rw, loc, index, constant(rw, loc, t, std::max(1u, elem.getIntOrFloatBitWidth() / 8)));
+    Value low = spirv::BitwiseAndOp::create(rw, loc, offset, constant(rw, loc, t, bytes - 1));
+    rw.replaceOpWithNewOp<spirv::IEqualOp>(op, low, constant(rw, loc, t, 0));
+    return success();
+  }
+};
+
 /// Shared scratch is a Workgroup variable of the module; private scratch a
 /// Function variable at the kernel's entry.
 struct AllocLowering : XPUPattern<AllocOp> {
@@ -821,7 +846,7 @@ struct ConvertXPUToSPIRVPass
     RewritePatternSet patterns(ctx);
     patterns.add<KernelLowering>(tc, ctx, state, maxPushConstantBytes);
     patterns.add<
-        ReturnLowering, LoadLowering, StoreLowering, BufferSizeLowering,
+        ReturnLowering, LoadLowering, StoreLowering, BufferSizeLowering, AlignedLowering,
         AllocLowering, BarrierLowering, AtomicLowering, ReportLowering, BitsViewLowering,
         WorkgroupSizeLowering, GlobalSizeLowering,
         DimBuiltinLowering<ThreadIdOp, spirv::BuiltIn::LocalInvocationId>,

@@ -8,7 +8,9 @@ before the library lowers to them (bench/results/h200-2026-12-04.md).
 
 Kernels: by default A and B are loaded from the storage buffers in a K loop
 of BK (--unroll U: U steps' loads before their multiply-adds; the driver
-stages them through shared memory); --prefetch loads the next step's
+stages them through shared memory); --tensor loads them through NV2 tensor
+layouts instead (stub calls that spirv_tensor_loads.py rewrites after
+mlir-translate, since MLIR 22 has no such ops); --prefetch loads the next step's
 matrices before this step's multiply-add; --stages 1|2 copies A and B into
 shared memory ourselves; --no-traffic loads them once (the multiply-add
 ceiling, wrong by design); --scalar uses no matrices at all (for devices
@@ -36,7 +38,7 @@ def matrices(a):
 
 
 def shell(a, *, operand=F16, acc, shared="", variables="", prologue="", body,
-          loop_vars="", epilogue, invocation=False,
+          loop_vars="", epilogue, invocation=False, functions="",
           caps="Shader, Float16, StorageBuffer16BitAccess, CooperativeMatrixKHR",
           exts="SPV_KHR_cooperative_matrix, SPV_KHR_16bit_storage"):
     """The module every kernel shares: bindings A, B (`operand` elements),
@@ -61,7 +63,7 @@ def shell(a, *, operand=F16, acc, shared="", variables="", prologue="", body,
   spirv.GlobalVariable @B bind(0, 1) : {op_buf}
   spirv.GlobalVariable @C bind(0, 2) : {c_buf}
 {shared}  spirv.GlobalVariable @wgid built_in("WorkgroupId") : !spirv.ptr<vector<3xi32>, Input>
-{lid}  spirv.func @main() "None" {{
+{lid}{functions}  spirv.func @main() "None" {{
     %accv = spirv.Variable : !spirv.ptr<{acc}, Function>
     %kv = spirv.Variable : !spirv.ptr<i32, Function>
 {variables}    %A = spirv.mlir.addressof @A : {op_buf}
@@ -116,8 +118,14 @@ def store_matrix(a):
 
 
 def load_matrices(a, k, tag, indent):
-    """A's block at K offset `k` as %ma<tag>, B's as %mb<tag>."""
+    """A's block at K offset `k` as %ma<tag>, B's as %mb<tag>. With --tensor,
+    calls to the stubs @tensor_a and @tensor_b that spirv_tensor_loads.py
+    turns into NV2 tensor-layout loads of the same blocks."""
     mat_a, mat_b, _ = matrices(a)
+    if a.tensor:
+        return "\n".join(indent + line for line in (
+            f"%ma{tag} = spirv.FunctionCall @tensor_a(%row0, {k}) : (i32, i32) -> {mat_a}",
+            f"%mb{tag} = spirv.FunctionCall @tensor_b({k}, %col0) : (i32, i32) -> {mat_b}"))
     f16_buf = buffer(F16, 2)
     return "\n".join(indent + line for line in (
         f"%ai{tag} = spirv.IAdd %arow, {k} : i32",
@@ -146,7 +154,12 @@ def direct(a):
     steps += [f'      spirv.Store "Function" %accv, %acc{a.unroll} : {mat_c}',
               f"      %kn = spirv.IAdd %k, %step : i32",
               f'      spirv.Store "Function" %kv, %kn : i32']
-    return shell(a, acc=mat_c,
+    stubs = "".join(f"""  spirv.func @tensor_{x}(%r: i32, %c: i32) -> {m} "None" {{
+    %u = spirv.Undef : {m}
+    spirv.ReturnValue %u : {m}
+  }}
+""" for x, m in (("a", mat_a), ("b", mat_b))) if a.tensor else ""
+    return shell(a, acc=mat_c, functions=stubs,
                  prologue=f"    %step = spirv.Constant {a.bk * a.unroll} : i32\n{consts}\n{hoisted}",
                  body="\n".join(([loads] if loads else []) + steps), epilogue=store_matrix(a))
 
@@ -335,6 +348,9 @@ def main():
                         "1 or 2 shared buffers)")
     p.add_argument("--pad", type=int, default=1,
                    help="with --stages: 16-byte words of padding per shared row")
+    p.add_argument("--tensor", action="store_true",
+                   help="load A and B through NV2 tensor layouts: writes stub calls that "
+                        "bench/gemm/spirv_tensor_loads.py rewrites after serialization")
     p.add_argument("--prefetch", action="store_true",
                    help="load the next K step's matrices before this step's multiply-add")
     p.add_argument("--no-traffic", action="store_true",

@@ -3,6 +3,7 @@
 
 #include "runtime/env.h"
 
+#include "xpu/Dialect/XPU/IR/Tiles.h"
 #include "xpu/Dialect/XPU/IR/XPUDialect.h"
 #include "xpu/Pipeline.h"
 
@@ -23,6 +24,10 @@ struct Mac {
   /// The kernel scales, adds or converts tiles: on the cooperative-matrix
   /// tiers the sums then pass through shared memory.
   bool elementwise = false;
+  /// The workgroup-scope tier reads both operands at the mac and, where it
+  /// cannot read them straight from their buffers, copies them in slices
+  /// of K (readAtMacs, workgroupCopyDepth).
+  bool readAtMac = false;
 };
 
 std::string typeName(mlir::Type t) {
@@ -184,15 +189,18 @@ std::string fitsEmulatedWorkgroupMatrixGroups(const Mac &mac, int64_t groups) {
   return "";
 }
 /// The shared memory the workgroup tier itself needs for `macs`: each
-/// operand tile in padded rows (xpu-lower-tiles), the positions of an edge
-/// store and, in a kernel with elementwise tile ops, the sums; the driver
-/// reserves more beside it, which the fact's limit leaves out.
+/// operand tile in padded rows, or a slice of K of each where the mac reads
+/// both (xpu-lower-tiles), the positions of an edge store and, in a kernel
+/// with elementwise tile ops, the sums; the driver reserves more beside it,
+/// which the fact's limit leaves out.
 uint64_t workgroupMatrixShared(const std::vector<Mac> &macs) {
   uint64_t bytes = 0;
-  for (const Mac &mac : macs)
-    bytes += uint64_t(mac.m * (mac.k + 8) + mac.k * (mac.n + 8)) * 2 +
+  for (const Mac &mac : macs) {
+    int64_t k = mac.readAtMac ? workgroupCopyDepth(mac.k) : mac.k;
+    bytes += uint64_t(mac.m * (k + 8) + k * (mac.n + 8)) * 2 +
              uint64_t(std::max(mac.m, mac.n)) * 4 +
              (mac.elementwise ? uint64_t(mac.m * mac.n) * 4 : 0);
+  }
   return bytes;
 }
 std::string fitsDot4(const Mac &mac) {
@@ -226,16 +234,16 @@ std::vector<Tier> tiersOf(TargetDesc::Kind target) {
              fitsDot4},
             kSoftware};
   case TargetDesc::Kind::spirv:
-    // Workgroup-scope matrices come second: on the H200 they run no faster
-    // than the subgroup tier's in xpujit's lowering yet (as fast at best,
-    // bench/results/h200-2026-12-04.md), though the driver reaches 4x that
-    // with other loops (bench/gemm/workgroup_matrix_gemm.py).
-    return {{"cooperative-matrix", "cooperative matrices (VK_KHR_cooperative_matrix)",
-             C::tileCoopMatrix, fitsCoopMatrix, "whole subgroups of 32"},
-            {"cooperative-matrix-workgroup",
+    // Workgroup-scope matrices first where a kernel fits them: with its K
+    // loops versioned on a bounds proof the driver stages their loads
+    // itself, several times faster than the subgroup tier's loads one step
+    // ahead (bench/results/h200-2026-12-06.md).
+    return {{"cooperative-matrix-workgroup",
              "workgroup-scope cooperative matrices (VK_NV_cooperative_matrix2)",
              C::tileCoopMatrixWorkgroup, fitsCoopMatrixWorkgroup, "whole subgroups of 32", 32,
              fitsWorkgroupMatrixGroups},
+            {"cooperative-matrix", "cooperative matrices (VK_KHR_cooperative_matrix)",
+             C::tileCoopMatrix, fitsCoopMatrix, "whole subgroups of 32"},
             {"dot4", "integer dot products (OpSDot)", C::tileDotInt8, fitsDot4},
             kSoftware};
   case TargetDesc::Kind::cpu:
@@ -336,6 +344,11 @@ void selectTileTiers(mlir::ModuleOp module, const TargetDesc &target,
         auto a = mlir::cast<TileType>(mac.getA().getType());
         macs.push_back({c.getRows(), c.getCols(), a.getCols(), a.getElementType(),
                         c.getElementType(), mac.getTf32(), locationOf(mac.getLoc())});
+        auto readAtMac = [](mlir::Value tile) {
+          auto load = tile.getDefiningOp<TileLoadOp>();
+          return load && readAtMacs(load);
+        };
+        macs.back().readAtMac = readAtMac(mac.getA()) && readAtMac(mac.getB());
       }
       elementwise |= mlir::isa<TileScaleOp, TileAddOp, TileConvertOp>(op);
       tiles |= mlir::isa<TileStoreOp>(op) ||

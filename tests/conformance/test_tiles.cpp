@@ -203,23 +203,25 @@ bool tierOff(const std::string &tier) {
 }
 
 /// The cooperative-matrix tier an f16 GEMM must take on a Vulkan device:
-/// the subgroup one where its fact permits (tile_tiering.cpp puts it
-/// first), else the workgroup-scope one where its fact permits and the
-/// kernel fits it (its operands and, with an epilogue, its sums in the
-/// shared memory the fact's limit leaves); "" where neither applies.
+/// the workgroup-scope one where its fact permits and the kernel fits it
+/// (its operands, in slices of K where both are row-major, and with an
+/// epilogue its sums, in the shared memory the fact's limit leaves;
+/// tile_tiering.cpp puts it first), else the subgroup one where its fact
+/// permits; "" where neither applies.
 std::string vulkanCoopTier(const Gemm &g) {
   if (target().backend != XPU_BACKEND_VULKAN || g.ta != "f16" || g.tc != "f32" ||
       g.threads % 32 || g.tm % 16 || g.tn % 16 || g.tk % 16)
     return "";
-  if (!tierOff("cooperative-matrix") && capabilityAvailable("tile.cooperative-matrix"))
-    return "cooperative-matrix";
-  uint64_t shared = uint64_t(g.tm * (g.tk + 8) + g.tk * (g.tn + 8)) * 2 +
+  int k = g.aColMajor || g.bColMajor ? g.tk : g.tk % 32 ? 16 : 32;
+  uint64_t shared = uint64_t(g.tm * (k + 8) + k * (g.tn + 8)) * 2 +
                     uint64_t(std::max(g.tm, g.tn)) * 4 +
                     (g.epilogue.empty() ? 0 : uint64_t(g.tm * g.tn) * 4);
   if (!tierOff("cooperative-matrix-workgroup") &&
       capabilityAvailable("tile.cooperative-matrix-workgroup") && fitsWorkgroupMatrices(g) &&
       shared <= capabilityLimit("tile.cooperative-matrix-workgroup"))
     return "cooperative-matrix-workgroup";
+  if (!tierOff("cooperative-matrix") && capabilityAvailable("tile.cooperative-matrix"))
+    return "cooperative-matrix";
   return "";
 }
 
@@ -411,6 +413,19 @@ void checkHalfGemm(const HalfGemm &v) {
 }
 
 } // namespace
+
+TEST_CASE("workgroup-scope tier: K loops read straight or copied in slices of K") {
+  // Where every tile of a K loop lies in its buffer 16-byte aligned, the
+  // workgroup-scope tier runs a copy of the loop that reads them straight
+  // from the buffers; A one or three elements off alignment takes the loop
+  // that copies both operands into shared memory, 32 deep (K 64: two
+  // slices) or 16 deep (K 48: three) at a time. Elsewhere the kernels take
+  // whatever tier they fit and are checked the same way.
+  for (const HalfGemm &v : {HalfGemm{64, 64, 64, 128, false, false, false, 0, 0, 128, 128, 192},
+                            HalfGemm{64, 64, 64, 128, false, false, false, 1, 0, 128, 128, 192},
+                            HalfGemm{64, 32, 48, 64, false, false, true, 3, 1, 128, 64, 144}})
+    checkHalfGemm(v);
+}
 
 TEST_CASE("mma.sync tier shapes: warp grids, layouts, epilogues, unaligned operands") {
   // The warp grids the tier picks (2x4 warps of 64x32, 1x2, 2x2 with B

@@ -10,31 +10,53 @@
 // matrix of Workgroup scope in a Function variable, each mac one
 // multiply-add of a workgroup-scope A (rows x K) and B (K x cols) read
 // straight from their read-only buffers where the tiles lie in them with
-// rows 16-byte aligned, else from padded shared rows the tiles are first
-// copied into, element by element. A store that may not fit C stores
-// each invocation's elements where the stride-0 position matrices say they
-// lie. Sums not made of 32x32 blocks, a workgroup that is not a power of
-// two subgroups, or operands past the shared memory the driver leaves
-// demote (here, with the subgroup tier turned off, to the software tile);
-// with the KHR chip alone the tier is unknown. The subgroup tier comes
-// first where both fit (tile_tiering.cpp says why).
+// rows 16-byte aligned, else copied into padded shared rows element by
+// element, 32 deep at a time, and multiplied from there. A K loop of such
+// macs runs in two versions: a scalar loop over its iterations first checks
+// every tile; when all can be read straight, a copy of the K loop with only
+// the loads and multiply-adds runs, else the loop choosing per iteration.
+// A store that may not fit C stores each invocation's elements where the
+// stride-0 position matrices say they lie. Sums not made of 32x32 blocks, a
+// workgroup that is not a power of two subgroups, or operands past the
+// shared memory the driver leaves demote (here, with the subgroup tier
+// turned off, to the software tile); with the KHR chip alone the tier is
+// unknown. The workgroup tier comes first where both fit (tile_tiering.cpp
+// says why).
 
-// NOTE-DAG: [mma-tiering] kernel 'gemm': cooperative-matrix-workgroup (workgroup-scope cooperative matrices (VK_NV_cooperative_matrix2)); not cooperative-matrix: turned off by XPU_TILE_TIERS_OFF
+// NOTE-DAG: [mma-tiering] kernel 'gemm': cooperative-matrix-workgroup (workgroup-scope cooperative matrices (VK_NV_cooperative_matrix2)){{$}}
 // NOTE-DAG: [mma-tiering] kernel 'small': software ({{.*}}; not cooperative-matrix-workgroup: the 16x16x16 f16 mac at {{.*}} is not made of 32x32 blocks of C
 // NOTE-DAG: [mma-tiering] kernel 'three': software ({{.*}}; not cooperative-matrix-workgroup: workgroup-scope matrices need a workgroup of 1, 2, 4 or 8 subgroups of 32 (it has 3)
 // NOTE-DAG: [mma-tiering] kernel 'wide': software ({{.*}}; not cooperative-matrix-workgroup: its tiles take 53248 bytes of shared memory, more than the 40960 the device leaves beside workgroup-scope matrices
+// NOTE-DAG: [mma-tiering] kernel 'deep': cooperative-matrix-workgroup (
 // KHR-DAG: [mma-tiering] kernel 'gemm': software ({{.*}}; not cooperative-matrix-workgroup: unknown
-// FIRST-DAG: [mma-tiering] kernel 'gemm': cooperative-matrix (cooperative matrices (VK_KHR_cooperative_matrix))
+// FIRST-DAG: [mma-tiering] kernel 'gemm': cooperative-matrix-workgroup (
+// FIRST-DAG: [mma-tiering] kernel 'small': cooperative-matrix (
+// The scan over the K loop's iterations, then the two versions.
 // SPV-LABEL: spirv.func @gemm
 // SPV-DAG: spirv.Variable : !spirv.ptr<!spirv.coopmatrix<128x128xf32, Workgroup, MatrixAcc>, Function>
+// SPV: spirv.mlir.loop
+// SPV-NOT: spirv.KHR.CooperativeMatrix
+// SPV: spirv.mlir.selection
+// SPV: spirv.mlir.loop
+// SPV-NOT: spirv.ControlBarrier
+// SPV-NOT: spirv.mlir.selection
+// SPV: spirv.KHR.CooperativeMatrixLoad {{.*}} : !spirv.ptr<f16, StorageBuffer>, i32 -> !spirv.coopmatrix<128x64xf16, Workgroup, MatrixA>
+// SPV-NEXT: spirv.Constant
+// SPV-NEXT: spirv.AccessChain
+// SPV-NEXT: spirv.KHR.CooperativeMatrixLoad {{.*}} : !spirv.ptr<f16, StorageBuffer>, i32 -> !spirv.coopmatrix<64x128xf16, Workgroup, MatrixB>
+// SPV-NEXT: spirv.Load "Function"
+// SPV-NEXT: spirv.KHR.CooperativeMatrixMulAdd
+// SPV-NEXT: spirv.Store "Function"
+// SPV-NEXT: spirv.Branch
 // SPV: spirv.mlir.loop
 // SPV: spirv.mlir.selection
 // SPV: spirv.KHR.CooperativeMatrixLoad {{.*}} : !spirv.ptr<f16, StorageBuffer>, i32 -> !spirv.coopmatrix<128x64xf16, Workgroup, MatrixA>
 // SPV: spirv.KHR.CooperativeMatrixLoad {{.*}} : !spirv.ptr<f16, StorageBuffer>, i32 -> !spirv.coopmatrix<64x128xf16, Workgroup, MatrixB>
 // SPV: spirv.KHR.CooperativeMatrixMulAdd
-// SPV: spirv.KHR.CooperativeMatrixLoad {{.*}} : !spirv.ptr<f16, Workgroup>, i32 -> !spirv.coopmatrix<128x64xf16, Workgroup, MatrixA>
-// SPV: spirv.KHR.CooperativeMatrixLoad {{.*}} : !spirv.ptr<f16, Workgroup>, i32 -> !spirv.coopmatrix<64x128xf16, Workgroup, MatrixB>
-// SPV: spirv.KHR.CooperativeMatrixMulAdd {{.*}} : !spirv.coopmatrix<128x64xf16, Workgroup, MatrixA>, !spirv.coopmatrix<64x128xf16, Workgroup, MatrixB> -> !spirv.coopmatrix<128x128xf32, Workgroup, MatrixAcc>
+// SPV: spirv.ControlBarrier
+// SPV: spirv.KHR.CooperativeMatrixLoad {{.*}} : !spirv.ptr<f16, Workgroup>, i32 -> !spirv.coopmatrix<128x32xf16, Workgroup, MatrixA>
+// SPV: spirv.KHR.CooperativeMatrixLoad {{.*}} : !spirv.ptr<f16, Workgroup>, i32 -> !spirv.coopmatrix<32x128xf16, Workgroup, MatrixB>
+// SPV: spirv.KHR.CooperativeMatrixMulAdd {{.*}} : !spirv.coopmatrix<128x32xf16, Workgroup, MatrixA>, !spirv.coopmatrix<32x128xf16, Workgroup, MatrixB> -> !spirv.coopmatrix<128x128xf32, Workgroup, MatrixAcc>
 // SPV-NOT: spirv.KHR.CooperativeMatrixMulAdd
 // SPV: spirv.KHR.CooperativeMatrixStore {{.*}} : !spirv.ptr<f32, StorageBuffer>, !spirv.coopmatrix<128x128xf32, Workgroup, MatrixAcc>, i32
 // SPV: spirv.KHR.CooperativeMatrixLoad {{.*}}, %{{.*}}, <ColumnMajor>, {{.*}} : !spirv.ptr<f32, Workgroup>, i32 -> !spirv.coopmatrix<128x128xf32, Workgroup, MatrixAcc>
@@ -89,7 +111,23 @@ xpu.kernel @three(%A: !xpu.buffer<f16, ro>, %C: !xpu.buffer<f32>)
   xpu.return
 }
 
-xpu.kernel @wide(%A: !xpu.buffer<f16, ro>, %B: !xpu.buffer<f16, ro>, %C: !xpu.buffer<f32>, %n32: i32)
+// A of a writable buffer is copied at its load, whole: too much beside B's
+// slices. (Both read-only, the same mac fits: 'deep'.)
+xpu.kernel @wide(%A: !xpu.buffer<f16>, %B: !xpu.buffer<f16, ro>, %C: !xpu.buffer<f32>, %n32: i32)
+    attributes {workgroup_size = array<i64: 256, 1, 1>} {
+  %n = arith.index_castui %n32 : i32 to index
+  %z = arith.constant 0.0 : f32
+  %o = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %init = xpu.tile_fill %z : !xpu.tile<128x256xf32>
+  %a = xpu.tile_load %A[%o], %c64 : !xpu.buffer<f16> -> !xpu.tile<128x64xf16>
+  %b = xpu.tile_load %B[%o], %n : !xpu.buffer<f16, ro> -> !xpu.tile<64x256xf16>
+  %r = xpu.mac %init, %a, %b : !xpu.tile<128x256xf32>, !xpu.tile<128x64xf16>, !xpu.tile<64x256xf16>
+  xpu.tile_store %r, %C[%o], %n : !xpu.tile<128x256xf32>, !xpu.buffer<f32>
+  xpu.return
+}
+
+xpu.kernel @deep(%A: !xpu.buffer<f16, ro>, %B: !xpu.buffer<f16, ro>, %C: !xpu.buffer<f32>, %n32: i32)
     attributes {workgroup_size = array<i64: 256, 1, 1>} {
   %n = arith.index_castui %n32 : i32 to index
   %z = arith.constant 0.0 : f32

@@ -32,6 +32,8 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
 
 #include <functional>
 #include <numeric>
@@ -182,6 +184,13 @@ private:
   /// load; their macs read them from the buffer where they can
   /// (lowerMacDirect), else copy them into this shared storage first.
   llvm::DenseMap<Value, TileLoadOp> deferred;
+  /// Workgroup tier: lowerMacDirect's branches, whose condition says the
+  /// mac reads its deferred tiles straight from their buffers
+  /// (versionDirectLoops).
+  SmallVector<scf::IfOp> directBranches;
+  /// Workgroup tier: the shared storage of the slices copyDeferredBySlices
+  /// copies of a deferred load (whose own storage then goes unused).
+  llvm::DenseMap<Operation *, Value> slices;
 
   Value idx(int64_t v) {
     return arith::ConstantIndexOp::create(b, kernel.getLoc(), v);
@@ -301,16 +310,26 @@ private:
   /// workgroup (vectors of 4 along rows where they can), each element
   /// with the load's check.
   void copyElements(TileLoadOp load, Value shared) {
+    copyElements(load, shared, load.getResult().getType(), Value(), Value());
+  }
+
+  /// The same for the part of shape `part` from row i0 and column j0 of the
+  /// load's tile (the whole tile where they are null); `shared` holds the
+  /// part alone.
+  void copyElements(TileLoadOp load, Value shared, TileType part, Value i0, Value j0) {
     Location loc = load.getLoc();
-    TileType t = load.getResult().getType();
-    int64_t w = rowVector(t, load.getColMajor());
-    Type type = w > 1 ? Type(VectorType::get({w}, t.getElementType())) : t.getElementType();
-    forEachElement(loc, t.getRows(), t.getCols() / w, [&](Value i, Value jw) {
+    int64_t w = rowVector(part, load.getColMajor());
+    Type type = w > 1 ? Type(VectorType::get({w}, part.getElementType())) : part.getElementType();
+    auto from = [&](Value first, Value v) {
+      return first ? arith::AddIOp::create(b, loc, first, v).getResult() : v;
+    };
+    forEachElement(loc, part.getRows(), part.getCols() / w, [&](Value i, Value jw) {
       Value j = arith::MulIOp::create(b, loc, jw, idx(w));
-      Value from = strided(loc, load.getOffset(), load.getStride(), i, j, load.getColMajor());
-      auto v = LoadOp::create(b, loc, type, load.getBuffer(), from);
+      Value at = strided(loc, load.getOffset(), load.getStride(), from(i0, i), from(j0, j),
+                         load.getColMajor());
+      auto v = LoadOp::create(b, loc, type, load.getBuffer(), at);
       inheritCheck(v, load);
-      StoreOp::create(b, loc, v.getResult(), shared, sharedIndex(loc, shared, t, i, j));
+      StoreOp::create(b, loc, v.getResult(), shared, sharedIndex(loc, shared, part, i, j));
     });
   }
 
@@ -970,8 +989,7 @@ private:
       storage[load.getResult()] = s;
       // No invocation of a launch writes a read-only buffer (as the
       // uniformity analysis assumes too), so its macs read what it would.
-      if (coopWorkgroup && coopOperand && !load.getColMajor() && t.getElementType().isF16() &&
-          cast<BufferType>(load.getBuffer().getType()).getAccess() == Access::ro) {
+      if (coopWorkgroup && readAtMacs(load)) {
         deferred[s] = load;
         return success();
       }
@@ -2363,6 +2381,7 @@ private:
       placePrefetch(la ? bs : as);
     }
     auto branch = scf::IfOp::create(b, loc, TypeRange{}, direct, /*withElse=*/true);
+    directBranches.push_back(branch);
     if (staged) {
       OpBuilder::InsertionGuard after(b);
       b.setInsertionPointAfter(branch);
@@ -2376,6 +2395,10 @@ private:
                           b.getI64IntegerAttr(ldb), la ? la.getStride() : Value(),
                           lb ? lb.getStride() : Value());
     b.setInsertionPointToStart(branch.elseBlock());
+    if (la && lb) {
+      copyDeferredBySlices(loc, rs, la, lb, col);
+      return success();
+    }
     barrier(loc);
     for (auto [l, s] : {std::pair(la, as), std::pair(lb, bs)})
       if (l)
@@ -2385,6 +2408,42 @@ private:
                           b.getI64IntegerAttr(lda), b.getI64IntegerAttr(ldb), Value(), Value());
     barrier(loc);
     return success();
+  }
+
+  /// The other path of a mac both of whose operands are read at the mac:
+  /// slices of workgroupCopyDepth(K) of A's columns and B's rows copied into
+  /// shared memory element by element, with their checks, and multiplied
+  /// in turn, so that their storage fits beside the workgroup-scope
+  /// matrices for blocks up to 128x256x64 (tile_tiering.cpp counts the
+  /// same).
+  void copyDeferredBySlices(Location loc, Value rs, TileLoadOp la, TileLoadOp lb, Value col) {
+    TileType at = la.getResult().getType(), bt = lb.getResult().getType();
+    int64_t K = at.getCols(), depth = workgroupCopyDepth(K);
+    auto part = [&](int64_t rows, int64_t cols) {
+      return TileType::get(b.getContext(), rows, cols, at.getElementType());
+    };
+    TileType ap = part(at.getRows(), depth), bp = part(depth, bt.getCols());
+    auto sliceStorage = [&](TileLoadOp l, TileType p) {
+      Value &s = slices[l.getOperation()];
+      if (!s)
+        s = newCoopOperand(p);
+      return s;
+    };
+    Value as = sliceStorage(la, ap), bs = sliceStorage(lb, bp);
+    auto steps = forLoop(loc, idx(0), idx(K), idx(depth));
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(steps.getBody());
+      Value k = steps.getInductionVar();
+      barrier(loc);
+      copyElements(la, as, ap, Value(), k);
+      copyElements(lb, bs, bp, k, Value());
+      barrier(loc);
+      CoopSumsMacOp::create(b, loc, rs, as, idx(0), bs, col, b.getI64IntegerAttr(depth),
+                            b.getI64IntegerAttr(operandLd(as, depth)),
+                            b.getI64IntegerAttr(operandLd(bs, bt.getCols())), Value(), Value());
+    }
+    barrier(loc);
   }
 
   /// Elements from one row of an operand's shared storage to the next.
@@ -2700,9 +2759,110 @@ private:
     });
     if (left.wasInterrupted())
       return kernel.emitOpError("still has tile values after xpu-lower-tiles");
+    // Deferred tiles that every mac read straight or by slices need no
+    // storage of their own.
+    for (auto &entry : deferred)
+      if (entry.first.use_empty()) {
+        layouts.erase(entry.first);
+        entry.first.getDefiningOp()->erase();
+      }
+    versionDirectLoops();
     if (coopMatrix && kernel->hasAttr("xpu.mma_emulated"))
       emulateSums();
     return success();
+  }
+
+  /// Workgroup tier: a K loop whose macs choose, each iteration, between
+  /// reading their tiles straight from the buffers and copying them into
+  /// shared memory first (lowerMacDirect) runs in one of two versions. A
+  /// scalar pass over the loop's iterations before it evaluates every
+  /// choice; when all are direct, a copy of the loop without the copies
+  /// runs, else the loop as it was. With both paths in its body the driver
+  /// keeps a loop's loads from running ahead of its multiply-adds (75
+  /// TFLOP/s on the H200 where the same loop written with the direct path
+  /// alone reached 300; bench/results/h200-2026-12-04.md).
+  void versionDirectLoops() {
+    llvm::MapVector<Operation *, SmallVector<scf::IfOp>> byLoop;
+    for (scf::IfOp branch : directBranches)
+      if (isa<scf::ForOp>(branch->getParentOp()))
+        byLoop[branch->getParentOp()].push_back(branch);
+    for (auto &[loop, branches] : byLoop)
+      versionLoop(cast<scf::ForOp>(loop), branches);
+  }
+
+  /// The ops of `loop`'s body that `values` are computed by, in order, when
+  /// they are all free of memory effects and read no value carried by the
+  /// loop (so the values depend on the induction variable alone).
+  static std::optional<SmallVector<Operation *>> sliceOfIteration(scf::ForOp loop,
+                                                                  SmallVector<Value> values) {
+    Block *body = loop.getBody();
+    llvm::SetVector<Operation *> slice;
+    while (!values.empty()) {
+      Value v = values.pop_back_val();
+      if (auto arg = dyn_cast<BlockArgument>(v)) {
+        if (arg.getOwner() == body && arg != loop.getInductionVar())
+          return std::nullopt;
+        continue;
+      }
+      Operation *def = v.getDefiningOp();
+      if (!loop->isProperAncestor(def))
+        continue;
+      if (def->getBlock() != body || def->getNumRegions() || !isMemoryEffectFree(def))
+        return std::nullopt;
+      if (slice.insert(def))
+        llvm::append_range(values, def->getOperands());
+    }
+    SmallVector<Operation *> ops(slice.begin(), slice.end());
+    llvm::sort(ops, [](Operation *x, Operation *y) { return x->isBeforeInBlock(y); });
+    return ops;
+  }
+
+  void versionLoop(scf::ForOp loop, ArrayRef<scf::IfOp> branches) {
+    SmallVector<Value> conditions;
+    for (scf::IfOp branch : branches)
+      conditions.push_back(branch.getCondition());
+    std::optional<SmallVector<Operation *>> slice = sliceOfIteration(loop, conditions);
+    if (!slice)
+      return;
+    Location loc = loop.getLoc();
+    b.setInsertionPoint(loop);
+    Value yes = arith::ConstantIntOp::create(b, loc, 1, 1);
+    auto scan = scf::ForOp::create(
+        b, loc, loop.getLowerBound(), loop.getUpperBound(), loop.getStep(), ValueRange{yes},
+        [&](OpBuilder &nb, Location l, Value iv, ValueRange all) {
+          IRMapping map;
+          map.map(loop.getInductionVar(), iv);
+          for (Operation *op : *slice)
+            nb.clone(*op, map);
+          Value every = all.front();
+          for (Value c : conditions)
+            every = arith::AndIOp::create(nb, l, every, map.lookupOrDefault(c));
+          scf::YieldOp::create(nb, l, every);
+        });
+    scan->setDiscardableAttrs(loop->getDiscardableAttrDictionary());
+    auto versions = scf::IfOp::create(b, loc, loop.getResultTypes(), scan.getResult(0),
+                                      /*withElse=*/true);
+    loop->replaceAllUsesWith(versions.getResults());
+    for (Block *block : {versions.thenBlock(), versions.elseBlock()})
+      if (block->mightHaveTerminator())
+        block->getTerminator()->erase();
+    b.setInsertionPointToEnd(versions.thenBlock());
+    auto direct = cast<scf::ForOp>(b.clone(*loop));
+    scf::YieldOp::create(b, loc, direct.getResults());
+    loop->moveBefore(versions.elseBlock(), versions.elseBlock()->end());
+    b.setInsertionPointToEnd(versions.elseBlock());
+    scf::YieldOp::create(b, loc, loop.getResults());
+    // In the copy every choice is direct: keep that path alone.
+    SmallVector<scf::IfOp> copies;
+    for (auto [op, copy] : llvm::zip(*loop.getBody(), *direct.getBody()))
+      if (llvm::any_of(branches, [&](scf::IfOp br) { return br.getOperation() == &op; }))
+        copies.push_back(cast<scf::IfOp>(copy));
+    for (scf::IfOp copy : copies) {
+      Block *then = copy.thenBlock();
+      then->getTerminator()->erase();
+      copy->getBlock()->getOperations().splice(Block::iterator(copy), then->getOperations());
+      copy->erase();
+    }
   }
 
   static void dropTileOperands(scf::YieldOp yield) {

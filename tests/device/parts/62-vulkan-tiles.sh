@@ -1,9 +1,10 @@
 # The Vulkan tile tiers (issue 15) on the H200's NVIDIA Vulkan driver.
-# 1. The tile conformance tests: f16 kernels in 16x16x16 steps take the
-#    cooperative-matrix tier where the device fact permits it (each test
-#    checks the tier its kernel must take); again with that tier turned off
-#    (XPU_TILE_TIERS_OFF), where those in 32x32 blocks on 1 to 8 subgroups
-#    take the workgroup-scope tier, edge stores included; then that with
+# 1. The tile conformance tests: f16 kernels in 32x32 blocks on 1 to 8
+#    subgroups take the workgroup-scope tier, edge stores included, the
+#    others in 16x16x16 steps the subgroup tier, where the device facts
+#    permit (each test checks the tier its kernel must take); again with the
+#    workgroup tier turned off (XPU_TILE_TIERS_OFF), so every such kernel
+#    takes the subgroup tier; with the subgroup tier turned off; that with
 #    cooperativeMatrixWorkgroupScope disabled, and cooperativeMatrix
 #    disabled (the notes must say so). It fails without a
 #    Vulkan device, and unless the device's tile.cooperative-matrix and
@@ -12,12 +13,15 @@
 # 2. C = A·B in f16 with f32 sums at 1024, 4096 and 8192 on vulkan:0: the
 #    workgroup-scope tier (the subgroup one turned off; --expect-tier
 #    cooperative-matrix-workgroup) and a few blocks on the subgroup tier, each
-#    run self-checked on sampled elements against float64; then, when part 60
-#    ran before it in this call, the table with its CUDA rows and torch
-#    references. Writes $res/gemm-vulkan.md (bench/gemm/table.py).
+#    run self-checked on sampled elements against float64; then the table
+#    with the CUDA tier's rows and torch references of this call (the best
+#    CUDA f16 block and torch run here when part 60 did not run before).
+#    Writes $res/gemm-vulkan.md (bench/gemm/table.py).
 
 step "tiles: the tile conformance tests on the NVIDIA Vulkan driver"
 check env XPU_TEST_BACKEND=vulkan "$bin/conformance" '-ts=tiles'
+check env XPU_TEST_BACKEND=vulkan XPU_TILE_TIERS_OFF=cooperative-matrix-workgroup \
+  "$bin/conformance" '-ts=tiles'
 check env XPU_TEST_BACKEND=vulkan XPU_TILE_TIERS_OFF=cooperative-matrix \
   "$bin/conformance" '-ts=tiles'
 check env XPU_TEST_BACKEND=vulkan XPU_TILE_TIERS_OFF=cooperative-matrix \
@@ -31,26 +35,39 @@ check grep -Eq "tile\.cooperative-matrix-workgroup +available" "$res/vulkan-caps
 step "tiles: xpujit tile variants on vulkan:0 (f16; cooperative-matrix-workgroup, cooperative-matrix)"
 gemm_sizes=1024,4096,8192
 # Each block's sums one workgroup-scope matrix (the driver spreads it over
-# the workgroup), in blocks whose operands fit the 40 KiB the driver leaves
-# beside the matrices; the best blocks again in grouped order.
-for v in 64x128x32:128 128x128x16:256 128x128x32:256 128x128x64:256 128x128x64:128 \
-  128x256x16:256 128x256x32:256 256x128x32:256 64x256x32:256; do
+# the workgroup), in blocks whose operand slices fit the 40 KiB the driver
+# leaves beside the matrices; the best blocks again in grouped order.
+for v in 64x128x32:128 128x128x32:256 128x128x64:256 128x128x64:128 \
+  128x256x32:256 128x256x64:256 256x128x32:256 256x128x64:256 64x256x64:256; do
   check_to "$res/gemm-xpu-vulkan-f16-${v/:/-}-wg.jsonl" env XPU_TILE_TIERS_OFF=cooperative-matrix \
     "$bin/xpu-bench-gemm" --device vulkan:0 --type f16 --sizes "$gemm_sizes" --tile "${v%%:*}" --threads "${v##*:}" --iterations 5 \
     --expect-tier cooperative-matrix-workgroup
 done
-for v in 128x128x64:256 128x256x32:256; do
-  check_to "$res/gemm-xpu-vulkan-f16-${v/:/-}-g8-wg.jsonl" env \
-    XPU_TILE_TIERS_OFF=cooperative-matrix "$bin/xpu-bench-gemm" --device vulkan:0 --type f16 --sizes 4096,8192 --tile "${v%%:*}" --threads "${v##*:}" \
-    --group 8 --iterations 5 --expect-tier cooperative-matrix-workgroup
+for v in 128x128x64:128 128x256x64:256; do
+  for g in 8 16; do
+    check_to "$res/gemm-xpu-vulkan-f16-${v/:/-}-g$g-wg.jsonl" env \
+      XPU_TILE_TIERS_OFF=cooperative-matrix "$bin/xpu-bench-gemm" --device vulkan:0 --type f16 \
+      --sizes 4096,8192 --tile "${v%%:*}" --threads "${v##*:}" --group "$g" --iterations 5 \
+      --expect-tier cooperative-matrix-workgroup
+  done
 done
-# The subgroup tier (16x16 matrices, 4 to 16 per subgroup), the default, on
-# the same blocks as some of the above and its best ones.
+# The subgroup tier (16x16 matrices, 4 to 16 per subgroup) on the same
+# blocks as some of the above and its best ones.
 for v in 64x64x32:128 64x128x32:128 128x128x32:256 128x256x32:256 128x256x32:512; do
-  check_to "$res/gemm-xpu-vulkan-f16-${v/:/-}-sg.jsonl" "$bin/xpu-bench-gemm" --device vulkan:0 \
+  check_to "$res/gemm-xpu-vulkan-f16-${v/:/-}-sg.jsonl" env \
+    XPU_TILE_TIERS_OFF=cooperative-matrix-workgroup "$bin/xpu-bench-gemm" --device vulkan:0 \
     --type f16 --sizes "$gemm_sizes" --tile "${v%%:*}" --threads "${v##*:}" --iterations 5 \
     --expect-tier cooperative-matrix
 done
+# The CUDA tier's best f16 block and torch.matmul in this call, when part 60
+# did not run before (the ratios need the same machine).
+if ! ls "$res"/gemm-xpu-cuda-f16-*.jsonl >/dev/null 2>&1; then
+  check_to "$res/gemm-torch-f16.jsonl" python3 bench/gemm/reference_matmul.py --impl torch \
+    --type f16 --sizes "$gemm_sizes" --iterations 20
+  check_to "$res/gemm-xpu-cuda-f16-128x256x64-256-g16-wgmma.jsonl" "$bin/xpu-bench-gemm" \
+    --device cuda:0 --type f16 --sizes "$gemm_sizes" --tile 128x256x64 --threads 256 --group 16 \
+    --iterations 5 --expect-tier wgmma
+fi
 {
   echo "# C = A·B with xpujit's Vulkan tile tiers on the H200"
   echo
@@ -58,6 +75,6 @@ done
   echo "warm-up (device events), each run checked on 2048 sampled elements against"
   echo "float64; \`tests/device/parts/62-vulkan-tiles.sh\`, bench/gemm/."
   echo
-  python3 bench/gemm/table.py "$res"/gemm-*.jsonl | grep -v "^| xpujit-cuda\|^| torch"
+  python3 bench/gemm/table.py "$res"/gemm-*.jsonl
 } > "$res/gemm-vulkan.md"
 cat "$res/gemm-vulkan.md"

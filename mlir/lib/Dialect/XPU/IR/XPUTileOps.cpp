@@ -26,6 +26,16 @@ Type macAccumulatorType(Type operand) {
   return {};
 }
 
+bool readAtMacs(TileLoadOp load) {
+  Value tile = load.getResult();
+  auto buffer = cast<BufferType>(load.getBuffer().getType());
+  return !load.getColMajor() && cast<TileType>(tile.getType()).getElementType().isF16() &&
+         buffer.getAccess() == Access::ro && !tile.use_empty() &&
+         llvm::all_of(tile.getUses(), [](OpOperand &use) {
+           return isa<MacOp>(use.getOwner()) && use.getOperandNumber() != 0;
+         });
+}
+
 LogicalResult verifyTileFreeSignature(FunctionOpInterface fn) {
   for (Type t : fn.getArgumentTypes())
     if (isa<TileType>(t))

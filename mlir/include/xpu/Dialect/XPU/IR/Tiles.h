@@ -21,6 +21,18 @@ mlir::Type macAccumulatorType(mlir::Type operand);
 mlir::LogicalResult verifyTileFreeSignature(mlir::FunctionOpInterface fn);
 
 class KernelOp;
+class TileLoadOp;
+
+/// Whether the workgroup-scope cooperative-matrix tier reads `load`'s tile
+/// at its macs, straight from the buffer where it can, instead of copying
+/// it at the load: an f16 tile, row-major, of a read-only buffer, used only
+/// as mac operands.
+bool readAtMacs(TileLoadOp load);
+
+/// How deep a slice of K that tier copies into shared memory at a time for
+/// a mac whose two operands it reads at the mac but cannot read straight
+/// from their buffers (K is a multiple of 16).
+inline int64_t workgroupCopyDepth(int64_t k) { return k % 32 ? 16 : 32; }
 
 /// Bytes of workgroup-shared memory `kernel` needs with its tiles lowered to
 /// the software tile (which the int8 dot tier shares): its own scratch plus

@@ -17,17 +17,22 @@
 #    with the CUDA tier's rows and torch references of this call (the best
 #    CUDA f16 block and torch run here when part 60 did not run before).
 #    Writes $res/gemm-vulkan.md (bench/gemm/table.py).
+# XPU_DEVICE_QUICK=1 (for a session short of device time): the first two
+# conformance runs, and each tier's best blocks only.
+quick="${XPU_DEVICE_QUICK:-0}"
 
 step "tiles: the tile conformance tests on the NVIDIA Vulkan driver"
 check env XPU_TEST_BACKEND=vulkan "$bin/conformance" '-ts=tiles'
 check env XPU_TEST_BACKEND=vulkan XPU_TILE_TIERS_OFF=cooperative-matrix-workgroup \
   "$bin/conformance" '-ts=tiles'
-check env XPU_TEST_BACKEND=vulkan XPU_TILE_TIERS_OFF=cooperative-matrix \
-  "$bin/conformance" '-ts=tiles'
-check env XPU_TEST_BACKEND=vulkan XPU_TILE_TIERS_OFF=cooperative-matrix \
-  XPU_VULKAN_DISABLE_FEATURES=cooperativeMatrixWorkgroupScope "$bin/conformance" '-ts=tiles'
-check env XPU_TEST_BACKEND=vulkan XPU_VULKAN_DISABLE_FEATURES=cooperativeMatrix \
-  "$bin/conformance" '-ts=tiles'
+if [ "$quick" != 1 ]; then
+  check env XPU_TEST_BACKEND=vulkan XPU_TILE_TIERS_OFF=cooperative-matrix \
+    "$bin/conformance" '-ts=tiles'
+  check env XPU_TEST_BACKEND=vulkan XPU_TILE_TIERS_OFF=cooperative-matrix \
+    XPU_VULKAN_DISABLE_FEATURES=cooperativeMatrixWorkgroupScope "$bin/conformance" '-ts=tiles'
+  check env XPU_TEST_BACKEND=vulkan XPU_VULKAN_DISABLE_FEATURES=cooperativeMatrix \
+    "$bin/conformance" '-ts=tiles'
+fi
 check_to "$res/vulkan-caps.txt" "$bin/xpujit" devices --caps
 check grep -Eq "tile\.cooperative-matrix +available" "$res/vulkan-caps.txt"
 check grep -Eq "tile\.cooperative-matrix-workgroup +available" "$res/vulkan-caps.txt"
@@ -37,14 +42,21 @@ gemm_sizes=1024,4096,8192
 # Each block's sums one workgroup-scope matrix (the driver spreads it over
 # the workgroup), in blocks whose operand slices fit the 40 KiB the driver
 # leaves beside the matrices; the best blocks again in grouped order.
-for v in 64x128x32:128 128x128x32:256 128x128x64:256 128x128x64:128 \
-  128x256x32:256 128x256x64:256 256x128x32:256 256x128x64:256 64x256x64:256; do
+wg_blocks="64x128x32:128 128x128x32:256 128x128x64:256 128x128x64:128 128x256x32:256
+  128x256x64:256 256x128x32:256 256x128x64:256 64x256x64:256"
+wg_grouped="128x128x64:128 128x256x64:256" groups="8 16"
+sg_blocks="64x64x32:128 64x128x32:128 128x128x32:256 128x256x32:256 128x256x32:512"
+if [ "$quick" = 1 ]; then
+  wg_blocks="128x128x64:128 128x256x32:256 128x256x64:256" wg_grouped="128x256x64:256" groups=16
+  sg_blocks="128x256x32:512"
+fi
+for v in $wg_blocks; do
   check_to "$res/gemm-xpu-vulkan-f16-${v/:/-}-wg.jsonl" env XPU_TILE_TIERS_OFF=cooperative-matrix \
     "$bin/xpu-bench-gemm" --device vulkan:0 --type f16 --sizes "$gemm_sizes" --tile "${v%%:*}" --threads "${v##*:}" --iterations 5 \
     --expect-tier cooperative-matrix-workgroup
 done
-for v in 128x128x64:128 128x256x64:256; do
-  for g in 8 16; do
+for v in $wg_grouped; do
+  for g in $groups; do
     check_to "$res/gemm-xpu-vulkan-f16-${v/:/-}-g$g-wg.jsonl" env \
       XPU_TILE_TIERS_OFF=cooperative-matrix "$bin/xpu-bench-gemm" --device vulkan:0 --type f16 \
       --sizes 4096,8192 --tile "${v%%:*}" --threads "${v##*:}" --group "$g" --iterations 5 \
@@ -53,7 +65,7 @@ for v in 128x128x64:128 128x256x64:256; do
 done
 # The subgroup tier (16x16 matrices, 4 to 16 per subgroup) on the same
 # blocks as some of the above and its best ones.
-for v in 64x64x32:128 64x128x32:128 128x128x32:256 128x256x32:256 128x256x32:512; do
+for v in $sg_blocks; do
   check_to "$res/gemm-xpu-vulkan-f16-${v/:/-}-sg.jsonl" env \
     XPU_TILE_TIERS_OFF=cooperative-matrix-workgroup "$bin/xpu-bench-gemm" --device vulkan:0 \
     --type f16 --sizes "$gemm_sizes" --tile "${v%%:*}" --threads "${v##*:}" --iterations 5 \

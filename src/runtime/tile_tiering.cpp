@@ -234,16 +234,17 @@ std::vector<Tier> tiersOf(TargetDesc::Kind target) {
              fitsDot4},
             kSoftware};
   case TargetDesc::Kind::spirv:
-    // Workgroup-scope matrices first where a kernel fits them: with its K
-    // loops versioned on a bounds proof the driver stages their loads
-    // itself, several times faster than the subgroup tier's loads one step
-    // ahead (bench/results/h200-2026-12-06.md).
-    return {{"cooperative-matrix-workgroup",
+    // Workgroup-scope matrices come second until the device shows their
+    // versioned K loops beat the subgroup tier: before the versions they ran
+    // no faster (75 against 78 TFLOP/s on the H200,
+    // bench/results/h200-2026-12-04.md), while the driver reaches 300 with
+    // the loop the direct version now is (bench/gemm/workgroup_matrix_gemm.py).
+    return {{"cooperative-matrix", "cooperative matrices (VK_KHR_cooperative_matrix)",
+             C::tileCoopMatrix, fitsCoopMatrix, "whole subgroups of 32"},
+            {"cooperative-matrix-workgroup",
              "workgroup-scope cooperative matrices (VK_NV_cooperative_matrix2)",
              C::tileCoopMatrixWorkgroup, fitsCoopMatrixWorkgroup, "whole subgroups of 32", 32,
              fitsWorkgroupMatrixGroups},
-            {"cooperative-matrix", "cooperative matrices (VK_KHR_cooperative_matrix)",
-             C::tileCoopMatrix, fitsCoopMatrix, "whole subgroups of 32"},
             {"dot4", "integer dot products (OpSDot)", C::tileDotInt8, fitsDot4},
             kSoftware};
   case TargetDesc::Kind::cpu:

@@ -20,17 +20,16 @@
 // workgroup that is not a power of two subgroups, or operands past the
 // shared memory the driver leaves demote (here, with the subgroup tier
 // turned off, to the software tile); with the KHR chip alone the tier is
-// unknown. The workgroup tier comes first where both fit (tile_tiering.cpp
+// unknown. The subgroup tier comes first where both fit (tile_tiering.cpp
 // says why).
 
-// NOTE-DAG: [mma-tiering] kernel 'gemm': cooperative-matrix-workgroup (workgroup-scope cooperative matrices (VK_NV_cooperative_matrix2)){{$}}
+// NOTE-DAG: [mma-tiering] kernel 'gemm': cooperative-matrix-workgroup (workgroup-scope cooperative matrices (VK_NV_cooperative_matrix2)); not cooperative-matrix: turned off by XPU_TILE_TIERS_OFF
 // NOTE-DAG: [mma-tiering] kernel 'small': software ({{.*}}; not cooperative-matrix-workgroup: the 16x16x16 f16 mac at {{.*}} is not made of 32x32 blocks of C
 // NOTE-DAG: [mma-tiering] kernel 'three': software ({{.*}}; not cooperative-matrix-workgroup: workgroup-scope matrices need a workgroup of 1, 2, 4 or 8 subgroups of 32 (it has 3)
 // NOTE-DAG: [mma-tiering] kernel 'wide': software ({{.*}}; not cooperative-matrix-workgroup: its tiles take 53248 bytes of shared memory, more than the 40960 the device leaves beside workgroup-scope matrices
 // NOTE-DAG: [mma-tiering] kernel 'deep': cooperative-matrix-workgroup (
 // KHR-DAG: [mma-tiering] kernel 'gemm': software ({{.*}}; not cooperative-matrix-workgroup: unknown
-// FIRST-DAG: [mma-tiering] kernel 'gemm': cooperative-matrix-workgroup (
-// FIRST-DAG: [mma-tiering] kernel 'small': cooperative-matrix (
+// FIRST-DAG: [mma-tiering] kernel 'gemm': cooperative-matrix (cooperative matrices (VK_KHR_cooperative_matrix))
 // The scan over the K loop's iterations, then the two versions.
 // SPV-LABEL: spirv.func @gemm
 // SPV-DAG: spirv.Variable : !spirv.ptr<!spirv.coopmatrix<128x128xf32, Workgroup, MatrixAcc>, Function>
@@ -66,6 +65,13 @@
 // SPV-LABEL: spirv.func @small
 // SPV-NOT: Workgroup, MatrixAcc
 // SPV-LABEL: spirv.func @three
+// SPV-LABEL: spirv.func @carried
+// SPV: spirv.mlir.loop
+// SPV-NOT: spirv.mlir.merge
+// SPV: spirv.mlir.selection
+// SPV-NEXT: spirv.BranchConditional
+// SPV-NOT: spirv.mlir.merge
+// SPV: spirv.KHR.CooperativeMatrixLoad {{.*}} : !spirv.ptr<f16, StorageBuffer>, i32 -> !spirv.coopmatrix<128x64xf16, Workgroup, MatrixA>
 
 // 128x128 blocks of C over a K loop of 64-deep tiles on 8 subgroups.
 xpu.kernel @gemm(%A: !xpu.buffer<f16, ro>, %B: !xpu.buffer<f16, ro>, %C: !xpu.buffer<f32>, %k32: i32, %n32: i32)
@@ -138,5 +144,27 @@ xpu.kernel @deep(%A: !xpu.buffer<f16, ro>, %B: !xpu.buffer<f16, ro>, %C: !xpu.bu
   %b = xpu.tile_load %B[%o], %n : !xpu.buffer<f16, ro> -> !xpu.tile<64x256xf16>
   %r = xpu.mac %init, %a, %b : !xpu.tile<128x256xf32>, !xpu.tile<128x64xf16>, !xpu.tile<64x256xf16>
   xpu.tile_store %r, %C[%o], %n : !xpu.tile<128x256xf32>, !xpu.buffer<f32>
+  xpu.return
+}
+
+// A's offset carried by the K loop (not a function of the induction
+// variable alone): the loop keeps its per-iteration choice, unversioned.
+xpu.kernel @carried(%A: !xpu.buffer<f16, ro>, %B: !xpu.buffer<f16, ro>, %C: !xpu.buffer<f32>, %k32: i32, %n32: i32)
+    attributes {workgroup_size = array<i64: 256, 1, 1>} {
+  %k = arith.index_castui %k32 : i32 to index
+  %n = arith.index_castui %n32 : i32 to index
+  %z = arith.constant 0.0 : f32
+  %o = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %init = xpu.tile_fill %z : !xpu.tile<128x128xf32>
+  %acc:2 = scf.for %kk = %o to %k step %c64 iter_args(%c = %init, %ao = %o) -> (!xpu.tile<128x128xf32>, index) {
+    %a = xpu.tile_load %A[%ao], %k : !xpu.buffer<f16, ro> -> !xpu.tile<128x64xf16>
+    %bo = arith.muli %kk, %n : index
+    %b = xpu.tile_load %B[%bo], %n : !xpu.buffer<f16, ro> -> !xpu.tile<64x128xf16>
+    %r = xpu.mac %c, %a, %b : !xpu.tile<128x128xf32>, !xpu.tile<128x64xf16>, !xpu.tile<64x128xf16>
+    %an = arith.addi %ao, %c64 : index
+    scf.yield %r, %an : !xpu.tile<128x128xf32>, index
+  }
+  xpu.tile_store %acc#0, %C[%o], %n : !xpu.tile<128x128xf32>, !xpu.buffer<f32>
   xpu.return
 }

@@ -2360,7 +2360,9 @@ private:
   /// 16-byte aligned, as Vulkan asks of cooperative-matrix loads, the one
   /// multiply-add reads it straight from the buffer (the driver stages it);
   /// otherwise the tile is first copied into its shared storage element by
-  /// element, with its checks.
+  /// element, with its checks (both operands deferred: by slices of K,
+  /// copyDeferredBySlices). versionDirectLoops then splits a K loop of such
+  /// macs in two.
   LogicalResult lowerMacDirect(MacOp mac, Value rs, Value as, Value bs, int64_t lda,
                                int64_t ldb) {
     Location loc = mac.getLoc();

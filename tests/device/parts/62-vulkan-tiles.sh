@@ -1,12 +1,11 @@
 # The Vulkan tile tiers (issue 15) on the H200's NVIDIA Vulkan driver.
-# 1. The tile conformance tests: f16 kernels in 32x32 blocks on 1 to 8
-#    subgroups take the workgroup-scope tier, edge stores included, the
-#    others in 16x16x16 steps the subgroup tier, where the device facts
-#    permit (each test checks the tier its kernel must take); again with the
-#    workgroup tier turned off (XPU_TILE_TIERS_OFF), so every such kernel
-#    takes the subgroup tier; with the subgroup tier turned off; that with
-#    cooperativeMatrixWorkgroupScope disabled, and cooperativeMatrix
-#    disabled (the notes must say so). It fails without a
+# 1. The tile conformance tests: f16 kernels in 16x16x16 steps take the
+#    cooperative-matrix tier where the device fact permits it (each test
+#    checks the tier its kernel must take); again with that tier turned off
+#    (XPU_TILE_TIERS_OFF), where those in 32x32 blocks on 1 to 8 subgroups
+#    take the workgroup-scope tier, both versions of its K loops and its
+#    edge stores included; then that with cooperativeMatrixWorkgroupScope
+#    disabled, and cooperativeMatrix disabled (the notes must say so). It fails without a
 #    Vulkan device, and unless the device's tile.cooperative-matrix and
 #    tile.cooperative-matrix-workgroup facts are available (xpujit devices
 #    --caps), so the tiers really ran.
@@ -23,11 +22,9 @@ quick="${XPU_DEVICE_QUICK:-0}"
 
 step "tiles: the tile conformance tests on the NVIDIA Vulkan driver"
 check env XPU_TEST_BACKEND=vulkan "$bin/conformance" '-ts=tiles'
-check env XPU_TEST_BACKEND=vulkan XPU_TILE_TIERS_OFF=cooperative-matrix-workgroup \
+check env XPU_TEST_BACKEND=vulkan XPU_TILE_TIERS_OFF=cooperative-matrix \
   "$bin/conformance" '-ts=tiles'
 if [ "$quick" != 1 ]; then
-  check env XPU_TEST_BACKEND=vulkan XPU_TILE_TIERS_OFF=cooperative-matrix \
-    "$bin/conformance" '-ts=tiles'
   check env XPU_TEST_BACKEND=vulkan XPU_TILE_TIERS_OFF=cooperative-matrix \
     XPU_VULKAN_DISABLE_FEATURES=cooperativeMatrixWorkgroupScope "$bin/conformance" '-ts=tiles'
   check env XPU_TEST_BACKEND=vulkan XPU_VULKAN_DISABLE_FEATURES=cooperativeMatrix \

@@ -10,8 +10,8 @@ Kernels: by default A and B are loaded from the storage buffers in a K loop
 of BK (--unroll U: U steps' loads before their multiply-adds; the driver
 stages them through shared memory); --tensor loads them through NV2 tensor
 layouts instead (stub calls that spirv_tensor_loads.py rewrites after
-mlir-translate, since MLIR 22 has no such ops); --prefetch loads the next step's
-matrices before this step's multiply-add; --stages 1|2 copies A and B into
+mlir-translate, since MLIR 22 has no such ops); --prefetch loads the next
+step's matrices before this step's multiply-add; --stages 1|2 copies A and B into
 shared memory ourselves; --no-traffic loads them once (the multiply-add
 ceiling, wrong by design); --scalar uses no matrices at all (for devices
 without them).

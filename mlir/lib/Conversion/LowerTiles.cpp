@@ -2819,6 +2819,9 @@ private:
     return ops;
   }
 
+  /// `loop`, whose body holds lowerMacDirect's `branches`, in its two
+  /// versions behind the scan (versionDirectLoops); left as it is when the
+  /// branches' conditions are not functions of the induction variable.
   void versionLoop(scf::ForOp loop, ArrayRef<scf::IfOp> branches) {
     SmallVector<Value> conditions;
     for (scf::IfOp branch : branches)

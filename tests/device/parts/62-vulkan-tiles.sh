@@ -5,10 +5,10 @@
 #    (XPU_TILE_TIERS_OFF), where those in 32x32 blocks on 1 to 8 subgroups
 #    take the workgroup-scope tier, both versions of its K loops and its
 #    edge stores included; then that with cooperativeMatrixWorkgroupScope
-#    disabled, and cooperativeMatrix disabled (the notes must say so). It fails without a
-#    Vulkan device, and unless the device's tile.cooperative-matrix and
-#    tile.cooperative-matrix-workgroup facts are available (xpujit devices
-#    --caps), so the tiers really ran.
+#    disabled, and cooperativeMatrix disabled (the notes must say so). It
+#    fails without a Vulkan device, and unless the device's
+#    tile.cooperative-matrix and tile.cooperative-matrix-workgroup facts are
+#    available (xpujit devices --caps), so the tiers really ran.
 # 2. C = A·B in f16 with f32 sums at 1024, 4096 and 8192 on vulkan:0: the
 #    workgroup-scope tier (the subgroup one turned off; --expect-tier
 #    cooperative-matrix-workgroup) and a few blocks on the subgroup tier, each

@@ -3,7 +3,8 @@
 # bench/gemm/workgroup_matrix_gemm.py runs: KIND_SIZE_BMxBNxBK_tWG_uU.spv,
 # KIND wg for matrices loaded from the buffers, tl/tc for them loaded through
 # NV2 tensor layouts (clamp undefined/constant; spirv_tensor_loads.py), st1/st2
-# staged through shared memory, nt without traffic), after --query; one line
+# staged through shared memory, sdD staged in two buffers with each step's
+# copies loaded D steps ahead, nt without traffic), after --query; one line
 # per shader in $OUT/vulkan_probe.log. A shader that fails, or computes a wrong element
 # where it should not (every kind but nt), makes the script exit 1.
 set -uo pipefail

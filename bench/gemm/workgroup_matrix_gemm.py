@@ -192,14 +192,18 @@ def prefetched(a):
 
 
 def staged(a):
-    """A and B copied to shared memory in 16-byte words, the next K step's
-    words loaded into registers before this step's multiply; with two stages
-    one barrier per step, with one two."""
+    """A and B copied to shared memory in 16-byte words. The words of the
+    K step `depth` steps ahead are loaded into registers before this step's
+    multiply-add (depth register sets, the loop unrolled by depth), so that
+    many steps' global loads are in flight; with two shared stages one
+    barrier per step, with one stage two (depth 1 only)."""
     word_buf = buffer(WORD, 16)
     pa, pb = a.bk // 8 + a.pad, a.bn // 8 + a.pad  # shared row pitch, in words
     sa, sb = a.bm * pa, a.bk * pb                   # words per stage
     na, nb = a.bm * a.bk // 8, a.bk * a.bn // 8     # words copied per step
+    depth = a.depth
     assert na % a.wg == 0 and nb % a.wg == 0 and a.stages in (1, 2)
+    assert depth >= 1 and (a.stages == 2 or depth == 1) and a.k % (a.bk * depth) == 0
     ca, cb = na // a.wg, nb // a.wg
     sh_a = f"!spirv.ptr<!spirv.array<{a.stages * sa} x {WORD}>, Workgroup>"
     sh_b = f"!spirv.ptr<!spirv.array<{a.stages * sb} x {WORD}>, Workgroup>"
@@ -232,7 +236,7 @@ def staged(a):
             out.append((op("UDiv", v, const(per_row)), op("UMod", v, const(per_row))))
         return out
 
-    def gload(k):  # this thread's words of the tiles at K offset k, into registers
+    def gload(k, d):  # this thread's words of the tiles at K offset k into register set d
         for regs, tiles, buf, first_row, ld, col in (("ra", wa, "%A", "%row0", a.k, None),
                                                      ("rb", wb, "%B", k, a.n, "%col0w")):
             for i, (r, c) in enumerate(tiles):
@@ -243,18 +247,23 @@ def staged(a):
                 p, x = t(), t()
                 e(f"    {p} = spirv.AccessChain {buf}[%c0, {g}] : {word_buf}, i32, i32 -> !spirv.ptr<{WORD}, StorageBuffer>")
                 e(f'    {x} = spirv.Load "StorageBuffer" {p} : {WORD}')
-                e(f'    spirv.Store "Function" %{regs}{i}, {x} : {WORD}')
+                e(f'    spirv.Store "Function" %{regs}{d}_{i}, {x} : {WORD}')
 
-    def sstore(stage):  # registers into shared stage `stage` (an i32 value)
+    def sstore(stage, d):  # register set d into shared stage `stage` (an i32 value)
         for regs, tiles, sh, pitch, size, typ in (("ra", wa, "%As", pa, sa, sh_a),
                                                    ("rb", wb, "%Bs", pb, sb, sh_b)):
             for i, (r, c) in enumerate(tiles):
                 at = op("IAdd", op("IMul", stage, const(size)),
                         op("IAdd", op("IMul", r, const(pitch)), c))
                 x, p = t(), t()
-                e(f'    {x} = spirv.Load "Function" %{regs}{i} : {WORD}')
+                e(f'    {x} = spirv.Load "Function" %{regs}{d}_{i} : {WORD}')
                 e(f"    {p} = spirv.AccessChain {sh}[{at}] : {typ}, i32 -> !spirv.ptr<{WORD}, Workgroup>")
                 e(f'    spirv.Store "Workgroup" {p}, {x} : {WORD}')
+
+    def clamped(k):  # steps past the end reload the last one (valid, unused)
+        r = t()
+        e(f"    {r} = spirv.GL.UMin {k}, {const(a.k - a.bk)} : i32")
+        return r
 
     e("    %As = spirv.mlir.addressof @As : " + sh_a)
     e("    %Bs = spirv.mlir.addressof @Bs : " + sh_b)
@@ -262,37 +271,40 @@ def staged(a):
     e('    spirv.Store "Function" %sv, %c0 : i32')
     wa, wb = words(ca, a.bk // 8), words(cb, a.bn // 8)
     e(f"    %col0w = spirv.UDiv %col0, {const(8)} : i32")
-    gload("%c0")
-    sstore("%c0")
+    for d in range(depth):
+        gload(clamped(const(d * a.bk)), d)
+    sstore("%c0", 0)
     barrier()
     prologue = "\n".join(lines)
     lines.clear()
-    # The loop body, at K offset %k in stage %s.
-    kn = op("IAdd", "%k", const(a.bk))
-    last = const(a.k - a.bk)
-    knc = t()
-    e(f"    {knc} = spirv.GL.UMin {kn}, {last} : i32")  # the last step reloads a valid tile
-    gload(knc)
-    p1, p2 = t(), t()
-    e(f"    {p1} = spirv.AccessChain %As[{op('IMul', '%s', const(sa))}] : {sh_a}, i32 -> !spirv.ptr<{WORD}, Workgroup>")
-    e(f"    {p2} = spirv.AccessChain %Bs[{op('IMul', '%s', const(sb))}] : {sh_b}, i32 -> !spirv.ptr<{WORD}, Workgroup>")
-    e(f"    %ma = spirv.KHR.CooperativeMatrixLoad {p1}, {const(pa)}, <RowMajor> : !spirv.ptr<{WORD}, Workgroup>, i32 -> {mat_a}")
-    e(f"    %mb = spirv.KHR.CooperativeMatrixLoad {p2}, {const(pb)}, <RowMajor> : !spirv.ptr<{WORD}, Workgroup>, i32 -> {mat_b}")
-    e(f'    %acc = spirv.Load "Function" %accv : {mat_c}')
-    e(f"    %accn = spirv.KHR.CooperativeMatrixMulAdd %ma, %mb, %acc : {mat_a}, {mat_b} -> {mat_c}")
-    e(f'    spirv.Store "Function" %accv, %accn : {mat_c}')
-    if a.stages == 2:
-        other = op("ISub", const(1), "%s")
-        sstore(other)
-        barrier()
+    # The loop body: `depth` steps from K offset %k, the first in stage %s.
+    one = const(1)
+    other = op("ISub", one, "%s")
+    for j in range(depth):
+        kk = op("IAdd", "%k", const(j * a.bk))
+        cur, nxt = ("%s", other) if j % 2 == 0 else (other, "%s")
+        gload(clamped(op("IAdd", kk, const(depth * a.bk))), j)
+        p1, p2 = t(), t()
+        e(f"    {p1} = spirv.AccessChain %As[{op('IMul', cur, const(sa))}] : {sh_a}, i32 -> !spirv.ptr<{WORD}, Workgroup>")
+        e(f"    {p2} = spirv.AccessChain %Bs[{op('IMul', cur, const(sb))}] : {sh_b}, i32 -> !spirv.ptr<{WORD}, Workgroup>")
+        e(f"    %ma{j} = spirv.KHR.CooperativeMatrixLoad {p1}, {const(pa)}, <RowMajor> : !spirv.ptr<{WORD}, Workgroup>, i32 -> {mat_a}")
+        e(f"    %mb{j} = spirv.KHR.CooperativeMatrixLoad {p2}, {const(pb)}, <RowMajor> : !spirv.ptr<{WORD}, Workgroup>, i32 -> {mat_b}")
+        e(f'    %acc{j} = spirv.Load "Function" %accv : {mat_c}')
+        e(f"    %accn{j} = spirv.KHR.CooperativeMatrixMulAdd %ma{j}, %mb{j}, %acc{j} : {mat_a}, {mat_b} -> {mat_c}")
+        e(f'    spirv.Store "Function" %accv, %accn{j} : {mat_c}')
+        if a.stages == 2:
+            sstore(nxt, (j + 1) % depth)
+            barrier()
+        else:
+            barrier()
+            sstore("%s", 0)
+            barrier()
+    if a.stages == 2 and depth % 2 == 1:
         e(f'    spirv.Store "Function" %sv, {other} : i32')
-    else:
-        barrier()
-        sstore("%s")
-        barrier()
-    e(f'    spirv.Store "Function" %kv, {kn} : i32')
-    regs = "".join(f"    %{r}{i} = spirv.Variable : !spirv.ptr<{WORD}, Function>\n"
-                   for r, count in (("ra", ca), ("rb", cb)) for i in range(count))
+    e(f'    spirv.Store "Function" %kv, {op("IAdd", "%k", const(depth * a.bk))} : i32')
+    regs = "".join(f"    %{r}{d}_{i} = spirv.Variable : !spirv.ptr<{WORD}, Function>\n"
+                   for d in range(depth) for r, count in (("ra", ca), ("rb", cb))
+                   for i in range(count))
     return shell(a, operand=WORD, acc=mat_c, invocation=True,
                  caps="Shader, Float16, CooperativeMatrixKHR", exts="SPV_KHR_cooperative_matrix",
                  shared=f"  spirv.GlobalVariable @As : {sh_a}\n"
@@ -346,6 +358,9 @@ def main():
                    help="1 or 2: stage A and B through shared memory ourselves "
                         "(16-byte copies prefetched into registers one K step ahead, "
                         "1 or 2 shared buffers)")
+    p.add_argument("--depth", type=int, default=1,
+                   help="with --stages 2: load each K step's words this many steps ahead "
+                        "(register sets; the K loop unrolled as many times)")
     p.add_argument("--pad", type=int, default=1,
                    help="with --stages: 16-byte words of padding per shared row")
     p.add_argument("--tensor", action="store_true",

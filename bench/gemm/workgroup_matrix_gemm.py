@@ -58,7 +58,10 @@ def shell(a, *, operand=F16, acc, shared="", variables="", prologue="", body,
     init = ("    %acci = spirv.Constant 0.0 : f32\n" if acc == "f32" else
             f"    %zero = spirv.Constant 0.0 : f32\n"
             f"    %acci = spirv.CompositeConstruct %zero : (f32) -> {acc}\n")
-    return f"""spirv.module Logical GLSL450 requires #spirv.vce<v1.6, [{caps}], [{exts}]> {{
+    model = "GLSL450"
+    if a.vulkan_memory_model:
+        model, caps = "Vulkan", caps + ", VulkanMemoryModel"
+    return f"""spirv.module Logical {model} requires #spirv.vce<v1.6, [{caps}], [{exts}]> {{
   spirv.GlobalVariable @A bind(0, 0) : {op_buf}
   spirv.GlobalVariable @B bind(0, 1) : {op_buf}
   spirv.GlobalVariable @C bind(0, 2) : {c_buf}
@@ -127,14 +130,15 @@ def load_matrices(a, k, tag, indent):
             f"%ma{tag} = spirv.FunctionCall @tensor_a(%row0, {k}) : (i32, i32) -> {mat_a}",
             f"%mb{tag} = spirv.FunctionCall @tensor_b({k}, %col0) : (i32, i32) -> {mat_b}"))
     f16_buf = buffer(F16, 2)
+    access = ", <NonPrivatePointer>" if a.vulkan_memory_model else ""
     return "\n".join(indent + line for line in (
         f"%ai{tag} = spirv.IAdd %arow, {k} : i32",
         f"%ap{tag} = spirv.AccessChain %A[%c0, %ai{tag}] : {f16_buf}, i32, i32 -> !spirv.ptr<f16, StorageBuffer>",
-        f"%ma{tag} = spirv.KHR.CooperativeMatrixLoad %ap{tag}, %ck, <RowMajor> : !spirv.ptr<f16, StorageBuffer>, i32 -> {mat_a}",
+        f"%ma{tag} = spirv.KHR.CooperativeMatrixLoad %ap{tag}, %ck, <RowMajor>{access} : !spirv.ptr<f16, StorageBuffer>, i32 -> {mat_a}",
         f"%bk{tag} = spirv.IMul {k}, %cn : i32",
         f"%bi{tag} = spirv.IAdd %bk{tag}, %col0 : i32",
         f"%bp{tag} = spirv.AccessChain %B[%c0, %bi{tag}] : {f16_buf}, i32, i32 -> !spirv.ptr<f16, StorageBuffer>",
-        f"%mb{tag} = spirv.KHR.CooperativeMatrixLoad %bp{tag}, %cn, <RowMajor> : !spirv.ptr<f16, StorageBuffer>, i32 -> {mat_b}"))
+        f"%mb{tag} = spirv.KHR.CooperativeMatrixLoad %bp{tag}, %cn, <RowMajor>{access} : !spirv.ptr<f16, StorageBuffer>, i32 -> {mat_b}"))
 
 
 def direct(a):
@@ -368,6 +372,9 @@ def main():
                         "bench/gemm/spirv_tensor_loads.py rewrites after serialization")
     p.add_argument("--prefetch", action="store_true",
                    help="load the next K step's matrices before this step's multiply-add")
+    p.add_argument("--vulkan-memory-model", action="store_true",
+                   help="the Vulkan memory model, A and B read NonPrivatePointer (as xpujit's "
+                        "SPIR-V read them before 2026-12-07)")
     p.add_argument("--no-traffic", action="store_true",
                    help="load A and B once before the K loop: the multiply-add ceiling "
                         "(the result is wrong by design)")

@@ -234,11 +234,12 @@ std::vector<Tier> tiersOf(TargetDesc::Kind target) {
              fitsDot4},
             kSoftware};
   case TargetDesc::Kind::spirv:
-    // Workgroup-scope matrices come second until the device shows their
-    // versioned K loops beat the subgroup tier: before the versions they ran
-    // no faster (75 against 78 TFLOP/s on the H200,
-    // bench/results/h200-2026-12-04.md), while the driver reaches 300 with
-    // the loop the direct version now is (bench/gemm/workgroup_matrix_gemm.py).
+    // Workgroup-scope matrices come second: the subgroup tier is faster on
+    // every block measured, before their K loops had two versions (75
+    // against 78 TFLOP/s on the H200, bench/results/h200-2026-12-04.md) and
+    // after (38-59 against 75-79 on an H100, bench/results/h100-2026-12-07.md),
+    // though the driver runs their direct loop at 300 in the probe
+    // (bench/gemm/workgroup_matrix_gemm.py).
     return {{"cooperative-matrix", "cooperative matrices (VK_KHR_cooperative_matrix)",
              C::tileCoopMatrix, fitsCoopMatrix, "whole subgroups of 32"},
             {"cooperative-matrix-workgroup",

@@ -40,6 +40,8 @@ nv_icd=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
 # part names to run (default all); globs that match no part fail the run.
 device_stages="${XPU_DEVICE_STAGES:-base parts}"
 parts_glob="${XPU_DEVICE_PARTS:-*}"
+# The device tool may lend an H100 for an H200: summaries name the card that ran.
+gpu="$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)"
 if [[ " $device_stages " == *" base "* ]]; then
 step "machine"
 date -u; uname -a; nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --format=csv
@@ -121,7 +123,7 @@ fi
 
 step "summary"
 {
-  echo "# xpujit on the H200 ($(date -u +%Y-%m-%d))"
+  echo "# xpujit on ${gpu:-an unnamed GPU} ($(date -u +%Y-%m-%d))"
   echo
   echo "Command: \`XPU_DEVICE_STAGES='$device_stages' XPU_DEVICE_PARTS='$parts_glob' bash tests/device/h200.sh\`"
   echo "(bundle from scripts/device-bundle.sh)."

@@ -78,7 +78,7 @@ if ! ls "$res"/gemm-xpu-cuda-f16-*.jsonl >/dev/null 2>&1; then
     --iterations 5 --expect-tier wgmma
 fi
 {
-  echo "# C = A·B with xpujit's Vulkan tile tiers on the H200"
+  echo "# C = A·B with xpujit's Vulkan tile tiers on ${gpu:-the GPU}"
   echo
   echo "Square n, f16 operands, f32 accumulation, median of the iterations after a"
   echo "warm-up (device events), each run checked on 2048 sampled elements against"

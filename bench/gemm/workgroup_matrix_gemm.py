@@ -12,7 +12,9 @@ stages them through shared memory); --tensor loads them through NV2 tensor
 layouts instead (stub calls that spirv_tensor_loads.py rewrites after
 mlir-translate, since MLIR 22 has no such ops); --prefetch loads the next
 step's matrices before this step's multiply-add; --stages 1|2 copies A and B into
-shared memory ourselves; --no-traffic loads them once (the multiply-add
+shared memory ourselves (--depth D: each step's copies loaded D steps ahead);
+--vulkan-memory-model declares the model xpujit's modules use, reads
+NonPrivatePointer; --no-traffic loads them once (the multiply-add
 ceiling, wrong by design); --scalar uses no matrices at all (for devices
 without them).
 

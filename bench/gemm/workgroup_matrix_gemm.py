@@ -284,8 +284,7 @@ def staged(a):
     prologue = "\n".join(lines)
     lines.clear()
     # The loop body: `depth` steps from K offset %k, the first in stage %s.
-    one = const(1)
-    other = op("ISub", one, "%s")
+    other = op("ISub", const(1), "%s") if a.stages == 2 else None  # the other stage
     for j in range(depth):
         kk = op("IAdd", "%k", const(j * a.bk))
         cur, nxt = ("%s", other) if j % 2 == 0 else (other, "%s")

@@ -4,7 +4,10 @@
 # KIND wg for matrices loaded from the buffers, tl/tc for them loaded through
 # NV2 tensor layouts (clamp undefined/constant; spirv_tensor_loads.py), st1/st2
 # staged through shared memory, sdD staged in two buffers with each step's
-# copies loaded D steps ahead, nt without traffic), after --query; one line
+# copies loaded D steps ahead, nt without traffic; lib* compiled by the
+# library from bench/gemm/gemm_kernel.h's @gemm with `xpujit compile
+# --target spirv --chip cooperative-matrix-workgroup`, run with --xpujit),
+# after --query; one line
 # per shader in $OUT/vulkan_probe.log. A shader that fails, or computes a wrong element
 # where it should not (every kind but nt), makes the script exit 1.
 set -uo pipefail
@@ -23,7 +26,9 @@ for spv in "$dir"/*.spv; do
   else
     echo "skip $name: not a name this script reads" | tee -a "$log"; continue
   fi
-  timeout 120 "$probe" --spv "$spv" --m "$size" --n "$size" --k "$size" \
+  abi=()
+  [[ "$kind" == lib* ]] && abi=(--xpujit)
+  timeout 120 "$probe" --spv "$spv" "${abi[@]}" --m "$size" --n "$size" --k "$size" \
     --bm "$bm" --bn "$bn" --wg "$wg" --iters 20 2>&1 | tee -a "$log"
   rc=${PIPESTATUS[0]}
   [ "$rc" = 0 ] || [ "$kind" = nt ] || { echo "FAIL: $name exit $rc" | tee -a "$log"; status=1; }

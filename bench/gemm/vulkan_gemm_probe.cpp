@@ -8,7 +8,14 @@
 //   xpu-vulkan-gemm-probe --spv g.spv --m 4096 --n 4096 --k 4096 --bm 128 --bn 128 --wg 256
 //
 // Bindings 0, 1, 2: A (MxK f16), B (KxN f16), C (MxN f32), row-major; grid
-// (N/BN, M/BM). Times the dispatches with timestamps (best and median of
+// (N/BN, M/BM). With --xpujit the shader is one the library compiled for
+// bench/gemm/gemm_kernel.h's @gemm (`xpujit compile --target spirv`): entry
+// point gemm, the status word at binding 3, the element counts and m, n, k
+// as push constants, the workgroup size as specialization constants 0-2
+// (abi::vulkanArgLayout); so one run compares the library's code with the
+// hand-written shaders'. Where the driver has
+// VK_KHR_pipeline_executable_properties, the pipeline's statistics
+// (registers among them) are printed too. Times the dispatches with timestamps (best and median of
 // --iters after a warm-up), checks 4096 sampled elements of C against a
 // float64 product of the same f16 operands, prints one line, exits 1 when a
 // step fails or an element is off.
@@ -106,7 +113,7 @@ const char *scopeName(uint32_t s) {
   X(vkEndCommandBuffer) X(vkCmdBindPipeline) X(vkCmdBindDescriptorSets)                  \
   X(vkCmdDispatch) X(vkCmdCopyBuffer) X(vkCmdPipelineBarrier) X(vkCmdWriteTimestamp)     \
   X(vkCmdResetQueryPool) X(vkCreateQueryPool) X(vkGetQueryPoolResults)                   \
-  X(vkQueueSubmit) X(vkQueueWaitIdle) X(vkResetCommandBuffer)
+  X(vkQueueSubmit) X(vkQueueWaitIdle) X(vkResetCommandBuffer) X(vkCmdPushConstants)
 
 PFN_vkGetInstanceProcAddr getProc;
 #define DECLARE(f) PFN_##f f;
@@ -181,7 +188,7 @@ bool hasExtension(const std::vector<VkExtensionProperties> &list, const char *na
 } // namespace
 
 int main(int argc, char **argv) {
-  bool query = false;
+  bool query = false, xpujit = false;
   std::string spvPath;
   int m = 4096, n = 4096, k = 4096, bm = 128, bn = 128, wg = 256, iters = 20;
   for (int i = 1; i < argc; ++i) {
@@ -198,6 +205,7 @@ int main(int argc, char **argv) {
     else if (a == "--bn") bn = next();
     else if (a == "--wg") wg = next();
     else if (a == "--iters") iters = next();
+    else if (a == "--xpujit") xpujit = true;
     else {
       std::printf("FAIL: unknown argument %s\n", a.c_str());
       return 1;
@@ -242,6 +250,7 @@ int main(int argc, char **argv) {
   CHECK(vkEnumerateDeviceExtensionProperties(physical, nullptr, &count, extensions.data()));
   bool khr = hasExtension(extensions, "VK_KHR_cooperative_matrix");
   bool nv2 = hasExtension(extensions, "VK_NV_cooperative_matrix2");
+  bool statistics = hasExtension(extensions, "VK_KHR_pipeline_executable_properties");
 
   Coop2FeaturesNV nv2Features{kCoop2FeaturesNV};
   CoopFeaturesKHR khrFeatures{kCoopFeaturesKHR, nv2 ? &nv2Features : nullptr};
@@ -326,7 +335,11 @@ int main(int argc, char **argv) {
   e13.subgroupSizeControl = f13.subgroupSizeControl;
   e13.computeFullSubgroups = f13.computeFullSubgroups;
   e13.maintenance4 = f13.maintenance4;
-  CoopFeaturesKHR ekhr{kCoopFeaturesKHR, &e13, VK_TRUE, VK_FALSE};
+  VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR estats{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR, &e13,
+      VK_TRUE};
+  CoopFeaturesKHR ekhr{kCoopFeaturesKHR, statistics ? (void *)&estats : (void *)&e13, VK_TRUE,
+                       VK_FALSE};
   Coop2FeaturesNV env2 = nv2Features;
   env2.pNext = &ekhr;
   std::vector<const char *> enable;
@@ -334,6 +347,8 @@ int main(int argc, char **argv) {
     enable.push_back("VK_KHR_cooperative_matrix");
   if (nv2)
     enable.push_back("VK_NV_cooperative_matrix2");
+  if (statistics)
+    enable.push_back("VK_KHR_pipeline_executable_properties");
 
   vkGetPhysicalDeviceQueueFamilyProperties(physical, &count, nullptr);
   std::vector<VkQueueFamilyProperties> families(count);
@@ -350,7 +365,7 @@ int main(int argc, char **argv) {
   queueInfo.queueCount = 1;
   queueInfo.pQueuePriorities = &priority;
   VkDeviceCreateInfo deviceInfo{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
-                                nv2 ? (void *)&env2 : khr ? (void *)&ekhr : (void *)&e13};
+                                nv2 ? (void *)&env2 : (void *)&ekhr};
   deviceInfo.queueCreateInfoCount = 1;
   deviceInfo.pQueueCreateInfos = &queueInfo;
   deviceInfo.enabledExtensionCount = uint32_t(enable.size());
@@ -377,6 +392,9 @@ int main(int argc, char **argv) {
   Buffer bufA = makeBuffer(aCount * 2, storage, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
   Buffer bufB = makeBuffer(bCount * 2, storage, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
   Buffer bufC = makeBuffer(cCount * 4, storage, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+  // The library's status word: a failed check writes it (xpujit mode).
+  Buffer status = makeBuffer(256, storage, host);
+  std::memset(status.mapped, 0, 256);
   Buffer staging = makeBuffer(std::max(cCount * 4, (aCount + bCount) * 2),
                               VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                               host);
@@ -392,29 +410,75 @@ int main(int argc, char **argv) {
   moduleInfo.pCode = reinterpret_cast<const uint32_t *>(code.data());
   VkShaderModule shader;
   CHECK(vkCreateShaderModule(device, &moduleInfo, nullptr, &shader));
-  VkDescriptorSetLayoutBinding bindings[3];
-  for (uint32_t i = 0; i < 3; ++i)
+  const uint32_t numBindings = xpujit ? 4 : 3;
+  VkDescriptorSetLayoutBinding bindings[4];
+  for (uint32_t i = 0; i < numBindings; ++i)
     bindings[i] = {i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
   VkDescriptorSetLayoutCreateInfo layoutInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-  layoutInfo.bindingCount = 3;
+  layoutInfo.bindingCount = numBindings;
   layoutInfo.pBindings = bindings;
   VkDescriptorSetLayout setLayout;
   CHECK(vkCreateDescriptorSetLayout(device, &layoutInfo, nullptr, &setLayout));
   VkPipelineLayoutCreateInfo pipelineLayoutInfo{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
   pipelineLayoutInfo.setLayoutCount = 1;
   pipelineLayoutInfo.pSetLayouts = &setLayout;
+  // xpujit's argument block: the counts of A, B and C, then m, n, k.
+  const uint32_t args[6] = {uint32_t(aCount), uint32_t(bCount), uint32_t(cCount),
+                            uint32_t(m),      uint32_t(n),      uint32_t(k)};
+  VkPushConstantRange push{VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof args};
+  if (xpujit) {
+    pipelineLayoutInfo.pushConstantRangeCount = 1;
+    pipelineLayoutInfo.pPushConstantRanges = &push;
+  }
   VkPipelineLayout pipelineLayout;
   CHECK(vkCreatePipelineLayout(device, &pipelineLayoutInfo, nullptr, &pipelineLayout));
   VkComputePipelineCreateInfo pipelineInfo{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
   pipelineInfo.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
   pipelineInfo.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
   pipelineInfo.stage.module = shader;
-  pipelineInfo.stage.pName = "main";
+  pipelineInfo.stage.pName = xpujit ? "gemm" : "main";
   pipelineInfo.layout = pipelineLayout;
+  const uint32_t workgroup[3] = {uint32_t(wg), 1, 1};
+  const VkSpecializationMapEntry entries[3] = {{0, 0, 4}, {1, 4, 4}, {2, 8, 4}};
+  const VkSpecializationInfo specialization{3, entries, sizeof workgroup, workgroup};
+  if (xpujit)
+    pipelineInfo.stage.pSpecializationInfo = &specialization;
+  if (statistics)
+    pipelineInfo.flags = VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
   VkPipeline pipeline;
   CHECK(vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &pipelineInfo, nullptr, &pipeline));
+  std::string stats;
+  if (statistics) {
+    auto get = PFN_vkGetPipelineExecutableStatisticsKHR(
+        getProc(instance, "vkGetPipelineExecutableStatisticsKHR"));
+    VkPipelineExecutableInfoKHR which{VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR, nullptr,
+                                      pipeline, 0};
+    uint32_t c = 0;
+    if (get && get(device, &which, &c, nullptr) == VK_SUCCESS) {
+      std::vector<VkPipelineExecutableStatisticKHR> list(
+          c, {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR});
+      get(device, &which, &c, list.data());
+      for (const auto &st : list) {
+        char value[64];
+        switch (st.format) {
+        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR:
+          std::snprintf(value, sizeof value, "%u", st.value.b32);
+          break;
+        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_INT64_KHR:
+          std::snprintf(value, sizeof value, "%lld", (long long)st.value.i64);
+          break;
+        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_UINT64_KHR:
+          std::snprintf(value, sizeof value, "%llu", (unsigned long long)st.value.u64);
+          break;
+        default:
+          std::snprintf(value, sizeof value, "%g", st.value.f64);
+        }
+        stats += std::string(stats.empty() ? "" : ", ") + st.name + " " + value;
+      }
+    }
+  }
 
-  VkDescriptorPoolSize poolSize{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 3};
+  VkDescriptorPoolSize poolSize{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 4};
   VkDescriptorPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
   poolInfo.maxSets = 1;
   poolInfo.poolSizeCount = 1;
@@ -427,11 +491,12 @@ int main(int argc, char **argv) {
   setInfo.pSetLayouts = &setLayout;
   VkDescriptorSet set;
   CHECK(vkAllocateDescriptorSets(device, &setInfo, &set));
-  VkDescriptorBufferInfo bufferInfos[3] = {{bufA.buffer, 0, VK_WHOLE_SIZE},
+  VkDescriptorBufferInfo bufferInfos[4] = {{bufA.buffer, 0, VK_WHOLE_SIZE},
                                            {bufB.buffer, 0, VK_WHOLE_SIZE},
-                                           {bufC.buffer, 0, VK_WHOLE_SIZE}};
-  VkWriteDescriptorSet writes[3];
-  for (int i = 0; i < 3; ++i) {
+                                           {bufC.buffer, 0, VK_WHOLE_SIZE},
+                                           {status.buffer, 0, VK_WHOLE_SIZE}};
+  VkWriteDescriptorSet writes[4];
+  for (uint32_t i = 0; i < numBindings; ++i) {
     writes[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
     writes[i].dstSet = set;
     writes[i].dstBinding = uint32_t(i);
@@ -439,7 +504,7 @@ int main(int argc, char **argv) {
     writes[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
     writes[i].pBufferInfo = &bufferInfos[i];
   }
-  vkUpdateDescriptorSets(device, 3, writes, 0, nullptr);
+  vkUpdateDescriptorSets(device, numBindings, writes, 0, nullptr);
 
   VkCommandPoolCreateInfo cmdPoolInfo{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
   cmdPoolInfo.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
@@ -482,6 +547,8 @@ int main(int argc, char **argv) {
   vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
   vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipelineLayout, 0, 1, &set, 0,
                           nullptr);
+  if (xpujit)
+    vkCmdPushConstants(cmd, pipelineLayout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof args, args);
   // One warm-up dispatch, then the timed ones, each between two timestamps.
   for (int i = 0; i <= iters; ++i) {
     vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, queries, uint32_t(2 * i));
@@ -530,5 +597,10 @@ int main(int argc, char **argv) {
               spvPath.c_str(), m, bm, bn, wg, flops / seconds.front() * 1e-12,
               flops / seconds[seconds.size() / 2] * 1e-12, seconds[seconds.size() / 2] * 1e3,
               bad ? "WRONG" : "ok", worst);
-  return bad ? 1 : 0;
+  if (!stats.empty())
+    std::printf("  statistics: %s\n", stats.c_str());
+  uint32_t word = *static_cast<const uint32_t *>(status.mapped);
+  if (word)
+    std::printf("  status word %u: a check of the library's code failed\n", word);
+  return bad || word ? 1 : 0;
 }

@@ -276,6 +276,22 @@ int main(int argc, char **argv) {
     for (const auto &e : extensions)
       if (std::strstr(e.extensionName, "ooperative") || std::strstr(e.extensionName, "subgroup"))
         std::printf("extension: %s (spec %u)\n", e.extensionName, e.specVersion);
+    // What a robust store of an edge tile could rest on: out-of-bounds
+    // cooperative-matrix accesses made robust, and robustness2's
+    // discarded writes, per pipeline where pipeline robustness is listed.
+    VkPhysicalDeviceRobustness2FeaturesEXT r2{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ROBUSTNESS_2_FEATURES_EXT};
+    VkPhysicalDevicePipelineRobustnessFeaturesEXT pr{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_ROBUSTNESS_FEATURES_EXT, &r2};
+    VkPhysicalDeviceFeatures2 robust{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &pr};
+    vkGetPhysicalDeviceFeatures2(physical, &robust);
+    std::printf("robustness: cooperativeMatrixRobustBufferAccess %u, robustBufferAccess2 %u "
+                "(VK_EXT_robustness2 %s), pipelineRobustness %u (VK_EXT_pipeline_robustness "
+                "%s)\n",
+                khr ? khrFeatures.robustBufferAccess : 0, r2.robustBufferAccess2,
+                hasExtension(extensions, "VK_EXT_robustness2") ? "listed" : "absent",
+                pr.pipelineRobustness,
+                hasExtension(extensions, "VK_EXT_pipeline_robustness") ? "listed" : "absent");
     if (khr) {
       auto list = (VkResult(*)(VkPhysicalDevice, uint32_t *, CoopPropertiesKHR *))getProc(
           instance, "vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR");

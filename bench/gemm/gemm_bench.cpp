@@ -9,7 +9,9 @@
 //
 // --group G runs the workgroups in grouped order (G block rows at a time;
 // gemm_kernel.h). --expect-tier NAME makes a run whose note names another tier fail (exit
-// 1), so a device run notices a silent demotion.
+// 1), so a device run notices a silent demotion. --print-kernel prints the
+// kernel's MLIR and exits (bench/gemm/library_probe_shaders.sh compiles it
+// offline for the Vulkan probe).
 #include "../bench_util.h"
 #include "gemm_kernel.h"
 
@@ -42,6 +44,7 @@ std::string tierOf(const std::string &diagnostics) {
 int main(int argc, char **argv) {
   std::string deviceSpec, type = "bf16", sizes = "1024", tile = "64x64x32", expectTier;
   int threads = 256, iterations = 10, samples = 2048, group = 0;
+  bool printKernel = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     bool more = i + 1 < argc;
@@ -63,10 +66,13 @@ int main(int argc, char **argv) {
       group = std::atoi(argv[++i]);
     else if (a == "--expect-tier" && more)
       expectTier = argv[++i];
+    else if (a == "--print-kernel")
+      printKernel = true;
     else {
       std::fprintf(stderr, "usage: xpu-bench-gemm [--device SPEC] [--type bf16|f16|f32] "
                            "[--sizes N,N,...] [--tile MxNxK] [--threads N] "
-                           "[--iterations N] [--samples N] [--group G] [--expect-tier NAME]\n");
+                           "[--iterations N] [--samples N] [--group G] [--expect-tier NAME] "
+                           "[--print-kernel]\n");
       return 2;
     }
   }
@@ -83,6 +89,10 @@ int main(int argc, char **argv) {
   k.threads = threads;
   k.group = group;
   std::string text = k.text();
+  if (printKernel) {
+    std::fputs(text.c_str(), stdout);
+    return 0;
+  }
 
   xpu_context ctx;
   BENCH_OK(xpu_context_create(nullptr, &ctx));

@@ -608,9 +608,9 @@ int main(int argc, char **argv) {
     if (!(err <= bound) && bad++ < 5)
       std::printf("  C[%zu,%zu] = %.6g, expected %.6g\n", row, col, c[at], exact);
   }
-  std::printf("%s M=N=K %d block %dx%d wg %d: best %.1f median %.1f TFLOP/s (%.3f ms), "
+  std::printf("%s M N K %d %d %d block %dx%d wg %d: best %.1f median %.1f TFLOP/s (%.3f ms), "
               "4096 samples %s (worst err/bound %.3g)\n",
-              spvPath.c_str(), m, bm, bn, wg, flops / seconds.front() * 1e-12,
+              spvPath.c_str(), m, n, k, bm, bn, wg, flops / seconds.front() * 1e-12,
               flops / seconds[seconds.size() / 2] * 1e-12, seconds[seconds.size() / 2] * 1e3,
               bad ? "WRONG" : "ok", worst);
   if (!stats.empty())

@@ -2,11 +2,12 @@
 # The Vulkan GEMM probe (bench/gemm/vulkan_gemm_probe.cpp) on whatever Vulkan
 # device there is (lavapipe in CI), with the generator's scalar shader (no
 # cooperative matrices): a right shader must check out on every sampled
-# element, one built for another K must be caught. Skips (77) without a
-# Vulkan device.
-#   vulkan_gemm_probe.sh PROBE MLIR_TRANSLATE GENERATOR
+# element, one built for another K must be caught; and xpu-bench-gemm's
+# kernel as the library compiles it offline (software tile), run through
+# --xpujit. Skips (77) without a Vulkan device.
+#   vulkan_gemm_probe.sh PROBE MLIR_TRANSLATE GENERATOR XPUJIT BENCH_GEMM
 set -u
-probe=$1 translate=$2 generator=$3
+probe=$1 translate=$2 generator=$3 xpujit=$4 bench=$5
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 if ! "$probe" --query > "$dir/query.txt" 2>&1; then
@@ -28,4 +29,11 @@ if "$probe" --spv "$dir/wrong.spv" "${args[@]}" > "$dir/wrong.txt"; then
   exit 1
 fi
 grep -q "WRONG" "$dir/wrong.txt" || { cat "$dir/wrong.txt"; echo "FAIL: no WRONG verdict"; exit 1; }
-echo "ok: the right shader checks out, the wrong one is caught"
+# The library's code: entry point, status word, push constants and the
+# workgroup size as a specialization constant must all line up.
+"$bench" --type f16 --tile 32x32x16 --threads 64 --print-kernel > "$dir/gemm.mlir" &&
+  "$xpujit" compile "$dir/gemm.mlir" --target spirv -o "$dir/lib.spv" 2> "$dir/compile.txt" ||
+  { cat "$dir/compile.txt"; echo "FAIL: could not compile the library's kernel"; exit 1; }
+"$probe" --spv "$dir/lib.spv" --xpujit --m 128 --n 96 --k 64 --bm 32 --bn 32 --wg 64 --iters 2 ||
+  { echo "FAIL: the library's kernel did not check out through --xpujit"; exit 1; }
+echo "ok: the right shader checks out, the wrong one is caught, the library's kernel runs"

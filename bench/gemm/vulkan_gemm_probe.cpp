@@ -15,7 +15,14 @@
 // (abi::vulkanArgLayout); so one run compares the library's code with the
 // hand-written shaders'. Where the driver has
 // VK_KHR_pipeline_executable_properties, the pipeline's statistics
-// (registers among them) are printed too. Times the dispatches with timestamps (best and median of
+// (registers among them) are printed too.
+//
+// --edge: M need not be a multiple of BM; the last block row overhangs C.
+// A gets rows up to the next multiple (so only the store overhangs), C is
+// bound with its M x N elements exactly and followed in its allocation by
+// a guard filled with a marker, which must come back untouched: does the
+// driver discard the stores outside the binding? --robust enables
+// VK_EXT_robustness2's robustBufferAccess2, under which it must. Times the dispatches with timestamps (best and median of
 // --iters after a warm-up), checks 4096 sampled elements of C against a
 // float64 product of the same f16 operands, prints one line, exits 1 when a
 // step fails or an element is off.
@@ -113,7 +120,8 @@ const char *scopeName(uint32_t s) {
   X(vkEndCommandBuffer) X(vkCmdBindPipeline) X(vkCmdBindDescriptorSets)                  \
   X(vkCmdDispatch) X(vkCmdCopyBuffer) X(vkCmdPipelineBarrier) X(vkCmdWriteTimestamp)     \
   X(vkCmdResetQueryPool) X(vkCreateQueryPool) X(vkGetQueryPoolResults)                   \
-  X(vkQueueSubmit) X(vkQueueWaitIdle) X(vkResetCommandBuffer) X(vkCmdPushConstants)
+  X(vkQueueSubmit) X(vkQueueWaitIdle) X(vkResetCommandBuffer) X(vkCmdPushConstants)    \
+  X(vkCmdFillBuffer)
 
 PFN_vkGetInstanceProcAddr getProc;
 #define DECLARE(f) PFN_##f f;
@@ -188,7 +196,7 @@ bool hasExtension(const std::vector<VkExtensionProperties> &list, const char *na
 } // namespace
 
 int main(int argc, char **argv) {
-  bool query = false, xpujit = false;
+  bool query = false, xpujit = false, edge = false, robust = false;
   std::string spvPath;
   int m = 4096, n = 4096, k = 4096, bm = 128, bn = 128, wg = 256, iters = 20;
   for (int i = 1; i < argc; ++i) {
@@ -206,6 +214,8 @@ int main(int argc, char **argv) {
     else if (a == "--wg") wg = next();
     else if (a == "--iters") iters = next();
     else if (a == "--xpujit") xpujit = true;
+    else if (a == "--edge") edge = true;
+    else if (a == "--robust") robust = true;
     else {
       std::printf("FAIL: unknown argument %s\n", a.c_str());
       return 1;
@@ -334,8 +344,18 @@ int main(int argc, char **argv) {
     fail("--spv FILE or --query");
   if (!khr || !khrFeatures.cooperativeMatrix)
     std::printf("note: no VK_KHR_cooperative_matrix; only a shader without one can run\n");
-  if (m % bm || n % bn)
-    fail("M and N must be multiples of the block");
+  if ((m % bm && !edge) || n % bn)
+    fail("M (without --edge) and N must be multiples of the block");
+  const int rows = (m + bm - 1) / bm * bm; // A's rows, the grid's
+  VkPhysicalDeviceRobustness2FeaturesEXT robustFeatures{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ROBUSTNESS_2_FEATURES_EXT};
+  if (robust) {
+    VkPhysicalDeviceFeatures2 f{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &robustFeatures};
+    vkGetPhysicalDeviceFeatures2(physical, &f);
+    if (!robustFeatures.robustBufferAccess2)
+      fail("--robust: the device has no robustBufferAccess2");
+    robustFeatures.robustImageAccess2 = robustFeatures.nullDescriptor = VK_FALSE;
+  }
 
   // Enable what the shaders use: 16-bit storage and arithmetic, the
   // cooperative matrices, every listed NV2 feature.
@@ -354,8 +374,12 @@ int main(int argc, char **argv) {
   VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR estats{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR, &e13,
       VK_TRUE};
-  CoopFeaturesKHR ekhr{kCoopFeaturesKHR, statistics ? (void *)&estats : (void *)&e13, VK_TRUE,
-                       VK_FALSE};
+  robustFeatures.pNext = &e13;
+  VkBaseOutStructure *afterStats = robust ? (VkBaseOutStructure *)&robustFeatures
+                                          : (VkBaseOutStructure *)&e13;
+  estats.pNext = afterStats;
+  CoopFeaturesKHR ekhr{kCoopFeaturesKHR, statistics ? (void *)&estats : (void *)afterStats,
+                       VK_TRUE, VK_FALSE};
   Coop2FeaturesNV env2 = nv2Features;
   env2.pNext = &ekhr;
   std::vector<const char *> enable;
@@ -365,6 +389,8 @@ int main(int argc, char **argv) {
     enable.push_back("VK_NV_cooperative_matrix2");
   if (statistics)
     enable.push_back("VK_KHR_pipeline_executable_properties");
+  if (robust)
+    enable.push_back("VK_EXT_robustness2");
 
   vkGetPhysicalDeviceQueueFamilyProperties(physical, &count, nullptr);
   std::vector<VkQueueFamilyProperties> families(count);
@@ -391,7 +417,10 @@ int main(int argc, char **argv) {
   vkGetDeviceQueue(device, family, 0, &queue);
 
   // Operands: uniform in [-1, 1), rounded to f16.
-  size_t aCount = size_t(m) * k, bCount = size_t(k) * n, cCount = size_t(m) * n;
+  size_t aCount = size_t(rows) * k, bCount = size_t(k) * n, cCount = size_t(m) * n;
+  // The guard after C: at least what the last block row overhangs.
+  const size_t guard = size_t(rows - m) * n + 4096;
+  constexpr uint32_t kMarker = 0x7fc0dead;
   std::vector<uint16_t> hostA(aCount), hostB(bCount);
   std::mt19937 rng(std::random_device{}());
   std::uniform_real_distribution<float> uniform(-1.f, 1.f);
@@ -407,11 +436,11 @@ int main(int argc, char **argv) {
       VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
   Buffer bufA = makeBuffer(aCount * 2, storage, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
   Buffer bufB = makeBuffer(bCount * 2, storage, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
-  Buffer bufC = makeBuffer(cCount * 4, storage, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+  Buffer bufC = makeBuffer((cCount + guard) * 4, storage, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
   // The library's status word: a failed check writes it (xpujit mode).
   Buffer status = makeBuffer(256, storage, host);
   std::memset(status.mapped, 0, 256);
-  Buffer staging = makeBuffer(std::max(cCount * 4, (aCount + bCount) * 2),
+  Buffer staging = makeBuffer(std::max((cCount + guard) * 4, (aCount + bCount) * 2),
                               VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                               host);
   std::memcpy(staging.mapped, hostA.data(), aCount * 2);
@@ -509,7 +538,7 @@ int main(int argc, char **argv) {
   CHECK(vkAllocateDescriptorSets(device, &setInfo, &set));
   VkDescriptorBufferInfo bufferInfos[4] = {{bufA.buffer, 0, VK_WHOLE_SIZE},
                                            {bufB.buffer, 0, VK_WHOLE_SIZE},
-                                           {bufC.buffer, 0, VK_WHOLE_SIZE},
+                                           {bufC.buffer, 0, cCount * 4},
                                            {status.buffer, 0, VK_WHOLE_SIZE}};
   VkWriteDescriptorSet writes[4];
   for (uint32_t i = 0; i < numBindings; ++i) {
@@ -557,6 +586,7 @@ int main(int argc, char **argv) {
   VkBufferCopy copyA{0, 0, aCount * 2}, copyB{aCount * 2, 0, bCount * 2};
   vkCmdCopyBuffer(cmd, staging.buffer, bufA.buffer, 1, &copyA);
   vkCmdCopyBuffer(cmd, staging.buffer, bufB.buffer, 1, &copyB);
+  vkCmdFillBuffer(cmd, bufC.buffer, 0, VK_WHOLE_SIZE, kMarker);
   vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                        0, 1, &barrier, 0, nullptr, 0, nullptr);
   vkCmdResetQueryPool(cmd, queries, 0, queryInfo.queryCount);
@@ -568,13 +598,13 @@ int main(int argc, char **argv) {
   // One warm-up dispatch, then the timed ones, each between two timestamps.
   for (int i = 0; i <= iters; ++i) {
     vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, queries, uint32_t(2 * i));
-    vkCmdDispatch(cmd, uint32_t(n / bn), uint32_t(m / bm), 1);
+    vkCmdDispatch(cmd, uint32_t(n / bn), uint32_t(rows / bm), 1);
     vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, queries, uint32_t(2 * i + 1));
     vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                          VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT, 0,
                          1, &barrier, 0, nullptr, 0, nullptr);
   }
-  VkBufferCopy copyC{0, 0, cCount * 4};
+  VkBufferCopy copyC{0, 0, (cCount + guard) * 4};
   vkCmdCopyBuffer(cmd, bufC.buffer, staging.buffer, 1, &copyC);
   submit();
 
@@ -613,10 +643,23 @@ int main(int argc, char **argv) {
               spvPath.c_str(), m, n, k, bm, bn, wg, flops / seconds.front() * 1e-12,
               flops / seconds[seconds.size() / 2] * 1e-12, seconds[seconds.size() / 2] * 1e3,
               bad ? "WRONG" : "ok", worst);
+  size_t touched = 0;
+  for (size_t i = cCount; i < cCount + guard; ++i) {
+    uint32_t word;
+    std::memcpy(&word, c + i, 4);
+    touched += word != kMarker;
+  }
+  if (touched)
+    std::printf("  WRONG: %zu of the %zu guard words after C were written%s\n", touched, guard,
+                robust ? " under robustBufferAccess2" : "");
+  else if (edge)
+    std::printf("  guard after C untouched (%zu words)%s\n", guard,
+                robust ? ", robustBufferAccess2" : "");
   if (!stats.empty())
     std::printf("  statistics: %s\n", stats.c_str());
   uint32_t word = *static_cast<const uint32_t *>(status.mapped);
   if (word)
     std::printf("  status word %u: a check of the library's code failed\n", word);
-  return bad || word ? 1 : 0;
+  // With --edge the library's checked store rightly reports its overhang.
+  return bad || (word && !edge) || touched ? 1 : 0;
 }

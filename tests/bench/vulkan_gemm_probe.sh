@@ -36,4 +36,9 @@ grep -q "WRONG" "$dir/wrong.txt" || { cat "$dir/wrong.txt"; echo "FAIL: no WRONG
   { cat "$dir/compile.txt"; echo "FAIL: could not compile the library's kernel"; exit 1; }
 "$probe" --spv "$dir/lib.spv" --xpujit --m 128 --n 96 --k 64 --bm 32 --bn 32 --wg 64 --iters 2 ||
   { echo "FAIL: the library's kernel did not check out through --xpujit"; exit 1; }
+# M off the block: the library's checked store keeps off the guard after C.
+"$probe" --spv "$dir/lib.spv" --xpujit --m 100 --n 96 --k 64 --bm 32 --bn 32 --wg 64 --iters 2 \
+  --edge > "$dir/edge.txt" || { cat "$dir/edge.txt"; echo "FAIL: --edge"; exit 1; }
+cat "$dir/edge.txt"
+grep -q "guard after C untouched" "$dir/edge.txt" || { echo "FAIL: no guard verdict"; exit 1; }
 echo "ok: the right shader checks out, the wrong one is caught, the library's kernel runs"

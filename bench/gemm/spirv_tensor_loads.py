@@ -11,8 +11,10 @@ loads, which MLIR 22's SPIR-V dialect cannot express:
   %l2 = OpTensorLayoutSliceNV %layout %l1 %row %cBM %k %cBK
   %m  = OpCooperativeMatrixLoadTensorNV %matA %p %undef %l2 None None
 
-(B alike, over K x N), then drops the stubs and declares the capabilities
-and extensions. The layout's clamp mode is --clamp (undefined: the tile must
+(B alike, over K x N); a call @tensor_c(%row, %col, %acc)
+becomes a store of the sums through a layout over M x N sliced alike, which
+writes none of the block's elements past M or N. Then it drops the stubs
+and declares the capabilities and extensions. The layout's clamp mode is --clamp (undefined: the tile must
 lie in the tensor; constant: elements outside read 0).
 
   spirv_tensor_loads.py g.spv --m 4096 --n 4096 --k 4096 --bm 128 --bn 256 \\
@@ -25,7 +27,7 @@ OP_NAME, OP_EXTENSION, OP_CAPABILITY = 5, 10, 17
 OP_TYPE_INT, OP_TYPE_FLOAT, OP_TYPE_POINTER = 21, 22, 32
 OP_CONSTANT, OP_VARIABLE, OP_FUNCTION, OP_FUNCTION_END = 43, 59, 54, 56
 OP_FUNCTION_CALL, OP_ACCESS_CHAIN, OP_UNDEF = 57, 65, 1
-OP_LOAD_TENSOR, OP_TYPE_LAYOUT, OP_CREATE_LAYOUT = 5367, 5370, 5372
+OP_LOAD_TENSOR, OP_STORE_TENSOR, OP_TYPE_LAYOUT, OP_CREATE_LAYOUT = 5367, 5368, 5370, 5372
 OP_LAYOUT_SET_DIMENSION, OP_LAYOUT_SLICE = 5373, 5375
 CAP_TENSOR_ADDRESSING, CAP_COOP_TENSOR_ADDRESSING = 5439, 5433
 STORAGE_BUFFER = 12
@@ -69,13 +71,21 @@ def rewrite(words, a):
     f16 = next(ops[0] for op, ops in insts if op == OP_TYPE_FLOAT and ops[1] == 16)
     consts = {}
     globals_ = []
-    ptr_f16 = next((ops[0] for op, ops in insts
-                    if op == OP_TYPE_POINTER and ops[1:] == [STORAGE_BUFFER, f16]), None)
-    if ptr_f16 is None:
-        ptr_f16 = new_id()
-        globals_ += encode(OP_TYPE_POINTER, [ptr_f16, STORAGE_BUFFER, f16])
-    stubs = {names["tensor_a"]: ("A", a.m, a.k, a.bm, a.bk),
-             names["tensor_b"]: ("B", a.k, a.n, a.bk, a.bn)}
+    f32 = next(ops[0] for op, ops in insts if op == OP_TYPE_FLOAT and ops[1] == 32)
+
+    def pointer_to(elem):
+        found = next((ops[0] for op, ops in insts
+                      if op == OP_TYPE_POINTER and ops[1:] == [STORAGE_BUFFER, elem]), None)
+        if found is None:
+            found = new_id()
+            globals_.extend(encode(OP_TYPE_POINTER, [found, STORAGE_BUFFER, elem]))
+        return found
+
+    ptr_f16, ptr_f32 = pointer_to(f16), pointer_to(f32)
+    stubs = {names[stub]: spec for stub, spec in (
+        ("tensor_a", ("A", a.m, a.k, a.bm, a.bk)),
+        ("tensor_b", ("B", a.k, a.n, a.bk, a.bn)),
+        ("tensor_c", ("C", a.m, a.n, a.bm, a.bn))) if stub in names}
 
     def const(v):
         if v not in consts:
@@ -94,6 +104,16 @@ def rewrite(words, a):
             skipping = True
         if skipping:
             skipping = op != OP_FUNCTION_END
+            continue
+        if op == OP_FUNCTION_CALL and ops[2] in stubs and stubs[ops[2]][0] == "C":
+            row, col, value = ops[3:6]
+            p, l0, l1, l2 = new_id(), new_id(), new_id(), new_id()
+            out_fn += encode(OP_ACCESS_CHAIN, [ptr_f32, p, names["C"], const(0), const(0)])
+            out_fn += encode(OP_CREATE_LAYOUT, [layout, l0])
+            out_fn += encode(OP_LAYOUT_SET_DIMENSION, [layout, l1, l0, const(a.m), const(a.n)])
+            out_fn += encode(OP_LAYOUT_SLICE,
+                             [layout, l2, l1, row, const(a.bm), col, const(a.bn)])
+            out_fn += encode(OP_STORE_TENSOR, [p, value, l2, 0, 0])
             continue
         if op == OP_FUNCTION_CALL and ops[2] in stubs:
             matrix, result, (row, col) = ops[0], ops[1], ops[3:5]

@@ -39,6 +39,34 @@ def matrices(a):
             f"!spirv.coopmatrix<{a.bm}x{a.bn}xf32, Workgroup, MatrixAcc>")
 
 
+def block_ids(a):
+    """%bx, %by: the block column and row of this workgroup. With --group G
+    the workgroups in launch order take G block rows at a time, column by
+    column (Triton's grouped order), so that neighbours in time share rows
+    of A and columns of B in the L2 cache."""
+    plain = ("    %bx = spirv.CompositeExtract %id[0 : i32] : vector<3xi32>\n"
+             "    %by = spirv.CompositeExtract %id[1 : i32] : vector<3xi32>\n")
+    if not getattr(a, "group", 0):
+        return plain
+    cols, rows = a.n // a.bn, a.m // a.bm
+    if rows % a.group:
+        raise SystemExit(f"--group {a.group} must divide the {rows} block rows")
+    return f"""    %wx = spirv.CompositeExtract %id[0 : i32] : vector<3xi32>
+    %wy = spirv.CompositeExtract %id[1 : i32] : vector<3xi32>
+    %gcols = spirv.Constant {cols} : i32
+    %gsize = spirv.Constant {a.group} : i32
+    %gspan = spirv.Constant {a.group * cols} : i32
+    %glin0 = spirv.IMul %wy, %gcols : i32
+    %glin = spirv.IAdd %glin0, %wx : i32
+    %gidx = spirv.UDiv %glin, %gspan : i32
+    %gin = spirv.UMod %glin, %gspan : i32
+    %gfirst = spirv.IMul %gidx, %gsize : i32
+    %gry = spirv.UMod %gin, %gsize : i32
+    %by = spirv.IAdd %gfirst, %gry : i32
+    %bx = spirv.UDiv %gin, %gsize : i32
+"""
+
+
 def shell(a, *, operand=F16, acc, shared="", variables="", prologue="", body,
           loop_vars="", epilogue, invocation=False, functions="",
           caps="Shader, Float16, StorageBuffer16BitAccess, CooperativeMatrixKHR",
@@ -76,9 +104,7 @@ def shell(a, *, operand=F16, acc, shared="", variables="", prologue="", body,
     %C = spirv.mlir.addressof @C : {c_buf}
     %idp = spirv.mlir.addressof @wgid : !spirv.ptr<vector<3xi32>, Input>
     %id = spirv.Load "Input" %idp : vector<3xi32>
-{lid_load}    %bx = spirv.CompositeExtract %id[0 : i32] : vector<3xi32>
-    %by = spirv.CompositeExtract %id[1 : i32] : vector<3xi32>
-    %c0 = spirv.Constant 0 : i32
+{lid_load}{block_ids(a)}    %c0 = spirv.Constant 0 : i32
     %ck = spirv.Constant {a.k} : i32
     %cn = spirv.Constant {a.n} : i32
     %cbm = spirv.Constant {a.bm} : i32
@@ -122,6 +148,15 @@ def store_matrix(a):
       !spirv.ptr<f32, StorageBuffer>, {acc}, i32"""
 
 
+def store_tensor(a):
+    """The accumulator through a call to the stub @tensor_c, which
+    spirv_tensor_loads.py turns into an NV2 tensor-layout store
+    over M x N: the parts of the block past M or N are not written."""
+    acc = matrices(a)[2]
+    return f"""    %accf = spirv.Load "Function" %accv : {acc}
+    spirv.FunctionCall @tensor_c(%row0, %col0, %accf) : (i32, i32, {acc}) -> ()"""
+
+
 def load_matrices(a, k, tag, indent):
     """A's block at K offset `k` as %ma<tag>, B's as %mb<tag>. With --tensor,
     calls to the stubs @tensor_a and @tensor_b that spirv_tensor_loads.py
@@ -146,7 +181,10 @@ def load_matrices(a, k, tag, indent):
 def direct(a):
     """A and B loaded from the buffers, `unroll` K steps at a time (or once,
     before the loop, with --no-traffic)."""
-    assert a.m % a.bm == 0 and a.n % a.bn == 0 and a.k % (a.bk * a.unroll) == 0
+    # A tensor store may leave M and N off the block (the runner pads A and
+    # B to whole blocks); every other store needs whole blocks.
+    assert a.tensor_store or (a.m % a.bm == 0 and a.n % a.bn == 0)
+    assert a.k % (a.bk * a.unroll) == 0
     mat_a, mat_b, mat_c = matrices(a)
     consts = "\n".join(f"    %cu{u} = spirv.Constant {u * a.bk} : i32" for u in range(a.unroll))
     loads = "\n".join(f"      %ku{u} = spirv.IAdd %k, %cu{u} : i32\n" +
@@ -165,9 +203,15 @@ def direct(a):
     spirv.ReturnValue %u : {m}
   }}
 """ for x, m in (("a", mat_a), ("b", mat_b))) if a.tensor else ""
+    if a.tensor_store:
+        stubs += f"""  spirv.func @tensor_c(%r: i32, %c: i32, %v: {mat_c}) "None" {{
+    spirv.Return
+  }}
+"""
     return shell(a, acc=mat_c, functions=stubs,
                  prologue=f"    %step = spirv.Constant {a.bk * a.unroll} : i32\n{consts}\n{hoisted}",
-                 body="\n".join(([loads] if loads else []) + steps), epilogue=store_matrix(a))
+                 body="\n".join(([loads] if loads else []) + steps),
+                 epilogue=store_tensor(a) if a.tensor_store else store_matrix(a))
 
 
 def prefetched(a):
@@ -359,6 +403,9 @@ def main():
     for name, default in (("m", 4096), ("n", 4096), ("k", 4096), ("bm", 128),
                           ("bn", 128), ("bk", 32), ("wg", 256), ("unroll", 1)):
         p.add_argument("--" + name, type=int, default=default)
+    p.add_argument("--group", type=int, default=0,
+                   help="G > 0: workgroups in launch order take G block rows at a time, "
+                        "column by column (G must divide M/BM)")
     p.add_argument("--stages", type=int, default=0,
                    help="1 or 2: stage A and B through shared memory ourselves "
                         "(16-byte copies prefetched into registers one K step ahead, "
@@ -371,6 +418,10 @@ def main():
     p.add_argument("--tensor", action="store_true",
                    help="load A and B through NV2 tensor layouts: writes stub calls that "
                         "bench/gemm/spirv_tensor_loads.py rewrites after serialization")
+    p.add_argument("--tensor-store", action="store_true",
+                   help="store C through an NV2 tensor layout over M x N (a stub call that "
+                        "spirv_tensor_loads.py rewrites): M and N need not be "
+                        "multiples of the block")
     p.add_argument("--prefetch", action="store_true",
                    help="load the next K step's matrices before this step's multiply-add")
     p.add_argument("--vulkan-memory-model", action="store_true",

@@ -48,7 +48,8 @@ def block_ids(a):
              "    %by = spirv.CompositeExtract %id[1 : i32] : vector<3xi32>\n")
     if not getattr(a, "group", 0):
         return plain
-    cols, rows = a.n // a.bn, a.m // a.bm
+    bm, bn = (1, a.wg) if a.scalar else (a.bm, a.bn)
+    cols, rows = a.n // bn, a.m // bm
     if rows % a.group:
         raise SystemExit(f"--group {a.group} must divide the {rows} block rows")
     return f"""    %wx = spirv.CompositeExtract %id[0 : i32] : vector<3xi32>

@@ -2,7 +2,7 @@
 # The Vulkan GEMM probe (bench/gemm/vulkan_gemm_probe.cpp) on whatever Vulkan
 # device there is (lavapipe in CI), with the generator's scalar shader (no
 # cooperative matrices): a right shader must check out on every sampled
-# element, one built for another K must be caught; and xpu-bench-gemm's
+# element (also in grouped block order), one built for another K must be caught; and xpu-bench-gemm's
 # kernel as the library compiles it offline (software tile), run through
 # --xpujit. Skips (77) without a Vulkan device.
 #   vulkan_gemm_probe.sh PROBE MLIR_TRANSLATE GENERATOR XPUJIT BENCH_GEMM
@@ -15,14 +15,18 @@ if ! "$probe" --query > "$dir/query.txt" 2>&1; then
   exit 77
 fi
 cat "$dir/query.txt"
-make_spv() { # K of the shader, output
-  python3 "$generator" --scalar --m 128 --n 128 --k "$1" --wg 64 > "$dir/s.mlir" &&
+make_spv() { # K of the shader, output, more generator arguments
+  python3 "$generator" --scalar --m 128 --n 128 --k "$1" --wg 64 "${@:3}" > "$dir/s.mlir" &&
     "$translate" --no-implicit-module --serialize-spirv "$dir/s.mlir" -o "$2"
 }
 make_spv 128 "$dir/right.spv" || { echo "FAIL: could not build the shader"; exit 1; }
 make_spv 64 "$dir/wrong.spv" || { echo "FAIL: could not build the shader"; exit 1; }
+# Workgroups taking their blocks in grouped order must still cover C once.
+make_spv 128 "$dir/grouped.spv" --group 4 || { echo "FAIL: could not build the shader"; exit 1; }
 args=(--m 128 --n 128 --k 128 --bm 1 --bn 64 --wg 64 --iters 2)
 "$probe" --spv "$dir/right.spv" "${args[@]}" || { echo "FAIL: the right shader did not check out"; exit 1; }
+"$probe" --spv "$dir/grouped.spv" "${args[@]}" ||
+  { echo "FAIL: the shader in grouped block order did not check out"; exit 1; }
 if "$probe" --spv "$dir/wrong.spv" "${args[@]}" > "$dir/wrong.txt"; then
   cat "$dir/wrong.txt"
   echo "FAIL: a shader with the wrong K passed the check"

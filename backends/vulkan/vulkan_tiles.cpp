@@ -87,7 +87,8 @@ cap::Fact coopMatrixWorkgroupFact(const VulkanDevice &device, const cap::Fact &s
               listed + "listed; " + subgroupTier.evidence);
   cap::Fact feature = featureFact(device, C::tileCoopMatrixWorkgroup,
                                   {Feature::cooperativeMatrixWorkgroupScope,
-                                   Feature::cooperativeMatrixFlexibleDimensions});
+                                   Feature::cooperativeMatrixFlexibleDimensions,
+                                   Feature::cooperativeMatrixTensorAddressing});
   if (!cap::permits(feature.verdict))
     return feature;
   const auto &p = info.coopMatrix2.properties;

@@ -180,7 +180,8 @@ Rule spirvRule(C c) {
   case C::matrixTiles: return table(kSoftwareTile);
   case C::tileCoopMatrix: return device("VK_KHR_cooperative_matrix");
   case C::tileCoopMatrixWorkgroup:
-    return device("VK_NV_cooperative_matrix2 (cooperativeMatrixWorkgroupScope)");
+    return device("VK_NV_cooperative_matrix2 (cooperativeMatrixWorkgroupScope, "
+                  "cooperativeMatrixTensorAddressing)");
   case C::tileDotInt8: return device("shaderIntegerDotProduct");
   case C::tileMmaSync: case C::tileWgmma: case C::tileMfma: case C::tileWmma:
     return cannot("a vendor instruction SPIR-V does not name; Vulkan reaches "

@@ -1810,7 +1810,8 @@ private:
   /// the buffer when the whole tile lies in it (always, when the store is
   /// unchecked) and its rows start 16-byte aligned (rowsAligned).
   /// Otherwise each element is stored with its check, as the
-  /// other tiers do (storeSumsThroughScratch, storeWorkgroupSumsElements);
+  /// other tiers do (storeSumsThroughScratch, storeWorkgroupSumsElements;
+  /// workgroup sums into a global buffer: storeWorkgroupSumsWithin);
   /// a stride below the tile's width stores nothing and reports
   /// (lowerStore).
   LogicalResult storeSums(TileStoreOp store, Value sums, Value wide) {
@@ -1835,7 +1836,10 @@ private:
     b.setInsertionPointToStart(guard.elseBlock());
     auto partial = scf::IfOp::create(b, loc, TypeRange{}, wide, /*withElse=*/checked);
     b.setInsertionPointToStart(partial.thenBlock());
-    if (coopWorkgroup)
+    if (coopWorkgroup &&
+        cast<BufferType>(store.getBuffer().getType()).getSpace() == Space::global)
+      storeWorkgroupSumsWithin(store, sums);
+    else if (coopWorkgroup)
       storeWorkgroupSumsElements(store, sums);
     else
       storeSumsThroughScratch(store, sums);
@@ -1885,6 +1889,47 @@ private:
       });
       barrier(loc);
     }
+  }
+
+  /// Workgroup sums that may leave their (global) buffer, or whose rows are
+  /// not 16-byte aligned: one store that writes only the elements inside
+  /// the buffer, so the sums stay where they are (the element-wise store
+  /// below keeps three more matrices of their size, and the driver sizes
+  /// the whole kernel's registers for them). It takes offsets and strides
+  /// within the buffer, where no index of the tile wraps around (the
+  /// layouts clip by rows and columns); other ones, whose indices may wrap
+  /// back into the buffer (a stride of -1 reverses the rows), still go
+  /// element by element. A tile that leaves the buffer is reported by a
+  /// checked store just past its end, as the element-wise stores report
+  /// theirs.
+  void storeWorkgroupSumsWithin(TileStoreOp store, Value sums) {
+    Location loc = store.getLoc();
+    TileType t = cast<TileType>(store.getValue().getType());
+    bool colMajor = store.getColMajor();
+    Value buffer = store.getBuffer(), offset = store.getOffset(), stride = store.getStride();
+    Value size = BufferSizeOp::create(b, loc, buffer);
+    auto ule = [&](Value x, Value y) {
+      return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, x, y);
+    };
+    auto within = scf::IfOp::create(
+        b, loc, TypeRange{}, arith::AndIOp::create(b, loc, ule(offset, size), ule(stride, size)),
+        /*withElse=*/true);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(within.elseBlock());
+    storeWorkgroupSumsElements(store, sums);
+    b.setInsertionPointToStart(within.thenBlock());
+    CoopSumsStoreWithinOp::create(b, loc, sums, buffer, offset, stride, size, colMajor);
+    if (!store->hasAttr("checked"))
+      return;
+    Value outside = arith::XOrIOp::create(
+        b, loc, tileInside(loc, buffer, offset, stride, t, colMajor),
+        arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1));
+    auto report = scf::IfOp::create(b, loc, TypeRange{}, outside, /*withElse=*/false);
+    b.setInsertionPointToStart(report.thenBlock());
+    auto st = StoreOp::create(
+        b, loc, arith::ConstantFloatOp::create(b, loc, b.getF32Type(), APFloat(0.0f)), buffer,
+        size);
+    inheritCheck(st, store);
   }
 
   /// Workgroup sums stored element by element with their checks: a whole
@@ -2549,7 +2594,7 @@ private:
     SmallVector<Operation *> ops;
     kernel.walk([&](Operation *op) {
       if (isa<CoopSumsAllocOp, CoopSumsFillOp, CoopSumsCopyOp, CoopSumsLoadOp, CoopSumsStoreOp,
-              CoopSumsMacOp, CoopSumsLengthOp, CoopSumsElementOp, CoopBlockCopyOp,
+              CoopSumsStoreWithinOp, CoopSumsMacOp, CoopSumsLengthOp, CoopSumsElementOp, CoopBlockCopyOp,
               CoopBlocksAllocOp, CoopBlocksLoadOp, CoopBlocksStoreOp>(op))
         ops.push_back(op);
     });
@@ -2611,6 +2656,28 @@ private:
               StoreOp::create(b, loc, LoadOp::create(b, loc, f32, sums, mine), buffer, at);
             else
               StoreOp::create(b, loc, LoadOp::create(b, loc, f32, buffer, at), sums, mine);
+          });
+        }
+      } else if (auto within = dyn_cast<CoopSumsStoreWithinOp>(op)) {
+        CoopSumsType t = within.getSums().getType();
+        Value sums = held.lookup(within.getSums());
+        for (int64_t e = 0; e < t.getCount(); ++e) {
+          int64_t i = e / t.getCols(), j = e % t.getCols();
+          elements(256, [&](Value x) {
+            Value r = arith::AddIOp::create(b, loc, arith::DivUIOp::create(b, loc, x, idx(16)),
+                                            idx(16 * i));
+            Value c = arith::AddIOp::create(b, loc, arith::RemUIOp::create(b, loc, x, idx(16)),
+                                            idx(16 * j));
+            Value at = strided(loc, within.getOffset(), within.getStride(), r, c,
+                               within.getColMajor());
+            Value below = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, at,
+                                                within.getLimit());
+            auto inside = scf::IfOp::create(b, loc, TypeRange{}, below, /*withElse=*/false);
+            OpBuilder::InsertionGuard g(b);
+            b.setInsertionPointToStart(inside.thenBlock());
+            Value mine = arith::AddIOp::create(b, loc, x, idx(256 * e));
+            StoreOp::create(b, loc, LoadOp::create(b, loc, f32, sums, mine), within.getBuffer(),
+                            at);
           });
         }
       } else if (auto alloc = dyn_cast<CoopBlocksAllocOp>(op)) {

@@ -2594,8 +2594,8 @@ private:
     SmallVector<Operation *> ops;
     kernel.walk([&](Operation *op) {
       if (isa<CoopSumsAllocOp, CoopSumsFillOp, CoopSumsCopyOp, CoopSumsLoadOp, CoopSumsStoreOp,
-              CoopSumsStoreWithinOp, CoopSumsMacOp, CoopSumsLengthOp, CoopSumsElementOp, CoopBlockCopyOp,
-              CoopBlocksAllocOp, CoopBlocksLoadOp, CoopBlocksStoreOp>(op))
+              CoopSumsStoreWithinOp, CoopSumsMacOp, CoopSumsLengthOp, CoopSumsElementOp,
+              CoopBlockCopyOp, CoopBlocksAllocOp, CoopBlocksLoadOp, CoopBlocksStoreOp>(op))
         ops.push_back(op);
     });
     llvm::DenseMap<Value, Value> held;
@@ -2629,20 +2629,19 @@ private:
         elements(copy.getSrc().getType().getCount() * 256, [&](Value x) {
           StoreOp::create(b, loc, LoadOp::create(b, loc, f32, from, x), to, x);
         });
-      } else if (isa<CoopSumsLoadOp, CoopSumsStoreOp>(op)) {
-        bool stores = isa<CoopSumsStoreOp>(op);
-        auto load = dyn_cast<CoopSumsLoadOp>(op);
-        auto store = dyn_cast<CoopSumsStoreOp>(op);
-        Value sumsValue = stores ? store.getSums() : load.getSums();
-        Value buffer = stores ? store.getBuffer() : load.getBuffer();
-        Value offset = stores ? store.getOffset() : load.getOffset();
-        Value stride = stores ? store.getStride() : load.getStride();
-        bool colMajor = stores ? store.getColMajor() : load.getColMajor();
-        std::optional<int64_t> only = stores ? store.getOnly() : load.getOnly();
+      } else if (isa<CoopSumsLoadOp, CoopSumsStoreOp, CoopSumsStoreWithinOp>(op)) {
+        // Operands of the moves: sums, buffer, offset, stride (then the
+        // limit of a store_within, below which it stores).
+        bool stores = !isa<CoopSumsLoadOp>(op);
+        auto within = dyn_cast<CoopSumsStoreWithinOp>(op);
+        Value sumsValue = op->getOperand(0), buffer = op->getOperand(1),
+              offset = op->getOperand(2), stride = op->getOperand(3);
+        bool colMajor = op->hasAttr("col_major");
+        auto only = op->getAttrOfType<IntegerAttr>("only");
         auto t = cast<CoopSumsType>(sumsValue.getType());
         Value sums = held.lookup(sumsValue);
         for (int64_t e = 0; e < t.getCount(); ++e) {
-          if (only && *only != e)
+          if (only && only.getInt() != e)
             continue;
           int64_t i = only ? 0 : e / t.getCols(), j = only ? 0 : e % t.getCols();
           elements(256, [&](Value x) {
@@ -2652,32 +2651,17 @@ private:
                                             idx(16 * j));
             Value at = strided(loc, offset, stride, r, c, colMajor);
             Value mine = arith::AddIOp::create(b, loc, x, idx(256 * e));
+            OpBuilder::InsertionGuard g(b);
+            if (within) {
+              Value below = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, at,
+                                                  within.getLimit());
+              b.setInsertionPointToStart(
+                  scf::IfOp::create(b, loc, TypeRange{}, below, /*withElse=*/false).thenBlock());
+            }
             if (stores)
               StoreOp::create(b, loc, LoadOp::create(b, loc, f32, sums, mine), buffer, at);
             else
               StoreOp::create(b, loc, LoadOp::create(b, loc, f32, buffer, at), sums, mine);
-          });
-        }
-      } else if (auto within = dyn_cast<CoopSumsStoreWithinOp>(op)) {
-        CoopSumsType t = within.getSums().getType();
-        Value sums = held.lookup(within.getSums());
-        for (int64_t e = 0; e < t.getCount(); ++e) {
-          int64_t i = e / t.getCols(), j = e % t.getCols();
-          elements(256, [&](Value x) {
-            Value r = arith::AddIOp::create(b, loc, arith::DivUIOp::create(b, loc, x, idx(16)),
-                                            idx(16 * i));
-            Value c = arith::AddIOp::create(b, loc, arith::RemUIOp::create(b, loc, x, idx(16)),
-                                            idx(16 * j));
-            Value at = strided(loc, within.getOffset(), within.getStride(), r, c,
-                               within.getColMajor());
-            Value below = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, at,
-                                                within.getLimit());
-            auto inside = scf::IfOp::create(b, loc, TypeRange{}, below, /*withElse=*/false);
-            OpBuilder::InsertionGuard g(b);
-            b.setInsertionPointToStart(inside.thenBlock());
-            Value mine = arith::AddIOp::create(b, loc, x, idx(256 * e));
-            StoreOp::create(b, loc, LoadOp::create(b, loc, f32, sums, mine), within.getBuffer(),
-                            at);
           });
         }
       } else if (auto alloc = dyn_cast<CoopBlocksAllocOp>(op)) {

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# The edge-store experiment of 2026-12-07, on the GPU machine (device tool,
+# carrying .gl and .device): NV2 tensor-layout stores at an M edge in the
+# hand-written probe (.device/edge: ts_4000_u2_{undefined,constant}.spv);
+# the library's workgroup-tier GEMM at an M edge and at 4096 before its edge
+# store became tensor-layout stores (lib, libf, and the XPU_EXP variants of
+# bench/results/2026-12-07-library-variants.patch) and after (libts; libtsn
+# without the element-wise path kept for wrapping indices); the tile
+# conformance tests and the bench on the bundle (scripts/device-bundle.sh);
+# then a sweep of the probe's shaders. Exits 1 when the NVIDIA Vulkan
+# driver is not found or anything that must check out does not. How to make
+# the inputs: bench/results/2026-12-07-edge-stores.md.
+set -u
+status=0
+must() { "$@" || { echo "FAILED: $*"; status=1; }; }
+for f in .gl/*.deb; do dpkg -x "$f" /; done
+ldconfig
+export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+nvidia-smi --query-gpu=name,driver_version,utilization.gpu,temperature.gpu --format=csv |
+  tee "$OUT/gpu.txt"
+date -u | tee -a "$OUT/gpu.txt"
+P=.device/probe/xpu-vulkan-gemm-probe
+"$P" --query > "$OUT/query.txt" 2>&1
+grep -q NVIDIA "$OUT/query.txt" || { cat "$OUT/query.txt"; echo "FAILED: no NVIDIA Vulkan device"; exit 1; }
+E=(--m 4000 --n 4096 --k 4096 --bm 128 --bn 256 --wg 256 --iters 5 --edge)
+{
+  # The guard after C must stay untouched: the probe exits 1 otherwise.
+  for s in .device/edge/*.spv; do echo "== $s"; must timeout 60 "$P" --spv "$s" "${E[@]}"; done
+  for v in libts libtsn lib libf; do
+    for r in "" --robust; do
+      echo "== $v edge $r"
+      timeout 60 "$P" --spv ".device/probe/${v}_4096_128x256x64_t256_u1.spv" --xpujit "${E[@]}" $r
+      echo "rc=$?" # lib's and libf's own stores are what is measured here, not required
+    done
+  done
+} 2>&1 | tee "$OUT/edge.log"
+grep -q FAILED "$OUT/edge.log" && status=1
+run=.device/run
+rm -rf "$run" && mkdir -p "$run" && tar -C "$run" -xzf .device/bundle.tgz
+export LD_LIBRARY_PATH=$PWD/$run/lib XPU_CACHE_DIR=$PWD/$run/cache XPU_LIBRARY=$PWD/$run/lib/libxpujit.so
+bin=$run/bin
+{
+  echo "== conformance tiles, workgroup tier"
+  must env XPU_TEST_BACKEND=vulkan XPU_TILE_TIERS_OFF=cooperative-matrix timeout 150 \
+    "$bin/conformance" -ts=tiles
+  for t in 128x256x64:256 128x256x32:256 128x128x64:128; do
+    must env XPU_TILE_TIERS_OFF=cooperative-matrix timeout 60 "$bin/xpu-bench-gemm" \
+      --device vulkan:0 --type f16 --sizes 4096,8192 --tile "${t%%:*}" --threads "${t##*:}" \
+      --iterations 5 --expect-tier cooperative-matrix-workgroup
+  done
+  must timeout 60 "$bin/xpu-bench-gemm" --device vulkan:0 --type f16 --sizes 4096,8192 \
+    --tile 128x256x32 --threads 512 --iterations 5 --expect-tier cooperative-matrix
+  must timeout 60 "$bin/xpu-bench-gemm" --device cuda:0 --type f16 --sizes 4096,8192 \
+    --tile 128x256x64 --threads 256 --group 16 --iterations 5 --expect-tier wgmma
+} 2>&1 | tee "$OUT/library.log"
+grep -q FAILED "$OUT/library.log" && status=1
+sweep=.device/sweep
+rm -rf "$sweep" && mkdir -p "$sweep"
+for k in wg_4096_128x256x64_t256_u2 wgg8_4096_128x256x64_t256_u2 wgg16_4096_128x256x64_t256_u2 \
+    wgg16_4096_128x256x64_t256_u1 ts_4096_128x256x64_t256_u1 ts_4096_128x256x64_t256_u2 \
+    tlts_4096_128x256x64_t256_u2 libts_4096_128x256x64_t256_u1 libts_4096_128x256x32_t256_u1 \
+    libts_4096_128x128x64_t128_u1 libtsn_4096_128x256x64_t256_u1 libtsn_4096_128x256x32_t256_u1 \
+    libe_4096_128x256x64_t256_u1 libs_4096_128x256x64_t256_u1 libes_4096_128x256x64_t256_u1 \
+    libesi32_4096_128x256x64_t256_u1 libc_4096_128x256x64_t256_u1 lib_4096_128x256x64_t256_u1; do
+  [ -f ".device/probe/$k.spv" ] && cp ".device/probe/$k.spv" "$sweep/"
+done
+cp "$P" "$sweep/"
+must timeout 200 bash bench/gemm/run_vulkan_probe.sh "$sweep"
+date -u
+exit $status

@@ -48,6 +48,9 @@ bin=$run/bin
       --device vulkan:0 --type f16 --sizes 4096,8192 --tile "${t%%:*}" --threads "${t##*:}" \
       --iterations 5 --expect-tier cooperative-matrix-workgroup
   done
+  must env XPU_TILE_TIERS_OFF=cooperative-matrix timeout 60 "$bin/xpu-bench-gemm" \
+    --device vulkan:0 --type f16 --sizes 4096,8192 --tile 128x256x64 --threads 256 --group 16 \
+    --iterations 5 --expect-tier cooperative-matrix-workgroup
   must timeout 60 "$bin/xpu-bench-gemm" --device vulkan:0 --type f16 --sizes 4096,8192 \
     --tile 128x256x32 --threads 512 --iterations 5 --expect-tier cooperative-matrix
   must timeout 60 "$bin/xpu-bench-gemm" --device cuda:0 --type f16 --sizes 4096,8192 \

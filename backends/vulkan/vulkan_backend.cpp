@@ -170,8 +170,7 @@ bool probe(const Instance &inst, VkPhysicalDevice pd, const FeatureSet &disabled
   // VK_NV_cooperative_matrix2 is enabled with its base extension only.
   if (!out.requested[Feature::cooperativeMatrix])
     for (Feature f : {Feature::cooperativeMatrixWorkgroupScope,
-                      Feature::cooperativeMatrixFlexibleDimensions,
-                      Feature::cooperativeMatrixTensorAddressing})
+                      Feature::cooperativeMatrixFlexibleDimensions})
       out.requested[f] = false;
   if (!out.requested[Feature::timelineSemaphore]) {
     skip = "device '" + name + "' " +

@@ -101,8 +101,7 @@ Status VulkanDevice::create() {
   bool coopMatrix = info.requested[Feature::cooperativeMatrix];
   // VK_NV_cooperative_matrix2 where one of its features is requested.
   bool coopMatrix2 = coopMatrix && (info.requested[Feature::cooperativeMatrixWorkgroupScope] ||
-                                    info.requested[Feature::cooperativeMatrixFlexibleDimensions] ||
-                                    info.requested[Feature::cooperativeMatrixTensorAddressing]);
+                                    info.requested[Feature::cooperativeMatrixFlexibleDimensions]);
   FeatureChain chain(atomicFloat, info.hasV13, coopMatrix, coopMatrix2);
   chain.write(info.requested);
   std::vector<const char *> extensions;

@@ -49,8 +49,6 @@ namespace xpu::vk {
   F(cooperativeMatrixWorkgroupScope, coopMatrix2,                              \
     "VkPhysicalDeviceCooperativeMatrix2FeaturesNV")                            \
   F(cooperativeMatrixFlexibleDimensions, coopMatrix2,                          \
-    "VkPhysicalDeviceCooperativeMatrix2FeaturesNV")                            \
-  F(cooperativeMatrixTensorAddressing, coopMatrix2,                            \
     "VkPhysicalDeviceCooperativeMatrix2FeaturesNV")
 
 enum class Feature {

@@ -87,8 +87,7 @@ cap::Fact coopMatrixWorkgroupFact(const VulkanDevice &device, const cap::Fact &s
               listed + "listed; " + subgroupTier.evidence);
   cap::Fact feature = featureFact(device, C::tileCoopMatrixWorkgroup,
                                   {Feature::cooperativeMatrixWorkgroupScope,
-                                   Feature::cooperativeMatrixFlexibleDimensions,
-                                   Feature::cooperativeMatrixTensorAddressing});
+                                   Feature::cooperativeMatrixFlexibleDimensions});
   if (!cap::permits(feature.verdict))
     return feature;
   const auto &p = info.coopMatrix2.properties;

@@ -8,8 +8,9 @@
 # without the element-wise path kept for wrapping indices); the tile
 # conformance tests and the bench on the bundle (scripts/device-bundle.sh);
 # then a sweep of the probe's shaders. Exits 1 when the NVIDIA Vulkan
-# driver is not found or anything that must check out does not. How to make
-# the inputs: bench/results/2026-12-07-edge-stores.md.
+# driver is not found or anything that must check out does not. The inputs,
+# and what it found: bench/results/h100-2026-12-07-b.md (libts and libtsn
+# were built at ce9379b, since reverted: their pipelines crash the driver).
 set -u
 status=0
 must() { "$@" || { echo "FAILED: $*"; status=1; }; }

@@ -635,7 +635,6 @@ LogicalResult serializeSPIRV(ModuleOp module, std::vector<uint32_t> &words) {
   if (failed(spirv::serialize(*modules.begin(), binary)))
     return failure();
   decorateWorkgroupSize(binary);
-  rewriteTensorStoreStubs(binary);
   words.assign(binary.begin(), binary.end());
   return success();
 }

@@ -180,8 +180,7 @@ Rule spirvRule(C c) {
   case C::matrixTiles: return table(kSoftwareTile);
   case C::tileCoopMatrix: return device("VK_KHR_cooperative_matrix");
   case C::tileCoopMatrixWorkgroup:
-    return device("VK_NV_cooperative_matrix2 (cooperativeMatrixWorkgroupScope, "
-                  "cooperativeMatrixTensorAddressing)");
+    return device("VK_NV_cooperative_matrix2 (cooperativeMatrixWorkgroupScope)");
   case C::tileDotInt8: return device("shaderIntegerDotProduct");
   case C::tileMmaSync: case C::tileWgmma: case C::tileMfma: case C::tileWmma:
     return cannot("a vendor instruction SPIR-V does not name; Vulkan reaches "

@@ -738,8 +738,8 @@ TEST_CASE("a tile store of mac sums past the end of its buffer stores what fits 
   // An f16 mac, so the tensor-core tiers hold the sums (as fragments, or as
   // cooperative matrices: whole when the tile fits the buffer, else through
   // a scratch per subgroup, element by element; as one workgroup-scope
-  // matrix, through tensor layouts clipped to the buffer). Small integers
-  // keep every sum exact.
+  // matrix, each invocation's elements where the matrix says they lie).
+  // Small integers keep every sum exact.
   const std::string text = R"(
     xpu.kernel @k(%A: !xpu.buffer<f16, ro>, %B: !xpu.buffer<f16, ro>, %C: !xpu.buffer<f32>,
                   %off: i32, %ldc: i32) attributes {workgroup_size = array<i64: 64, 1, 1>} {

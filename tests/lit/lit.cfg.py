@@ -11,9 +11,6 @@ config.substitutions.append(("FileCheck", config.filecheck))
 config.substitutions.append(("xpujit", config.xpujit))
 config.substitutions.append(("not ", config.not_tool + " "))
 config.substitutions.append(("count", "/usr/lib/llvm-22/bin/count"))
-import sys
-config.substitutions.append(
-    ("%spirv-words", sys.executable + " " + os.path.join(os.path.dirname(__file__), "spirv_words.py")))
 for tool in ("llvm-readelf", "llvm-objdump"):
     config.substitutions.append((tool, config.llvm_tools_dir + "/" + tool))
 

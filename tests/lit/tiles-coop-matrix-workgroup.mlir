@@ -3,7 +3,6 @@
 // RUN: cat %t/*lowered-spirv.mlir | FileCheck %s --check-prefix=SPV
 // RUN: env XPU_TILE_TIERS_OFF=cooperative-matrix xpujit compile %s --target=spirv --chip=cooperative-matrix -o %t/khr.spv 2>&1 | FileCheck %s --check-prefix=KHR
 // RUN: xpujit compile %s --target=spirv --chip=cooperative-matrix-workgroup -o %t/first.spv 2>&1 | FileCheck %s --check-prefix=FIRST
-// RUN: %spirv-words %t/k.spv | FileCheck %s --check-prefix=WORDS
 //
 // The workgroup-scope cooperative-matrix tier (issue 15) offline, for a
 // Vulkan device with VK_NV_cooperative_matrix2 as NVIDIA's driver offers it
@@ -16,11 +15,8 @@
 // macs runs in two versions: a scalar loop over its iterations first checks
 // every tile; when all can be read straight, a copy of the K loop with only
 // the loads and multiply-adds runs, else the loop choosing per iteration.
-// A store that may not fit C, or whose rows are not 16-byte aligned, is two
-// stores through tensor layouts (VK_NV_cooperative_matrix2) clipped to what
-// lies in C: stub calls in the SPIR-V dialect, the NV instructions in the
-// binary (column-major: through a transposing view); an offset or a stride
-// past C's end (indices that may wrap) still stores element by element. Sums not made of 32x32 blocks, a
+// A store that may not fit C stores each invocation's elements where the
+// stride-0 position matrices say they lie. Sums not made of 32x32 blocks, a
 // workgroup that is not a power of two subgroups, or operands past the
 // shared memory the driver leaves demote (here, with the subgroup tier
 // turned off, to the software tile); with the KHR chip alone the tier is
@@ -62,10 +58,10 @@
 // SPV: spirv.KHR.CooperativeMatrixMulAdd {{.*}} : !spirv.coopmatrix<128x32xf16, Workgroup, MatrixA>, !spirv.coopmatrix<32x128xf16, Workgroup, MatrixB> -> !spirv.coopmatrix<128x128xf32, Workgroup, MatrixAcc>
 // SPV-NOT: spirv.KHR.CooperativeMatrixMulAdd
 // SPV: spirv.KHR.CooperativeMatrixStore {{.*}} : !spirv.ptr<f32, StorageBuffer>, !spirv.coopmatrix<128x128xf32, Workgroup, MatrixAcc>, i32
-// SPV-NOT: spirv.KHR.CooperativeMatrixLength
-// SPV: spirv.FunctionCall @__xpu_tensor_store_rm_128x128({{.*}}) : (!spirv.coopmatrix<128x128xf32, Workgroup, MatrixAcc>, !spirv.ptr<f32, StorageBuffer>, i32, i32, i32, i32, i32, i32, i32) -> ()
-// SPV: spirv.FunctionCall @__xpu_tensor_store_rm_128x128(
+// SPV: spirv.KHR.CooperativeMatrixLoad {{.*}}, %{{.*}}, <ColumnMajor>, {{.*}} : !spirv.ptr<f32, Workgroup>, i32 -> !spirv.coopmatrix<128x128xf32, Workgroup, MatrixAcc>
+// SPV: spirv.KHR.CooperativeMatrixLoad {{.*}}, %{{.*}}, <RowMajor>, {{.*}} : !spirv.ptr<f32, Workgroup>, i32 -> !spirv.coopmatrix<128x128xf32, Workgroup, MatrixAcc>
 // SPV: spirv.KHR.CooperativeMatrixLength : !spirv.coopmatrix<128x128xf32, Workgroup, MatrixAcc>
+// SPV: spirv.AccessChain {{.*}} : !spirv.ptr<!spirv.coopmatrix<128x128xf32, Workgroup, MatrixAcc>, Function>, i32 -> !spirv.ptr<f32, Function>
 // SPV-LABEL: spirv.func @small
 // SPV-NOT: Workgroup, MatrixAcc
 // SPV-LABEL: spirv.func @three
@@ -76,33 +72,6 @@
 // SPV-NEXT: spirv.BranchConditional
 // SPV-NOT: spirv.mlir.merge
 // SPV: spirv.KHR.CooperativeMatrixLoad {{.*}} : !spirv.ptr<f16, StorageBuffer>, i32 -> !spirv.coopmatrix<128x64xf16, Workgroup, MatrixA>
-// SPV-LABEL: spirv.func @colstore
-// SPV: spirv.KHR.CooperativeMatrixStore {{.*}}, <ColumnMajor>
-// SPV: spirv.FunctionCall @__xpu_tensor_store_cm_64x128(
-// In the binary: the capabilities and extensions, no stub left, each call
-// a layout over the buffer (stride, then 1), sliced, and a store with
-// NonPrivatePointer (the Vulkan memory model); column-major through a view
-// swapping the dimensions.
-// WORDS-DAG: OpCapability 5439
-// WORDS-DAG: OpCapability 5433
-// WORDS-DAG: OpExtension SPV_NV_cooperative_matrix2
-// WORDS-DAG: OpExtension SPV_NV_tensor_addressing
-// WORDS: OpTypeTensorLayoutNV [[LAYOUT:[0-9]+]] [[TWO:[0-9]+]] [[ONE:[0-9]+]]
-// WORDS: OpTypeTensorViewNV [[VIEW:[0-9]+]] [[TWO]] {{[0-9]+}} [[ONE]] {{[0-9]+}}
-// WORDS-NOT: OpFunction __xpu_tensor_store
-// WORDS-NOT: OpFunctionCall
-// WORDS: OpFunction gemm
-// WORDS-NEXT: OpCreateTensorLayoutNV [[LAYOUT]] [[L0:[0-9]+]]
-// WORDS-NEXT: OpTensorLayoutSetDimensionNV [[LAYOUT]] [[L1:[0-9]+]] [[L0]] {{[0-9]+ [0-9]+$}}
-// WORDS-NEXT: OpTensorLayoutSetStrideNV [[LAYOUT]] [[L2:[0-9]+]] [[L1]] {{[0-9]+}} [[ONE]]
-// WORDS-NEXT: OpTensorLayoutSliceNV [[LAYOUT]] [[L3:[0-9]+]] [[L2]] {{[0-9]+ [0-9]+ [0-9]+ [0-9]+$}}
-// WORDS-NEXT: OpCooperativeMatrixStoreTensorNV {{[0-9]+ [0-9]+}} [[L3]] 32 0
-// WORDS-NEXT: OpCreateTensorLayoutNV [[LAYOUT]]
-// WORDS: OpCooperativeMatrixStoreTensorNV {{[0-9]+ [0-9]+ [0-9]+}} 32 0
-// WORDS: OpFunction colstore
-// WORDS: OpCreateTensorViewNV [[VIEW]] [[V:[0-9]+]]
-// WORDS-NEXT: OpCooperativeMatrixStoreTensorNV {{[0-9]+ [0-9]+ [0-9]+}} 32 1 [[V]]
-// WORDS-NOT: OpFunctionCall
 
 // 128x128 blocks of C over a K loop of 64-deep tiles on 8 subgroups.
 xpu.kernel @gemm(%A: !xpu.buffer<f16, ro>, %B: !xpu.buffer<f16, ro>, %C: !xpu.buffer<f32>, %k32: i32, %n32: i32)
@@ -197,21 +166,5 @@ xpu.kernel @carried(%A: !xpu.buffer<f16, ro>, %B: !xpu.buffer<f16, ro>, %C: !xpu
     scf.yield %r, %an : !xpu.tile<128x128xf32>, index
   }
   xpu.tile_store %acc#0, %C[%o], %n : !xpu.tile<128x128xf32>, !xpu.buffer<f32>
-  xpu.return
-}
-
-// C stored by columns: its store that may not fit goes through a view.
-xpu.kernel @colstore(%A: !xpu.buffer<f16, ro>, %B: !xpu.buffer<f16, ro>, %C: !xpu.buffer<f32>, %m32: i32)
-    attributes {workgroup_size = array<i64: 128, 1, 1>} {
-  %m = arith.index_castui %m32 : i32 to index
-  %z = arith.constant 0.0 : f32
-  %o = arith.constant 0 : index
-  %c64 = arith.constant 64 : index
-  %c128 = arith.constant 128 : index
-  %init = xpu.tile_fill %z : !xpu.tile<64x128xf32>
-  %a = xpu.tile_load %A[%o], %c64 : !xpu.buffer<f16, ro> -> !xpu.tile<64x64xf16>
-  %b = xpu.tile_load %B[%o], %c128 : !xpu.buffer<f16, ro> -> !xpu.tile<64x128xf16>
-  %r = xpu.mac %init, %a, %b : !xpu.tile<64x128xf32>, !xpu.tile<64x64xf16>, !xpu.tile<64x128xf16>
-  xpu.tile_store %r, %C[%o], %m col_major : !xpu.tile<64x128xf32>, !xpu.buffer<f32>
   xpu.return
 }

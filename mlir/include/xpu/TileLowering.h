@@ -32,23 +32,6 @@ void populateTileToSPIRVPatterns(mlir::SPIRVTypeConverter &converter,
 void populateCoopMatrixToSPIRVPatterns(mlir::SPIRVTypeConverter &converter,
                                        mlir::RewritePatternSet &patterns);
 
-/// The stubs that stand for VK_NV_cooperative_matrix2 tensor-layout stores
-/// in the SPIR-V dialect, which has no such instructions in MLIR 22: a call
-/// of `<kTensorStoreStub>_{rm|cm}_<rows>x<cols>(matrix, pointer, dim0,
-/// dim1, stride, start0, span0, start1, span1)` stores `matrix` through a
-/// layout of dim0 x dim1 elements from `pointer`, `stride` elements from
-/// one index of dimension 0 to the next, sliced at start0 (span0) and
-/// start1 (span1); dimension 0 runs over the matrix's rows (rm) or columns
-/// (cm, through a transposing view). Elements outside the dimensions are
-/// not written.
-inline constexpr llvm::StringLiteral kTensorStoreStub = "__xpu_tensor_store";
-
-/// Replaces, in a serialized module, the calls of the tensor-store stubs by
-/// the instructions they stand for, drops the stubs and declares what the
-/// instructions need (TensorStoreWords.cpp). A module without them is left
-/// as it is.
-void rewriteTensorStoreStubs(llvm::SmallVectorImpl<uint32_t> &words);
-
 /// A module with cooperative-matrix instructions is switched to the Vulkan
 /// memory model, which Vulkan requires with them: its shared and global
 /// accesses become NonPrivatePointer, releases make writes available and

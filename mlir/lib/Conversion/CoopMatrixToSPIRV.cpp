@@ -3,9 +3,7 @@
 // TileLowering.h. Subgroup sums are arrays of 16x16 matrices; workgroup sums
 // are one matrix of the holder tile's size with Workgroup scope, which
 // VK_NV_cooperative_matrix2's cooperativeMatrixWorkgroupScope and
-// cooperativeMatrixFlexibleDimensions let a driver take; its
-// cooperativeMatrixTensorAddressing stores those that may leave their
-// buffer (through stubs: TensorStoreWords.cpp).
+// cooperativeMatrixFlexibleDimensions let a driver take.
 #include "xpu/Dialect/XPU/IR/XPUDialect.h"
 #include "xpu/TileLowering.h"
 
@@ -213,96 +211,6 @@ struct SumsMoveToSPIRV : OpConversionPattern<Op> {
   }
 };
 
-/// The stub standing for a tensor-layout store of `matrix` through
-/// `pointer` (kTensorStoreStub; rewriteTensorStoreStubs replaces its calls
-/// after serialization): declared once per matrix type and orientation, a
-/// function that returns at once.
-FlatSymbolRefAttr tensorStoreStub(OpBuilder &b, Location loc, spirv::ModuleOp module,
-                                  spirv::CooperativeMatrixType matrix, Type pointer,
-                                  bool colMajor) {
-  std::string name = (kTensorStoreStub + (colMajor ? "_cm_" : "_rm_") +
-                      Twine(matrix.getRows()) + "x" + Twine(matrix.getColumns()))
-                         .str();
-  if (!module.lookupSymbol(name)) {
-    OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(module.getBody());
-    SmallVector<Type> params{matrix, pointer};
-    params.append(7, b.getI32Type());
-    auto fn = spirv::FuncOp::create(b, loc, name, b.getFunctionType(params, {}));
-    b.setInsertionPointToStart(fn.addEntryBlock());
-    spirv::ReturnOp::create(b, loc);
-  }
-  return SymbolRefAttr::get(b.getContext(), name);
-}
-
-/// The elements of workgroup sums below `limit`, through
-/// VK_NV_cooperative_matrix2 tensor-layout stores, which write none of a
-/// matrix's elements outside the layout's dimensions. The buffer is seen
-/// from its start as majors (rows; col_major: columns) of `stride`
-/// elements: the tile starts at major q = offset / stride, minor r =
-/// offset % stride. Of its majors, F lie whole below the limit and P
-/// elements of the next one do. One store clipped to q + F majors of
-/// r + minors elements writes the whole majors; a second clipped to
-/// q + F + 1 majors of r + P writes the rest (and the first P elements of
-/// the whole majors again, the same values).
-struct SumsStoreWithinToSPIRV : OpConversionPattern<CoopSumsStoreWithinOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult matchAndRewrite(CoopSumsStoreWithinOp op, OpAdaptor adaptor,
-                                ConversionPatternRewriter &rw) const override {
-    auto module = op->getParentOfType<spirv::ModuleOp>();
-    if (!module)
-      return failure();
-    Location loc = op.getLoc();
-    CoopSumsType t = op.getSums().getType();
-    bool colMajor = op.getColMajor();
-    int64_t rows = 16 * t.getRows(), cols = 16 * t.getCols();
-    int64_t majors = colMajor ? cols : rows, minors = colMajor ? rows : cols;
-    Value offset = adaptor.getOffset(), stride = adaptor.getStride(),
-          limit = adaptor.getLimit();
-    Type index = offset.getType();
-    auto c = [&](int64_t v) -> Value { return constant(rw, loc, index, v); };
-    auto add = [&](Value x, Value y) -> Value { return spirv::IAddOp::create(rw, loc, x, y); };
-    auto sub = [&](Value x, Value y) -> Value { return spirv::ISubOp::create(rw, loc, x, y); };
-    auto pick = [&](Value cond, Value x, Value y) -> Value {
-      return spirv::SelectOp::create(rw, loc, cond, x, y);
-    };
-    auto min = [&](Value x, Value y) {
-      return pick(spirv::ULessThanOp::create(rw, loc, x, y), x, y);
-    };
-    auto i32 = [&](Value v) -> Value {
-      return v.getType() == rw.getI32Type()
-                 ? v
-                 : spirv::UConvertOp::create(rw, loc, rw.getI32Type(), v).getResult();
-    };
-    Value q = spirv::UDivOp::create(rw, loc, offset, stride);
-    Value r = spirv::UModOp::create(rw, loc, offset, stride);
-    Value past = spirv::UGreaterThanOp::create(rw, loc, limit, offset);
-    Value avail = pick(past, sub(limit, offset), c(0)); // elements from the tile's first on
-    Value some = spirv::UGreaterThanEqualOp::create(rw, loc, avail, c(minors));
-    Value after = sub(pick(some, avail, c(minors)), c(minors));
-    Value whole = pick(some,
-                       min(c(majors), add(spirv::UDivOp::create(rw, loc, after, stride), c(1))),
-                       c(0));
-    Value used = spirv::IMulOp::create(rw, loc, whole, stride);
-    Value rest = min(c(minors), pick(spirv::UGreaterThanOp::create(rw, loc, avail, used),
-                                     sub(avail, used), c(0)));
-    Value matrix = spirv::LoadOp::create(rw, loc, adaptor.getSums());
-    Value base = elementAt(rw, loc, adaptor.getBuffer(), c(0), 0);
-    FlatSymbolRefAttr stub =
-        tensorStoreStub(rw, loc, module, cast<spirv::CooperativeMatrixType>(matrix.getType()),
-                        base.getType(), colMajor);
-    Value qf = add(q, whole);
-    for (auto [dimMajors, dimMinors] :
-         {std::pair(qf, add(r, c(minors))), std::pair(add(qf, c(1)), add(r, rest))})
-      spirv::FunctionCallOp::create(
-          rw, loc, Type(), stub,
-          ValueRange{matrix, base, i32(dimMajors), i32(dimMinors), i32(stride), i32(q),
-                     i32(c(majors)), i32(r), i32(c(minors))});
-    rw.eraseOp(op);
-    return success();
-  }
-};
-
 /// One MatrixA load from the source and one store into the destination.
 struct BlockCopyToSPIRV : OpConversionPattern<CoopBlockCopyOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -453,7 +361,7 @@ void populateCoopMatrixToSPIRVPatterns(SPIRVTypeConverter &converter,
   converter.addConversion([](CoopBlocksType t) -> Type { return blocksPointerType(t); });
   patterns.add<HeldAllocToSPIRV<CoopSumsAllocOp>, HeldAllocToSPIRV<CoopBlocksAllocOp>, SumsFillToSPIRV, SumsCopyToSPIRV,
                SumsMoveToSPIRV<CoopSumsLoadOp, false>, SumsMoveToSPIRV<CoopSumsStoreOp, true>,
-               SumsStoreWithinToSPIRV, SumsMacToSPIRV, SumsLengthToSPIRV, SumsElementToSPIRV, BlockCopyToSPIRV,
+               SumsMacToSPIRV, SumsLengthToSPIRV, SumsElementToSPIRV, BlockCopyToSPIRV,
                BlocksLoadToSPIRV, BlocksStoreToSPIRV>(converter, patterns.getContext());
 }
 

@@ -1810,8 +1810,7 @@ private:
   /// the buffer when the whole tile lies in it (always, when the store is
   /// unchecked) and its rows start 16-byte aligned (rowsAligned).
   /// Otherwise each element is stored with its check, as the
-  /// other tiers do (storeSumsThroughScratch, storeWorkgroupSumsElements;
-  /// workgroup sums into a global buffer: storeWorkgroupSumsWithin);
+  /// other tiers do (storeSumsThroughScratch, storeWorkgroupSumsElements);
   /// a stride below the tile's width stores nothing and reports
   /// (lowerStore).
   LogicalResult storeSums(TileStoreOp store, Value sums, Value wide) {
@@ -1836,10 +1835,7 @@ private:
     b.setInsertionPointToStart(guard.elseBlock());
     auto partial = scf::IfOp::create(b, loc, TypeRange{}, wide, /*withElse=*/checked);
     b.setInsertionPointToStart(partial.thenBlock());
-    if (coopWorkgroup &&
-        cast<BufferType>(store.getBuffer().getType()).getSpace() == Space::global)
-      storeWorkgroupSumsWithin(store, sums);
-    else if (coopWorkgroup)
+    if (coopWorkgroup)
       storeWorkgroupSumsElements(store, sums);
     else
       storeSumsThroughScratch(store, sums);
@@ -1889,47 +1885,6 @@ private:
       });
       barrier(loc);
     }
-  }
-
-  /// Workgroup sums that may leave their (global) buffer, or whose rows are
-  /// not 16-byte aligned: one store that writes only the elements inside
-  /// the buffer, so the sums stay where they are (the element-wise store
-  /// below keeps three more matrices of their size, and the driver sizes
-  /// the whole kernel's registers for them). It takes offsets and strides
-  /// within the buffer, where no index of the tile wraps around (the
-  /// layouts clip by rows and columns); other ones, whose indices may wrap
-  /// back into the buffer (a stride of -1 reverses the rows), still go
-  /// element by element. A tile that leaves the buffer is reported by a
-  /// checked store just past its end, as the element-wise stores report
-  /// theirs.
-  void storeWorkgroupSumsWithin(TileStoreOp store, Value sums) {
-    Location loc = store.getLoc();
-    TileType t = cast<TileType>(store.getValue().getType());
-    bool colMajor = store.getColMajor();
-    Value buffer = store.getBuffer(), offset = store.getOffset(), stride = store.getStride();
-    Value size = BufferSizeOp::create(b, loc, buffer);
-    auto ule = [&](Value x, Value y) {
-      return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, x, y);
-    };
-    auto within = scf::IfOp::create(
-        b, loc, TypeRange{}, arith::AndIOp::create(b, loc, ule(offset, size), ule(stride, size)),
-        /*withElse=*/true);
-    OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(within.elseBlock());
-    storeWorkgroupSumsElements(store, sums);
-    b.setInsertionPointToStart(within.thenBlock());
-    CoopSumsStoreWithinOp::create(b, loc, sums, buffer, offset, stride, size, colMajor);
-    if (!store->hasAttr("checked"))
-      return;
-    Value outside = arith::XOrIOp::create(
-        b, loc, tileInside(loc, buffer, offset, stride, t, colMajor),
-        arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1));
-    auto report = scf::IfOp::create(b, loc, TypeRange{}, outside, /*withElse=*/false);
-    b.setInsertionPointToStart(report.thenBlock());
-    auto st = StoreOp::create(
-        b, loc, arith::ConstantFloatOp::create(b, loc, b.getF32Type(), APFloat(0.0f)), buffer,
-        size);
-    inheritCheck(st, store);
   }
 
   /// Workgroup sums stored element by element with their checks: a whole
@@ -2594,8 +2549,8 @@ private:
     SmallVector<Operation *> ops;
     kernel.walk([&](Operation *op) {
       if (isa<CoopSumsAllocOp, CoopSumsFillOp, CoopSumsCopyOp, CoopSumsLoadOp, CoopSumsStoreOp,
-              CoopSumsStoreWithinOp, CoopSumsMacOp, CoopSumsLengthOp, CoopSumsElementOp,
-              CoopBlockCopyOp, CoopBlocksAllocOp, CoopBlocksLoadOp, CoopBlocksStoreOp>(op))
+              CoopSumsMacOp, CoopSumsLengthOp, CoopSumsElementOp, CoopBlockCopyOp,
+              CoopBlocksAllocOp, CoopBlocksLoadOp, CoopBlocksStoreOp>(op))
         ops.push_back(op);
     });
     llvm::DenseMap<Value, Value> held;
@@ -2629,19 +2584,20 @@ private:
         elements(copy.getSrc().getType().getCount() * 256, [&](Value x) {
           StoreOp::create(b, loc, LoadOp::create(b, loc, f32, from, x), to, x);
         });
-      } else if (isa<CoopSumsLoadOp, CoopSumsStoreOp, CoopSumsStoreWithinOp>(op)) {
-        // Operands of the moves: sums, buffer, offset, stride (then the
-        // limit of a store_within, below which it stores).
-        bool stores = !isa<CoopSumsLoadOp>(op);
-        auto within = dyn_cast<CoopSumsStoreWithinOp>(op);
-        Value sumsValue = op->getOperand(0), buffer = op->getOperand(1),
-              offset = op->getOperand(2), stride = op->getOperand(3);
-        bool colMajor = op->hasAttr("col_major");
-        auto only = op->getAttrOfType<IntegerAttr>("only");
+      } else if (isa<CoopSumsLoadOp, CoopSumsStoreOp>(op)) {
+        bool stores = isa<CoopSumsStoreOp>(op);
+        auto load = dyn_cast<CoopSumsLoadOp>(op);
+        auto store = dyn_cast<CoopSumsStoreOp>(op);
+        Value sumsValue = stores ? store.getSums() : load.getSums();
+        Value buffer = stores ? store.getBuffer() : load.getBuffer();
+        Value offset = stores ? store.getOffset() : load.getOffset();
+        Value stride = stores ? store.getStride() : load.getStride();
+        bool colMajor = stores ? store.getColMajor() : load.getColMajor();
+        std::optional<int64_t> only = stores ? store.getOnly() : load.getOnly();
         auto t = cast<CoopSumsType>(sumsValue.getType());
         Value sums = held.lookup(sumsValue);
         for (int64_t e = 0; e < t.getCount(); ++e) {
-          if (only && only.getInt() != e)
+          if (only && *only != e)
             continue;
           int64_t i = only ? 0 : e / t.getCols(), j = only ? 0 : e % t.getCols();
           elements(256, [&](Value x) {
@@ -2651,13 +2607,6 @@ private:
                                             idx(16 * j));
             Value at = strided(loc, offset, stride, r, c, colMajor);
             Value mine = arith::AddIOp::create(b, loc, x, idx(256 * e));
-            OpBuilder::InsertionGuard g(b);
-            if (within) {
-              Value below = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, at,
-                                                  within.getLimit());
-              b.setInsertionPointToStart(
-                  scf::IfOp::create(b, loc, TypeRange{}, below, /*withElse=*/false).thenBlock());
-            }
             if (stores)
               StoreOp::create(b, loc, LoadOp::create(b, loc, f32, sums, mine), buffer, at);
             else

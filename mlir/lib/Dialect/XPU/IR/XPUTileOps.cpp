@@ -189,12 +189,6 @@ LogicalResult CoopSumsStoreOp::verify() {
   return verifySumsMove(*this, getSums(), getBuffer(), getOnly(), /*stores=*/true);
 }
 
-LogicalResult CoopSumsStoreWithinOp::verify() {
-  if (!getSums().getType().getWorkgroup())
-    return emitOpError("stores workgroup sums");
-  return verifySumsMove(*this, getSums(), getBuffer(), std::nullopt, /*stores=*/true);
-}
-
 LogicalResult CoopBlockCopyOp::verify() {
   auto src = cast<BufferType>(getSrc().getType()), dest = cast<BufferType>(getDest().getType());
   if (!src.getElementType().isF16() || !dest.getElementType().isF16())

@@ -416,35 +416,6 @@ def XPU_CoopSumsStoreOp : XPU_CoopSumsMoveOp<"coop_sums_store",
 #endif
 }
 
-// Lowering only: stores workgroup sums as coop_sums_store does, but only
-// the elements whose index in the buffer lies below `limit`; the others
-// are not written. The checked store of a tile that may leave its buffer,
-// or whose rows are not 16-byte aligned, without the sums leaving
-// registers (on Vulkan: VK_NV_cooperative_matrix2 tensor-layout stores,
-// whose layouts clip what they write).
-def XPU_CoopSumsStoreWithinOp : XPU_Op<"coop_sums_store_within"> {
-  let summary = "stores the elements of workgroup sums that lie below a limit (lowering only)";
-#ifdef XPU_DOC_EXAMPLES
-  let description = [{
-    Element (r, c) of the sums goes to `offset + r stride + c` (col_major:
-    `offset + c stride + r`) where that index is below `limit`. `offset`
-    and `stride` must not exceed `limit`, so that no index wraps around.
-
-    ```mlir
-    xpu.coop_sums_store_within %s, %C[%o], %n, %size
-        : !xpu.coop_sums<8, 8, workgroup = true>, !xpu.buffer<f32>
-    ```
-  }];
-#endif
-  let arguments = (ins XPU_CoopSums:$sums, XPU_AnyBuffer:$buffer, Index:$offset,
-                       Index:$stride, Index:$limit, UnitAttr:$col_major);
-  let assemblyFormat = [{
-    $sums `,` $buffer `[` $offset `]` `,` $stride `,` $limit (`col_major` $col_major^)?
-    attr-dict `:` qualified(type($sums)) `,` qualified(type($buffer))
-  }];
-  let hasVerifier = 1;
-}
-
 // Lowering only: how many elements of the sums this invocation holds (the
 // elements' order and places are the implementation's; the same for every
 // sums of one type).

@@ -11,11 +11,12 @@ loads, which MLIR 22's SPIR-V dialect cannot express:
   %l2 = OpTensorLayoutSliceNV %layout %l1 %row %cBM %k %cBK
   %m  = OpCooperativeMatrixLoadTensorNV %matA %p %undef %l2 None None
 
-(B alike, over K x N); a call @tensor_c(%row, %col, %acc)
-becomes a store of the sums through a layout over M x N sliced alike, which
-writes none of the block's elements past M or N. Then it drops the stubs
-and declares the capabilities and extensions. The layout's clamp mode is --clamp (undefined: the tile must
-lie in the tensor; constant: elements outside read 0).
+(B alike, over K x N); a call @tensor_c(%row, %col, %acc) becomes a store
+of the sums through a layout over M x N sliced alike. Then it drops the
+stubs and declares the capabilities and extensions. The layout's clamp mode
+is --clamp (undefined: the tile must lie in the tensor; constant: elements
+outside read 0, and a store writes none past M or N — with undefined, the
+NVIDIA driver writes them: bench/results/h100-2026-12-07-b.md).
 
   spirv_tensor_loads.py g.spv --m 4096 --n 4096 --k 4096 --bm 128 --bn 256 \\
       --bk 64 [--clamp constant]          (rewrites g.spv in place)

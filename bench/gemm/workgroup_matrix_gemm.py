@@ -46,7 +46,7 @@ def block_ids(a):
     of A and columns of B in the L2 cache."""
     plain = ("    %bx = spirv.CompositeExtract %id[0 : i32] : vector<3xi32>\n"
              "    %by = spirv.CompositeExtract %id[1 : i32] : vector<3xi32>\n")
-    if not getattr(a, "group", 0):
+    if not a.group:
         return plain
     bm, bn = (1, a.wg) if a.scalar else (a.bm, a.bn)
     cols, rows = a.n // bn, a.m // bm

@@ -6,7 +6,8 @@
 # staged through shared memory, sdD staged in two buffers with each step's
 # copies loaded D steps ahead, nt without traffic; lib* compiled by the
 # library from bench/gemm/gemm_kernel.h's @gemm with `xpujit compile
-# --target spirv --chip cooperative-matrix-workgroup`, run with --xpujit),
+# --target spirv --chip cooperative-matrix-workgroup`, run with --xpujit;
+# push and spec the generator's --sizes push|spec, also run with --xpujit),
 # after --query; one line
 # per shader in $OUT/vulkan_probe.log. A shader that fails, or computes a wrong element
 # where it should not (every kind but nt), makes the script exit 1.
@@ -27,7 +28,7 @@ for spv in "$dir"/*.spv; do
     echo "skip $name: not a name this script reads" | tee -a "$log"; continue
   fi
   abi=()
-  [[ "$kind" == lib* ]] && abi=(--xpujit)
+  [[ "$kind" == lib* || "$kind" == push* || "$kind" == spec* ]] && abi=(--xpujit)
   timeout 120 "$probe" --spv "$spv" "${abi[@]}" --m "$size" --n "$size" --k "$size" \
     --bm "$bm" --bn "$bn" --wg "$wg" --iters 20 2>&1 | tee -a "$log"
   rc=${PIPESTATUS[0]}

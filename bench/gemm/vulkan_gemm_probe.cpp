@@ -12,8 +12,9 @@
 // bench/gemm/gemm_kernel.h's @gemm (`xpujit compile --target spirv`): entry
 // point gemm, the status word at binding 3, the element counts and m, n, k
 // as push constants, the workgroup size as specialization constants 0-2
-// (abi::vulkanArgLayout); so one run compares the library's code with the
-// hand-written shaders'. Where the driver has
+// (abi::vulkanArgLayout), and m, n, k as specialization constants 3-5 too;
+// so one run compares the library's code with the hand-written shaders'
+// (and shaders that read the sizes as the library does: --sizes). Where the driver has
 // VK_KHR_pipeline_executable_properties, the pipeline's statistics
 // (registers among them) are printed too.
 //
@@ -483,9 +484,13 @@ int main(int argc, char **argv) {
   pipelineInfo.stage.module = shader;
   pipelineInfo.stage.pName = xpujit ? "gemm" : "main";
   pipelineInfo.layout = pipelineLayout;
-  const uint32_t workgroup[3] = {uint32_t(wg), 1, 1};
-  const VkSpecializationMapEntry entries[3] = {{0, 0, 4}, {1, 4, 4}, {2, 8, 4}};
-  const VkSpecializationInfo specialization{3, entries, sizeof workgroup, workgroup};
+  // The workgroup size (0-2, the library's), then m, n, k (3-5: the
+  // generator's --sizes spec shaders).
+  const uint32_t constants[6] = {uint32_t(wg), 1, 1, uint32_t(m), uint32_t(n), uint32_t(k)};
+  VkSpecializationMapEntry entries[6];
+  for (uint32_t i = 0; i < 6; ++i)
+    entries[i] = {i, 4 * i, 4};
+  const VkSpecializationInfo specialization{6, entries, sizeof constants, constants};
   if (xpujit)
     pipelineInfo.stage.pSpecializationInfo = &specialization;
   if (statistics)

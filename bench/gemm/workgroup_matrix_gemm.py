@@ -68,6 +68,32 @@ def block_ids(a):
 """
 
 
+def size_values(a):
+    """Module-level declarations and the function's lines that give %ck and
+    %cn (K and N: the loop bound, the offsets and the strides). baked:
+    constants; push: read from push constants in xpujit's argument block
+    (A's, B's and C's counts, then m, n, k; run with the probe's --xpujit);
+    spec: specialization constants 4 (n) and 5 (k), which the probe sets
+    with --xpujit. push and spec name the entry point gemm, as the
+    library's modules do."""
+    if a.sizes == "baked":
+        return "", f"    %ck = spirv.Constant {a.k} : i32\n    %cn = spirv.Constant {a.n} : i32\n"
+    if a.sizes == "spec":
+        return (f"  spirv.SpecConstant @sc_n spec_id(4) = {a.n} : i32\n"
+                f"  spirv.SpecConstant @sc_k spec_id(5) = {a.k} : i32\n",
+                "    %ck = spirv.mlir.referenceof @sc_k : i32\n"
+                "    %cn = spirv.mlir.referenceof @sc_n : i32\n")
+    block = ("!spirv.ptr<!spirv.struct<(i32 [0], i32 [4], i32 [8], i32 [12], i32 [16], i32 [20]),"
+             " Block>, PushConstant>")
+    lines = f"    %argsp = spirv.mlir.addressof @args : {block}\n"
+    for name, field in (("ck", 5), ("cn", 4)):
+        lines += (f"    %{name}i = spirv.Constant {field} : i32\n"
+                  f"    %{name}p = spirv.AccessChain %argsp[%{name}i] : {block}, i32 ->"
+                  " !spirv.ptr<i32, PushConstant>\n"
+                  f"    %{name} = spirv.Load \"PushConstant\" %{name}p : i32\n")
+    return f"  spirv.GlobalVariable @args : {block}\n", lines
+
+
 def shell(a, *, operand=F16, acc, shared="", variables="", prologue="", body,
           loop_vars="", epilogue, invocation=False, functions="",
           caps="Shader, Float16, StorageBuffer16BitAccess, CooperativeMatrixKHR",
@@ -86,6 +112,9 @@ def shell(a, *, operand=F16, acc, shared="", variables="", prologue="", body,
                 '    %lidv = spirv.Load "Input" %lidp : vector<3xi32>\n') if invocation else ""
     names = ["@wgid"] + (["@lid"] if invocation else []) + ["@A", "@B", "@C"]
     names += [line.split()[1] for line in shared.splitlines()]
+    sizes_decl, sizes = size_values(a)
+    if a.sizes == "push":
+        names.append("@args")
     init = ("    %acci = spirv.Constant 0.0 : f32\n" if acc == "f32" else
             f"    %zero = spirv.Constant 0.0 : f32\n"
             f"    %acci = spirv.CompositeConstruct %zero : (f32) -> {acc}\n")
@@ -96,8 +125,8 @@ def shell(a, *, operand=F16, acc, shared="", variables="", prologue="", body,
   spirv.GlobalVariable @A bind(0, 0) : {op_buf}
   spirv.GlobalVariable @B bind(0, 1) : {op_buf}
   spirv.GlobalVariable @C bind(0, 2) : {c_buf}
-{shared}  spirv.GlobalVariable @wgid built_in("WorkgroupId") : !spirv.ptr<vector<3xi32>, Input>
-{lid}{functions}  spirv.func @main() "None" {{
+{shared}{sizes_decl}  spirv.GlobalVariable @wgid built_in("WorkgroupId") : !spirv.ptr<vector<3xi32>, Input>
+{lid}{functions}  spirv.func @{"main" if a.sizes == "baked" else "gemm"}() "None" {{
     %accv = spirv.Variable : !spirv.ptr<{acc}, Function>
     %kv = spirv.Variable : !spirv.ptr<i32, Function>
 {variables}    %A = spirv.mlir.addressof @A : {op_buf}
@@ -106,9 +135,7 @@ def shell(a, *, operand=F16, acc, shared="", variables="", prologue="", body,
     %idp = spirv.mlir.addressof @wgid : !spirv.ptr<vector<3xi32>, Input>
     %id = spirv.Load "Input" %idp : vector<3xi32>
 {lid_load}{block_ids(a)}    %c0 = spirv.Constant 0 : i32
-    %ck = spirv.Constant {a.k} : i32
-    %cn = spirv.Constant {a.n} : i32
-    %cbm = spirv.Constant {a.bm} : i32
+{sizes}    %cbm = spirv.Constant {a.bm} : i32
     %cbn = spirv.Constant {a.bn} : i32
     %row0 = spirv.IMul %by, %cbm : i32
     %col0 = spirv.IMul %bx, %cbn : i32
@@ -133,8 +160,8 @@ def shell(a, *, operand=F16, acc, shared="", variables="", prologue="", body,
 {epilogue}
     spirv.Return
   }}
-  spirv.EntryPoint "GLCompute" @main, {", ".join(names)}
-  spirv.ExecutionMode @main "LocalSize", {a.wg}, 1, 1
+  spirv.EntryPoint "GLCompute" @{"main" if a.sizes == "baked" else "gemm"}, {", ".join(names)}
+  spirv.ExecutionMode @{"main" if a.sizes == "baked" else "gemm"} "LocalSize", {a.wg}, 1, 1
 }}"""
 
 
@@ -423,6 +450,10 @@ def main():
                    help="store C through an NV2 tensor layout over M x N (a stub call that "
                         "spirv_tensor_loads.py rewrites): M and N need not be "
                         "multiples of the block")
+    p.add_argument("--sizes", choices=("baked", "push", "spec"), default="baked",
+                   help="K and N (loop bound, offsets, strides) as constants, read from "
+                        "push constants or as specialization constants; push and spec "
+                        "follow xpujit's ABI (entry gemm; run with the probe's --xpujit)")
     p.add_argument("--prefetch", action="store_true",
                    help="load the next K step's matrices before this step's multiply-add")
     p.add_argument("--vulkan-memory-model", action="store_true",

@@ -2,7 +2,8 @@
 # The Vulkan GEMM probe (bench/gemm/vulkan_gemm_probe.cpp) on whatever Vulkan
 # device there is (lavapipe in CI), with the generator's scalar shader (no
 # cooperative matrices): a right shader must check out on every sampled
-# element (also in grouped block order), one built for another K must be caught; and xpu-bench-gemm's
+# element (also in grouped block order, and with K and N read at run time),
+# one built for another K must be caught; and xpu-bench-gemm's
 # kernel as the library compiles it offline (software tile), run through
 # --xpujit. Skips (77) without a Vulkan device.
 #   vulkan_gemm_probe.sh PROBE MLIR_TRANSLATE GENERATOR XPUJIT BENCH_GEMM
@@ -33,6 +34,14 @@ if "$probe" --spv "$dir/wrong.spv" "${args[@]}" > "$dir/wrong.txt"; then
   exit 1
 fi
 grep -q "WRONG" "$dir/wrong.txt" || { cat "$dir/wrong.txt"; echo "FAIL: no WRONG verdict"; exit 1; }
+# Shaders that read K and N at run time (push constants, as the library's
+# do; specialization constants) must compute the K they are run with, not
+# the one they were written for.
+for sizes in push spec; do
+  make_spv 64 "$dir/$sizes.spv" --sizes "$sizes" || { echo "FAIL: could not build the shader"; exit 1; }
+  "$probe" --spv "$dir/$sizes.spv" --xpujit "${args[@]}" ||
+    { echo "FAIL: the shader with --sizes $sizes did not compute K = 128"; exit 1; }
+done
 # The library's code: entry point, status word, push constants and the
 # workgroup size as a specialization constant must all line up.
 "$bench" --type f16 --tile 32x32x16 --threads 64 --print-kernel > "$dir/gemm.mlir" &&

@@ -6,6 +6,7 @@
 #include "calibration/device_calibration.h"
 #include "capability/capability.h"
 #include "runtime/dump.h"
+#include "runtime/env.h"
 #include "xpu/Dialect/XPU/IR/XPUDialect.h"
 #include "xpu/Pipeline.h"
 
@@ -361,6 +362,7 @@ Status compileSPIRV(VulkanDevice &device, ModuleOp module,
   options.softwareFmaF32 =
       measured.fmaUnfused("f32") && device.info.requested[Feature::shaderFloat64];
   options.subnormalExp = measured.expFlushesSubnormals();
+  options.specializeTileStrides = rt::tileSpecialization();
   if (failed(lowerToSPIRV(module, options)))
     return {XPU_ERROR_COMPILE, "lowering to SPIR-V failed"};
   rt::dumpStage("lowered-spirv.mlir", module);

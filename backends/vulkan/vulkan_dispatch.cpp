@@ -86,7 +86,7 @@ Status prepareDispatch(VulkanDevice &device, const rt::LaunchRequest &r,
   }
 
   XPU_RETURN_IF_ERROR(device.descriptors->get(k, bindings, out.set));
-  XPU_RETURN_IF_ERROR(program->pipeline(r.block, out.pipeline));
+  XPU_RETURN_IF_ERROR(program->pipeline(r.block, block.data(), out.pipeline));
   out.program = program;
   out.dynamicOffsets = std::move(dynamicOffsets);
   out.block = k.argsInUniform ? std::vector<uint8_t>() : std::move(block);

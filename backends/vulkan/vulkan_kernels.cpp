@@ -1,6 +1,7 @@
 // Loaded Vulkan kernels: shader module, layouts from the parameter list,
 // pipelines per launch shape, and the descriptor-set cache.
 #include "vulkan_kernels.h"
+#include "vulkan_specialization.h"
 #include "vulkan_statistics.h"
 
 #include "runtime/log.h"
@@ -100,6 +101,30 @@ Status makeProgram(VulkanDevice &device, std::shared_ptr<ShaderModule> shader,
   return {};
 }
 
+/// Which parameters each kernel's pipelines are specialized on, from the
+/// module's specialization constants (vulkan_specialization.h). Only 32-
+/// and 64-bit integer scalars are: anything else is a compiler defect.
+Status findSpecialized(const std::vector<uint32_t> &words, VulkanModule &module) {
+  for (const ParamSpecConstant &c :
+       findParamSpecConstants(words.data(), words.size(), abi::kVulkanParamSpecPrefix)) {
+    for (VulkanKernel &vk : module.kernels) {
+      KernelProgram &k = *vk.program;
+      if (k.info.name != c.kernel)
+        continue;
+      const abi::Param *p = c.param < k.info.params.size() ? &k.info.params[c.param] : nullptr;
+      if (!p || p->isBuffer || p->lanes != 1 ||
+          (p->elem != abi::Scalar::i32 && p->elem != abi::Scalar::i64))
+        return rt::internalError("kernel '" + k.info.name + "': specialization constant " +
+                                 std::to_string(c.specId) + " names parameter " +
+                                 std::to_string(c.param) +
+                                 ", which is not a 32- or 64-bit integer");
+      k.specialized.push_back(
+          {c.specId, k.args.offsets[c.param], abi::scalarBytes(p->elem)});
+    }
+  }
+  return {};
+}
+
 } // namespace
 
 ShaderModule::~ShaderModule() {
@@ -119,18 +144,35 @@ KernelProgram::~KernelProgram() {
 }
 
 /// The workgroup size is specialized into the one shader module
-/// (abi::kVulkanWorkgroupSizeSpecId), so each shape is its own pipeline.
-Status KernelProgram::pipeline(const uint32_t block[3], VkPipeline &out) {
-  std::array<uint32_t, 3> shape{block[0], block[1], block[2]};
+/// (abi::kVulkanWorkgroupSizeSpecId), and so are the values of the
+/// parameters in `specialized`: each shape and set of values is its own
+/// pipeline.
+Status KernelProgram::pipeline(const uint32_t block[3], const uint8_t *args,
+                               VkPipeline &out) {
+  std::vector<uint32_t> key{block[0], block[1], block[2]};
+  for (const Specialized &p : specialized) {
+    if (!args)
+      return rt::internalError("kernel '" + info.name +
+                               "': a pipeline specialized on its arguments, made without them");
+    key.resize(key.size() + p.bytes / 4);
+    std::memcpy(key.data() + key.size() - p.bytes / 4, args + p.offset, p.bytes);
+  }
   std::lock_guard<std::mutex> g(mu);
-  if (auto it = pipelines.find(shape); it != pipelines.end()) {
+  if (auto it = pipelines.find(key); it != pipelines.end()) {
     out = it->second;
     return {};
   }
-  VkSpecializationMapEntry entries[3];
+  // The constants' values are the key's words, in its order.
+  std::vector<VkSpecializationMapEntry> entries;
   for (uint32_t d = 0; d < 3; ++d)
-    entries[d] = {abi::kVulkanWorkgroupSizeSpecId + d, d * 4, 4};
-  VkSpecializationInfo spec{3, entries, sizeof shape, shape.data()};
+    entries.push_back({abi::kVulkanWorkgroupSizeSpecId + d, d * 4, 4});
+  uint32_t at = 12;
+  for (const Specialized &p : specialized) {
+    entries.push_back({p.specId, at, p.bytes});
+    at += p.bytes;
+  }
+  VkSpecializationInfo spec{uint32_t(entries.size()), entries.data(), key.size() * 4,
+                            key.data()};
   VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
   info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
   info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
@@ -145,23 +187,33 @@ Status KernelProgram::pipeline(const uint32_t block[3], VkPipeline &out) {
                              device.device, device.pipelineCache, 1, &info, nullptr,
                              &pipeline),
                          "vkCreateComputePipelines for kernel '" + this->info.name + "'");
-  pipelines[shape] = pipeline;
+  pipelines[key] = pipeline;
   uint64_t n = ++device.counters.pipelines;
+  std::string values;
+  for (size_t w = 3; w < key.size(); ++w)
+    values += (w == 3 ? ", specialized on words " : " ") + std::to_string(key[w]);
   rt::log(rt::LogLevel::debug,
           "vulkan: created pipeline for '" + this->info.name + "' workgroup " +
-              std::to_string(shape[0]) + "x" + std::to_string(shape[1]) + "x" +
-              std::to_string(shape[2]) + " (pipelines created: " +
+              std::to_string(key[0]) + "x" + std::to_string(key[1]) + "x" +
+              std::to_string(key[2]) + values + " (pipelines created: " +
               std::to_string(n) + ")");
   out = pipeline;
   return {};
 }
 
-bool KernelProgram::madeShape(uint32_t block[3]) {
+bool KernelProgram::madePipeline(uint32_t block[3], std::vector<uint8_t> &args) {
   std::lock_guard<std::mutex> g(mu);
   if (pipelines.empty())
     return false;
+  const std::vector<uint32_t> &key = pipelines.begin()->first;
   for (int d = 0; d < 3; ++d)
-    block[d] = pipelines.begin()->first[d];
+    block[d] = key[d];
+  args.assign(this->args.bytes, 0);
+  size_t word = 3;
+  for (const Specialized &p : specialized) {
+    std::memcpy(args.data() + p.offset, key.data() + word, p.bytes);
+    word += p.bytes / 4;
+  }
   return true;
 }
 
@@ -186,6 +238,7 @@ Status loadKernels(VulkanDevice &device, const rt::Blob &blob,
   module->kernels.resize(kernels.size());
   for (size_t i = 0; i < kernels.size(); ++i)
     XPU_RETURN_IF_ERROR(makeProgram(device, shader, kernels[i], module->kernels[i].program));
+  XPU_RETURN_IF_ERROR(findSpecialized(words, *module));
   out = std::move(module);
   return {};
 }

@@ -1,6 +1,7 @@
 // Loaded Vulkan kernels: one shader module per compiled blob, and per kernel
 // its descriptor-set and pipeline layouts (from the parameter list, as in
-// abi::vulkanArgLayout) and its pipelines, one per launch shape.
+// abi::vulkanArgLayout) and its pipelines, one per launch shape (and per
+// value of the parameters it is specialized on).
 #pragma once
 
 #include "vulkan_device.h"
@@ -20,10 +21,20 @@ struct KernelProgram {
   KernelProgram(VulkanDevice &device) : device(device) {}
   ~KernelProgram();
 
-  /// The pipeline for a workgroup shape, made on the shape's first launch.
-  Status pipeline(const uint32_t block[3], VkPipeline &out);
-  /// The workgroup shape of a pipeline made already, if there is one.
-  bool madeShape(uint32_t block[3]);
+  /// The pipeline for a workgroup shape and, for a kernel specialized on
+  /// parameters, their values in `args` (the argument block of a launch);
+  /// made on first use.
+  Status pipeline(const uint32_t block[3], const uint8_t *args, VkPipeline &out);
+  /// The shape and argument block of a pipeline made already, if there is
+  /// one (the block holds only the specialized parameters' values).
+  bool madePipeline(uint32_t block[3], std::vector<uint8_t> &args);
+
+  /// A parameter the pipelines are specialized on (abi::kSpecializeAttr):
+  /// its SpecId, and where its value lies in the argument block.
+  struct Specialized {
+    uint32_t specId, offset, bytes;
+  };
+  std::vector<Specialized> specialized;
 
   VulkanDevice &device;
   std::shared_ptr<ShaderModule> shader;
@@ -38,7 +49,8 @@ struct KernelProgram {
 
 private:
   std::mutex mu;
-  std::map<std::array<uint32_t, 3>, VkPipeline> pipelines;
+  /// By the workgroup shape, then the specialized parameters' words.
+  std::map<std::vector<uint32_t>, VkPipeline> pipelines;
 };
 
 struct VulkanKernel : rt::BackendKernel {

@@ -97,18 +97,27 @@ bool readStatistics(VulkanDevice &device, KernelProgram &program,
               : "the driver offers no VK_KHR_pipeline_executable_properties";
     return false;
   }
-  // The declared shape, else one launched already, else 64x1x1: a manifest
-  // asked for before any launch costs one pipeline.
+  // A pipeline launched already, else the declared shape, else 64x1x1: a
+  // manifest asked for before any launch costs one pipeline. A kernel
+  // specialized on its arguments has no pipeline to describe before it is
+  // launched with some.
   uint32_t block[3] = {64, 1, 1};
-  if (program.info.workgroupSize)
+  std::vector<uint8_t> args;
+  bool made = program.madePipeline(block, args);
+  if (!made && !program.specialized.empty()) {
+    why = "its pipelines are specialized on the values of some of its arguments (the "
+          "strides of its tiles): the statistics are known once it has been launched";
+    return false;
+  }
+  if (!made && program.info.workgroupSize)
     for (int d = 0; d < 3; ++d)
       block[d] = (*program.info.workgroupSize)[d];
-  else
-    program.madeShape(block);
   what = "the pipeline for workgroup " + std::to_string(block[0]) + "x" +
          std::to_string(block[1]) + "x" + std::to_string(block[2]);
+  if (!program.specialized.empty())
+    what += " specialized on the arguments of one of its launches";
   VkPipeline pipeline;
-  if (rt::Status st = program.pipeline(block, pipeline); !st.isOk()) {
+  if (rt::Status st = program.pipeline(block, args.data(), pipeline); !st.isOk()) {
     why = st.message();
     return false;
   }

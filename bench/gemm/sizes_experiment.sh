@@ -1,23 +1,61 @@
 #!/usr/bin/env bash
 # The sizes experiment of 2026-12-07 (c), on the GPU machine (device tool,
 # carrying .gl and .device): does the workgroup tier spill because its
-# strides and bounds are run-time values? The probe's own GEMM with K and N
-# baked in (wg), read from push constants as the library reads them (push)
-# and given as specialization constants (spec); the library's kernel as on
-# main (lib) and with M, N and K baked into its text (libconst, three block
-# shapes). Shaders in .device/sizes, made by workgroup_matrix_gemm.py
-# --sizes and library_probe_shaders.sh. Exits 1 when the NVIDIA Vulkan
-# driver is not found or a shader fails its check.
+# strides are run-time values? The probe's own GEMM with K and N baked in
+# (wg), read from push constants as the library reads them (push) and given
+# as specialization constants (spec); the library's kernel as on main before
+# the change (lib), with M, N and K baked into its text (libconst) and with
+# its strides read from specialization constants (libspec, what the library
+# now does). Shaders in .device/sizes, made by workgroup_matrix_gemm.py
+# --sizes and library_probe_shaders.sh. Then the library itself from the
+# bundle (scripts/device-bundle.sh): the tile conformance tests and the
+# GEMM bench on the workgroup tier, and the CUDA tier for the ratio. Exits
+# 1 when the NVIDIA Vulkan driver is not found or anything fails its check.
 set -u
+status=0
+must() { "$@" || { echo "FAILED: $*"; status=1; }; }
 for f in .gl/*.deb; do dpkg -x "$f" /; done
 ldconfig
 export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
 nvidia-smi --query-gpu=name,driver_version,utilization.gpu,temperature.gpu --format=csv |
   tee "$OUT/gpu.txt"
 date -u | tee -a "$OUT/gpu.txt"
-.device/sizes/xpu-vulkan-gemm-probe --query > "$OUT/query.txt" 2>&1
+P=.device/sizes/xpu-vulkan-gemm-probe
+"$P" --query > "$OUT/query.txt" 2>&1
 grep -q NVIDIA "$OUT/query.txt" || { cat "$OUT/query.txt"; echo "FAILED: no NVIDIA Vulkan device"; exit 1; }
-timeout 300 bash bench/gemm/run_vulkan_probe.sh .device/sizes
-status=$?
+must timeout 240 bash bench/gemm/run_vulkan_probe.sh .device/sizes
+{
+  # At an M edge the guard after C must stay untouched (the probe exits 1).
+  echo "== libspec edge"
+  must timeout 60 "$P" --spv .device/sizes/libspec_4096_128x256x64_t256_u1.spv --xpujit \
+    --m 4000 --n 4096 --k 4096 --bm 128 --bn 256 --wg 256 --iters 5 --edge
+} 2>&1 | tee "$OUT/edge.log"
+grep -q FAILED "$OUT/edge.log" && status=1
+run=.device/run
+rm -rf "$run" && mkdir -p "$run" && tar -C "$run" -xzf .device/bundle.tgz
+export LD_LIBRARY_PATH=$PWD/$run/lib XPU_CACHE_DIR=$PWD/$run/cache XPU_LIBRARY=$PWD/$run/lib/libxpujit.so
+bin=$run/bin
+{
+  echo "== conformance tiles, workgroup tier"
+  must env XPU_TEST_BACKEND=vulkan XPU_TILE_TIERS_OFF=cooperative-matrix timeout 200 \
+    "$bin/conformance" -ts=tiles
+  for t in 128x256x64:256 128x256x32:256 128x128x64:128; do
+    must env XPU_TILE_TIERS_OFF=cooperative-matrix timeout 60 "$bin/xpu-bench-gemm" \
+      --device vulkan:0 --type f16 --sizes 4096,8192 --tile "${t%%:*}" --threads "${t##*:}" \
+      --iterations 5 --expect-tier cooperative-matrix-workgroup
+  done
+  echo "== the same, strides not specialized (XPU_TILE_SPECIALIZE=off)"
+  must env XPU_TILE_TIERS_OFF=cooperative-matrix XPU_TILE_SPECIALIZE=off timeout 60 \
+    "$bin/xpu-bench-gemm" --device vulkan:0 --type f16 --sizes 4096 --tile 128x256x64 \
+    --threads 256 --iterations 5 --expect-tier cooperative-matrix-workgroup
+  must env XPU_TILE_TIERS_OFF=cooperative-matrix timeout 60 "$bin/xpu-bench-gemm" \
+    --device vulkan:0 --type f16 --sizes 4096,8192 --tile 128x256x64 --threads 256 --group 16 \
+    --iterations 5 --expect-tier cooperative-matrix-workgroup
+  must timeout 60 "$bin/xpu-bench-gemm" --device vulkan:0 --type f16 --sizes 4096,8192 \
+    --tile 128x256x32 --threads 512 --iterations 5 --expect-tier cooperative-matrix
+  must timeout 60 "$bin/xpu-bench-gemm" --device cuda:0 --type f16 --sizes 4096,8192 \
+    --tile 128x256x64 --threads 256 --group 16 --iterations 5 --expect-tier wgmma
+} 2>&1 | tee "$OUT/library.log"
+grep -q FAILED "$OUT/library.log" && status=1
 date -u
 exit $status

@@ -30,6 +30,8 @@
 #define VK_NO_PROTOTYPES
 #include <vulkan/vulkan_core.h>
 
+#include "vulkan_specialization.h" // the library's specialized parameters
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -485,12 +487,21 @@ int main(int argc, char **argv) {
   pipelineInfo.stage.pName = xpujit ? "gemm" : "main";
   pipelineInfo.layout = pipelineLayout;
   // The workgroup size (0-2, the library's), then m, n, k (3-5: the
-  // generator's --sizes spec shaders).
-  const uint32_t constants[6] = {uint32_t(wg), 1, 1, uint32_t(m), uint32_t(n), uint32_t(k)};
-  VkSpecializationMapEntry entries[6];
+  // generator's --sizes spec shaders), then the parameters the library's
+  // module reads from specialization constants (its tile strides), each
+  // the value it is pushed with.
+  std::vector<uint32_t> constants{uint32_t(wg), 1, 1, uint32_t(m), uint32_t(n), uint32_t(k)};
+  std::vector<VkSpecializationMapEntry> entries;
   for (uint32_t i = 0; i < 6; ++i)
-    entries[i] = {i, 4 * i, 4};
-  const VkSpecializationInfo specialization{6, entries, sizeof constants, constants};
+    entries.push_back({i, 4 * i, 4});
+  for (const xpu::vk::ParamSpecConstant &c : xpu::vk::findParamSpecConstants(
+           reinterpret_cast<const uint32_t *>(code.data()), code.size() / 4, "__xpu_spec_"))
+    if (c.kernel == "gemm" && c.param < 6) {
+      entries.push_back({c.specId, uint32_t(4 * constants.size()), 4});
+      constants.push_back(args[c.param]);
+    }
+  const VkSpecializationInfo specialization{uint32_t(entries.size()), entries.data(),
+                                            4 * constants.size(), constants.data()};
   if (xpujit)
     pipelineInfo.stage.pSpecializationInfo = &specialization;
   if (statistics)

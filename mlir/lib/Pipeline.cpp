@@ -481,6 +481,7 @@ LogicalResult lowerToSPIRV(ModuleOp module, const SPIRVOptions &options) {
   PassManager pm(module.getContext(), ModuleOp::getOperationName());
   LowerTilesOptions tileOptions;
   tileOptions.target = "spirv";
+  tileOptions.specialize = options.specializeTileStrides;
   pm.addPass(createLowerTiles(tileOptions));
   pm.addPass(createExpandReductions());
   pm.addPass(createInlineHelpers());

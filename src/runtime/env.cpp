@@ -181,6 +181,13 @@ static Status readSettings(Settings &s) {
                              "cooperative-matrix-workgroup");
     s.tileEmulate = tier;
   }
+  if (const char *v = std::getenv("XPU_TILE_SPECIALIZE"); v && *v) {
+    std::string which = v;
+    if (which != "workgroup" && which != "all" && which != "off")
+      return invalidArgument("XPU_TILE_SPECIALIZE='" + which +
+                             "' is not one of: workgroup, all, off");
+    s.tileSpecialize = which;
+  }
   if (const char *v = std::getenv("XPU_SCHEDULER"); v && *v) {
     std::string mode = v;
     if (mode != "on" && mode != "bypass")
@@ -198,6 +205,12 @@ Status settings(const Settings *&out) {
   std::call_once(once, [] { st = readSettings(s); });
   out = &s;
   return st;
+}
+
+std::string tileSpecialization() {
+  const Settings *config = nullptr;
+  return settings(config).isOk() && !config->tileSpecialize.empty() ? config->tileSpecialize
+                                                                    : "workgroup";
 }
 
 } // namespace xpu::rt

@@ -38,6 +38,7 @@ struct Settings {
   /// kernels take this tier (mfma or wmma) with each matrix instruction
   /// computed from its definition, so its lowering runs and is checked.
   std::string tileEmulate; ///< XPU_TILE_EMULATE
+  std::string tileSpecialize; ///< XPU_TILE_SPECIALIZE (empty: workgroup)
   /// XPU_SCHEDULER=bypass: the raw launch path (no ordering across
   /// streams, no automatic capture), for A/B measurement.
   bool schedulerBypass = false;
@@ -50,6 +51,10 @@ struct Settings {
 
 /// Reads the environment. The result is computed once per process.
 Status settings(const Settings *&out);
+
+/// Which tile kernels' Vulkan pipelines are specialized on their strides
+/// (XPU_TILE_SPECIALIZE; SPIRVOptions::specializeTileStrides).
+std::string tileSpecialization();
 
 /// Parses a byte count: digits with an optional K, M, G or T suffix
 /// (powers of 1024); nullopt for anything else or a count above 2^64 - 1.

@@ -117,6 +117,8 @@ cache::Environment keyEnvironment(const Device &device) {
     env.target += ";tiers-off=" + config->tileTiersOff;
   if (const Settings *config = nullptr; settings(config).isOk() && !config->tileEmulate.empty())
     env.target += ";tiles-emulate=" + config->tileEmulate;
+  if (const Settings *config = nullptr; settings(config).isOk() && !config->tileSpecialize.empty())
+    env.target += ";tiles-specialize=" + config->tileSpecialize;
   env.toolchain = device.toolchainIdentity();
   env.device = "backend=" + std::to_string(int(d.backend)) + ";name=" + d.name +
                ";vendor=" + d.vendor + ";arch=" + d.arch + ";driver=" + d.driver;

@@ -2,6 +2,7 @@
 #include "runtime/targets.h"
 #include "capability/tile_facts.h"
 #include "runtime/dump.h"
+#include "runtime/env.h"
 #include "runtime/lowering_check.h"
 #include "xpu/Pipeline.h"
 
@@ -50,6 +51,7 @@ Status compileSPIRVOffline(mlir::ModuleOp module, const TargetDesc &target, Blob
   setDefaultVulkanTarget(module, !target.chip.empty()); // a cooperative-matrix chip
   SPIRVOptions options;
   options.indexBits = 64;
+  options.specializeTileStrides = tileSpecialization();
   std::vector<uint32_t> words;
   if (mlir::failed(lowerToSPIRV(module, options)))
     return {XPU_ERROR_COMPILE, "lowering to SPIR-V failed"};

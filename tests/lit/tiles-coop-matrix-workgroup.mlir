@@ -1,6 +1,10 @@
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: env XPU_DUMP_DIR=%t XPU_TILE_TIERS_OFF=cooperative-matrix xpujit compile %s --target=spirv --chip=cooperative-matrix-workgroup -o %t/k.spv 2>&1 | FileCheck %s --check-prefix=NOTE
 // RUN: cat %t/*lowered-spirv.mlir | FileCheck %s --check-prefix=SPV
+// RUN: cat %t/*lowered-spirv.mlir | FileCheck %s --check-prefix=SPEC --implicit-check-not=__xpu_spec_wide
+// RUN: rm -rf %t/off && mkdir -p %t/off
+// RUN: env XPU_DUMP_DIR=%t/off XPU_TILE_TIERS_OFF=cooperative-matrix XPU_TILE_SPECIALIZE=off xpujit compile %s --target=spirv --chip=cooperative-matrix-workgroup -o %t/off.spv
+// RUN: cat %t/off/*lowered-spirv.mlir | FileCheck %s --check-prefix=OFF --implicit-check-not=__xpu_spec_
 // RUN: env XPU_TILE_TIERS_OFF=cooperative-matrix xpujit compile %s --target=spirv --chip=cooperative-matrix -o %t/khr.spv 2>&1 | FileCheck %s --check-prefix=KHR
 // RUN: xpujit compile %s --target=spirv --chip=cooperative-matrix-workgroup -o %t/first.spv 2>&1 | FileCheck %s --check-prefix=FIRST
 //
@@ -30,6 +34,16 @@
 // NOTE-DAG: [mma-tiering] kernel 'deep': cooperative-matrix-workgroup (
 // KHR-DAG: [mma-tiering] kernel 'gemm': software ({{.*}}; not cooperative-matrix-workgroup: unknown
 // FIRST-DAG: [mma-tiering] kernel 'gemm': cooperative-matrix (cooperative matrices (VK_KHR_cooperative_matrix))
+// The arguments the tiles' strides come from are read from specialization
+// constants (NVIDIA's driver spills with run-time strides); the software
+// tile's ('wide') are not, nor anything with XPU_TILE_SPECIALIZE=off.
+// SPEC-DAG: spirv.SpecConstant @__xpu_spec_gemm_param3 spec_id({{[0-9]+}}) = 0 : i32
+// SPEC-DAG: spirv.SpecConstant @__xpu_spec_gemm_param4 spec_id({{[0-9]+}}) = 0 : i32
+// SPEC-DAG: spirv.SpecConstant @__xpu_spec_deep_param3 spec_id({{[0-9]+}}) = 0 : i32
+// SPEC-DAG: spirv.mlir.referenceof @__xpu_spec_gemm_param3 : i32
+// SPEC-DAG: spirv.mlir.referenceof @__xpu_spec_gemm_param4 : i32
+// OFF: spirv.func @gemm
+// OFF: spirv.func @deep
 // The scan over the K loop's iterations, then the two versions.
 // SPV-LABEL: spirv.func @gemm
 // SPV-DAG: spirv.Variable : !spirv.ptr<!spirv.coopmatrix<128x128xf32, Workgroup, MatrixAcc>, Function>

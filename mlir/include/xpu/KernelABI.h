@@ -241,6 +241,20 @@ VulkanArgs vulkanArgLayout(const std::vector<Param> &params);
 /// size along x, y, z, set when the pipeline for a launch shape is made.
 constexpr uint32_t kVulkanWorkgroupSizeSpecId = 0;
 
+/// A Vulkan kernel may also be specialized on the values of some of its
+/// 32- and 64-bit integer parameters (the strides of the workgroup-scope
+/// tile tier's cooperative-matrix loads and stores, which NVIDIA's driver
+/// compiles into spilling code when they are run-time values). The module
+/// reads such a parameter from a specialization constant named
+/// kVulkanParamSpecPrefix + kernel + "_param" + its index, with an id of
+/// kVulkanParamSpecIdBase or above; the runtime makes a pipeline per
+/// launch shape and values of those parameters (vulkan_specialization.h)
+/// and still pushes every argument. kSpecializeAttr marks the kernel
+/// arguments to specialize on, between xpu-lower-tiles and the lowering.
+constexpr uint32_t kVulkanParamSpecIdBase = 16;
+constexpr const char *kVulkanParamSpecPrefix = "__xpu_spec_";
+constexpr const char *kSpecializeAttr = "xpu.specialize";
+
 /// Bytes one lane of a scalar parameter occupies in Vulkan's argument block.
 constexpr unsigned vulkanLaneBytes(Scalar s) {
   return scalarBytes(s) < 4 ? 4 : scalarBytes(s);

@@ -114,6 +114,10 @@ struct SPIRVOptions {
   bool guardLoops = false;
   bool softwareFmaF16 = false, softwareFmaF32 = false;
   bool subnormalExp = false;
+  /// The tile kernels whose pipelines are specialized on their strides:
+  /// "workgroup" (the workgroup-scope tier's), "all" or "off"
+  /// (XPU_TILE_SPECIALIZE; xpu-lower-tiles' specialize option).
+  std::string specializeTileStrides = "workgroup";
 };
 
 /// Lowers an admitted module to a spirv.module for Vulkan: helpers inlined,

@@ -14,6 +14,8 @@ class ModuleOp;
 
 namespace xpu {
 
+class KernelOp;
+
 /// xpu.dot4_i8 on the LLVM targets: dp4a on "nvvm", v_dot4_i32_i8 on
 /// "rocdl", widened multiplies and adds on "cpu".
 void populateTileToLLVMPatterns(mlir::LLVMTypeConverter &converter,
@@ -39,5 +41,12 @@ void populateCoopMatrixToSPIRVPatterns(mlir::SPIRVTypeConverter &converter,
 /// was; the caller declares VulkanMemoryModel and
 /// VulkanMemoryModelDeviceScope.
 bool useVulkanMemoryModelForCoopMatrices(mlir::spirv::ModuleOp module);
+
+/// Marks the integer arguments of `kernel` the strides of its tile loads
+/// and stores are computed from with abi::kSpecializeAttr, so that the
+/// SPIR-V lowering reads them from specialization constants
+/// (SpecializeStrides.cpp; xpu-lower-tiles does it for the workgroup-scope
+/// cooperative-matrix tier).
+void markSpecializedStrides(KernelOp kernel);
 
 } // namespace xpu

@@ -21,6 +21,7 @@
 #include "xpu/Dialect/XPU/IR/Invocation.h"
 #include "xpu/Dialect/XPU/IR/Tiles.h"
 #include "xpu/Pipeline.h"
+#include "xpu/TileLowering.h"
 #include "xpu/Transforms/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -3083,6 +3084,10 @@ struct LowerTilesPass : xpu::impl::LowerTilesBase<LowerTilesPass> {
                                 "xpu.mma_emulated)";
         return signalPassFailure();
       }
+      // NVIDIA's driver needs the workgroup-scope loads' strides constant.
+      if (target == "spirv" && (specialize == "all" || (specialize == "workgroup" &&
+                                                        tier == "cooperative-matrix-workgroup")))
+        markSpecializedStrides(kernel);
       if (failed(lowerKernelTiles(kernel, tier, target == "cpu")))
         return signalPassFailure();
       removeRedundantBarriers(kernel);

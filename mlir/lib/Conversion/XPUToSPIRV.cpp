@@ -39,6 +39,8 @@ struct LoweringState {
   /// Kernels converted, and whether each permits contraction.
   SmallVector<std::pair<std::string, bool>> kernels;
   unsigned sharedVars = 0;
+  /// The id of the next specialization constant a parameter is read from.
+  uint32_t nextParamSpecId = abi::kVulkanParamSpecIdBase;
 };
 
 /// The type an element has in a storage buffer: bool is a byte, as on the
@@ -238,6 +240,21 @@ struct KernelLowering : XPUPattern<KernelOp> {
       }
     }
 
+    // Parameters the pipelines are specialized on (abi::kSpecializeAttr)
+    // are read from specialization constants instead of the argument block.
+    SmallVector<spirv::SpecConstantOp> specs(types.size());
+    for (auto [i, t] : llvm::enumerate(types)) {
+      auto type = dyn_cast<IntegerType>(t);
+      if (paramOfArg[i] < 0 || !op.getArgAttr(i, abi::kSpecializeAttr) || !type ||
+          (type.getWidth() != 32 && type.getWidth() != 64))
+        continue;
+      specs[i] = spirv::SpecConstantOp::create(
+          rw, loc,
+          abi::kVulkanParamSpecPrefix + name + "_param" + std::to_string(paramOfArg[i]),
+          rw.getIntegerAttr(type, 0));
+      specs[i]->setAttr("spec_id", rw.getI32IntegerAttr(state.nextParamSpecId++));
+    }
+
     // Buffers: one storage-buffer variable each, bound in parameter order.
     SmallVector<spirv::GlobalVariableOp> bufferVars(types.size());
     for (auto [i, t] : llvm::enumerate(types)) {
@@ -276,6 +293,10 @@ struct KernelLowering : XPUPattern<KernelOp> {
       if (paramOfArg[i] < 0)
         return op.emitOpError("has a status word that is not a buffer; run "
                               "xpu-prepare-lowering with status-type=buffer");
+      if (specs[i]) {
+        sig.remapInput(i, spirv::ReferenceOfOp::create(rw, loc, t, specs[i].getSymName()).getResult());
+        continue;
+      }
       unsigned member = paramOfArg[i];
       Value at = spirv::AccessChainOp::create(
           rw, loc, spirv::AddressOfOp::create(rw, loc, argsVar),

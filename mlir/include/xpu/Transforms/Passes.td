@@ -836,6 +836,10 @@ def LowerTiles : Pass<"xpu-lower-tiles", "mlir::ModuleOp"> {
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"cpu\"",
            "cpu, nvvm, rocdl or spirv">,
+    Option<"specialize", "specialize", "std::string", /*default=*/"\"workgroup\"",
+           "on spirv, the tile kernels whose stride arguments the pipelines are "
+           "specialized on (abi::kSpecializeAttr): workgroup (the "
+           "cooperative-matrix-workgroup tier's), all or off">,
   ];
   let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect",
                            "::mlir::math::MathDialect", "::mlir::vector::VectorDialect",

@@ -51,8 +51,9 @@ bin=$run/bin
   must env XPU_TILE_TIERS_OFF=cooperative-matrix timeout 60 "$bin/xpu-bench-gemm" \
     --device vulkan:0 --type f16 --sizes 4096,8192 --tile 128x256x64 --threads 256 --group 16 \
     --iterations 5 --expect-tier cooperative-matrix-workgroup
-  must timeout 60 "$bin/xpu-bench-gemm" --device vulkan:0 --type f16 --sizes 4096,8192 \
-    --tile 128x256x32 --threads 512 --iterations 5 --expect-tier cooperative-matrix
+  must env XPU_TILE_TIERS_OFF=cooperative-matrix-workgroup timeout 60 "$bin/xpu-bench-gemm" \
+    --device vulkan:0 --type f16 --sizes 4096,8192 --tile 128x256x32 --threads 512 \
+    --iterations 5 --expect-tier cooperative-matrix
   must timeout 60 "$bin/xpu-bench-gemm" --device cuda:0 --type f16 --sizes 4096,8192 \
     --tile 128x256x64 --threads 256 --group 16 --iterations 5 --expect-tier wgmma
 } 2>&1 | tee "$OUT/library.log"

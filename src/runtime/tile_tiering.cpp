@@ -234,18 +234,16 @@ std::vector<Tier> tiersOf(TargetDesc::Kind target) {
              fitsDot4},
             kSoftware};
   case TargetDesc::Kind::spirv:
-    // Workgroup-scope matrices come second: the subgroup tier is faster on
-    // every block measured, before their K loops had two versions (75
-    // against 78 TFLOP/s on the H200, bench/results/h200-2026-12-04.md) and
-    // after (38-59 against 75-79 on an H100, bench/results/h100-2026-12-07.md),
-    // though the driver runs their direct loop at 300 in the probe
-    // (bench/gemm/workgroup_matrix_gemm.py).
-    return {{"cooperative-matrix", "cooperative matrices (VK_KHR_cooperative_matrix)",
-             C::tileCoopMatrix, fitsCoopMatrix, "whole subgroups of 32"},
-            {"cooperative-matrix-workgroup",
+    // Workgroup-scope matrices come first: with their strides specialized
+    // they run 108-317 TFLOP/s on an H100 where the subgroup tier's best
+    // block runs 76-80 (bench/results/h100-2026-12-07-c.md). (Before, with
+    // run-time strides, the driver spilled them and they came second.)
+    return {{"cooperative-matrix-workgroup",
              "workgroup-scope cooperative matrices (VK_NV_cooperative_matrix2)",
              C::tileCoopMatrixWorkgroup, fitsCoopMatrixWorkgroup, "whole subgroups of 32", 32,
              fitsWorkgroupMatrixGroups},
+            {"cooperative-matrix", "cooperative matrices (VK_KHR_cooperative_matrix)",
+             C::tileCoopMatrix, fitsCoopMatrix, "whole subgroups of 32"},
             {"dot4", "integer dot products (OpSDot)", C::tileDotInt8, fitsDot4},
             kSoftware};
   case TargetDesc::Kind::cpu:

@@ -203,17 +203,15 @@ bool tierOff(const std::string &tier) {
 }
 
 /// The cooperative-matrix tier an f16 GEMM must take on a Vulkan device:
-/// the subgroup one where its fact permits (tile_tiering.cpp puts it
-/// first), else the workgroup-scope one where its fact permits and the
-/// kernel fits it (its operands, in slices of K where both are row-major,
-/// and with an epilogue its sums, in the shared memory the fact's limit
-/// leaves); "" where neither applies.
+/// the workgroup-scope one where its fact permits and the kernel fits it
+/// (its operands, in slices of K where both are row-major, and with an
+/// epilogue its sums, in the shared memory the fact's limit leaves;
+/// tile_tiering.cpp puts it first), else the subgroup one where its fact
+/// permits; "" where neither applies.
 std::string vulkanCoopTier(const Gemm &g) {
   if (target().backend != XPU_BACKEND_VULKAN || g.ta != "f16" || g.tc != "f32" ||
       g.threads % 32 || g.tm % 16 || g.tn % 16 || g.tk % 16)
     return "";
-  if (!tierOff("cooperative-matrix") && capabilityAvailable("tile.cooperative-matrix"))
-    return "cooperative-matrix";
   int k = g.aColMajor || g.bColMajor ? g.tk : g.tk % 32 ? 16 : 32;
   uint64_t shared = uint64_t(g.tm * (k + 8) + k * (g.tn + 8)) * 2 +
                     uint64_t(std::max(g.tm, g.tn)) * 4 +
@@ -222,6 +220,8 @@ std::string vulkanCoopTier(const Gemm &g) {
       capabilityAvailable("tile.cooperative-matrix-workgroup") && fitsWorkgroupMatrices(g) &&
       shared <= capabilityLimit("tile.cooperative-matrix-workgroup"))
     return "cooperative-matrix-workgroup";
+  if (!tierOff("cooperative-matrix") && capabilityAvailable("tile.cooperative-matrix"))
+    return "cooperative-matrix";
   return "";
 }
 

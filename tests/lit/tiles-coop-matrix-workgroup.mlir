@@ -24,16 +24,17 @@
 // workgroup that is not a power of two subgroups, or operands past the
 // shared memory the driver leaves demote (here, with the subgroup tier
 // turned off, to the software tile); with the KHR chip alone the tier is
-// unknown. The subgroup tier comes first where both fit (tile_tiering.cpp
-// says why).
+// unknown. The workgroup tier comes first where both fit, the subgroup
+// tier takes what it cannot (tile_tiering.cpp says why).
 
-// NOTE-DAG: [mma-tiering] kernel 'gemm': cooperative-matrix-workgroup (workgroup-scope cooperative matrices (VK_NV_cooperative_matrix2)); not cooperative-matrix: turned off by XPU_TILE_TIERS_OFF
+// NOTE-DAG: [mma-tiering] kernel 'gemm': cooperative-matrix-workgroup (workgroup-scope cooperative matrices (VK_NV_cooperative_matrix2))
 // NOTE-DAG: [mma-tiering] kernel 'small': software ({{.*}}; not cooperative-matrix-workgroup: the 16x16x16 f16 mac at {{.*}} is not made of 32x32 blocks of C
 // NOTE-DAG: [mma-tiering] kernel 'three': software ({{.*}}; not cooperative-matrix-workgroup: workgroup-scope matrices need a workgroup of 1, 2, 4 or 8 subgroups of 32 (it has 3)
 // NOTE-DAG: [mma-tiering] kernel 'wide': software ({{.*}}; not cooperative-matrix-workgroup: its tiles take 53248 bytes of shared memory, more than the 40960 the device leaves beside workgroup-scope matrices
 // NOTE-DAG: [mma-tiering] kernel 'deep': cooperative-matrix-workgroup (
 // KHR-DAG: [mma-tiering] kernel 'gemm': software ({{.*}}; not cooperative-matrix-workgroup: unknown
-// FIRST-DAG: [mma-tiering] kernel 'gemm': cooperative-matrix (cooperative matrices (VK_KHR_cooperative_matrix))
+// FIRST-DAG: [mma-tiering] kernel 'gemm': cooperative-matrix-workgroup (workgroup-scope cooperative matrices (VK_NV_cooperative_matrix2))
+// FIRST-DAG: [mma-tiering] kernel 'small': cooperative-matrix (cooperative matrices (VK_KHR_cooperative_matrix)); not cooperative-matrix-workgroup: the 16x16x16 f16 mac at {{.*}} is not made of 32x32 blocks of C
 // The arguments the tiles' strides come from are read from specialization
 // constants (NVIDIA's driver spills with run-time strides); the software
 // tile's ('wide') are not, nor anything with XPU_TILE_SPECIALIZE=off.

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Writes a SPIR-V GEMM (MLIR spirv dialect text) for xpu-vulkan-gemm-probe
 (bench/gemm/vulkan_gemm_probe.cpp): C (MxN, f32) = A (MxK, f16) * B (KxN,
-f16), all row-major, one BMxBN block of C per workgroup, sizes baked in. The
+f16), all row-major, one BMxBN block of C per workgroup, sizes baked in
+(--sizes push|spec: K and N read at run time, as the library reads them). The
 matrices have workgroup scope (VK_NV_cooperative_matrix2's
 cooperativeMatrixWorkgroupScope): an experiment in what the driver can reach
 before the library lowers to them (bench/results/h200-2026-12-04.md).
@@ -113,6 +114,7 @@ def shell(a, *, operand=F16, acc, shared="", variables="", prologue="", body,
     names = ["@wgid"] + (["@lid"] if invocation else []) + ["@A", "@B", "@C"]
     names += [line.split()[1] for line in shared.splitlines()]
     sizes_decl, sizes = size_values(a)
+    entry = "main" if a.sizes == "baked" else "gemm"
     if a.sizes == "push":
         names.append("@args")
     init = ("    %acci = spirv.Constant 0.0 : f32\n" if acc == "f32" else
@@ -126,7 +128,7 @@ def shell(a, *, operand=F16, acc, shared="", variables="", prologue="", body,
   spirv.GlobalVariable @B bind(0, 1) : {op_buf}
   spirv.GlobalVariable @C bind(0, 2) : {c_buf}
 {shared}{sizes_decl}  spirv.GlobalVariable @wgid built_in("WorkgroupId") : !spirv.ptr<vector<3xi32>, Input>
-{lid}{functions}  spirv.func @{"main" if a.sizes == "baked" else "gemm"}() "None" {{
+{lid}{functions}  spirv.func @{entry}() "None" {{
     %accv = spirv.Variable : !spirv.ptr<{acc}, Function>
     %kv = spirv.Variable : !spirv.ptr<i32, Function>
 {variables}    %A = spirv.mlir.addressof @A : {op_buf}
@@ -160,8 +162,8 @@ def shell(a, *, operand=F16, acc, shared="", variables="", prologue="", body,
 {epilogue}
     spirv.Return
   }}
-  spirv.EntryPoint "GLCompute" @{"main" if a.sizes == "baked" else "gemm"}, {", ".join(names)}
-  spirv.ExecutionMode @{"main" if a.sizes == "baked" else "gemm"} "LocalSize", {a.wg}, 1, 1
+  spirv.EntryPoint "GLCompute" @{entry}, {", ".join(names)}
+  spirv.ExecutionMode @{entry} "LocalSize", {a.wg}, 1, 1
 }}"""
 
 

@@ -294,7 +294,8 @@ struct KernelLowering : XPUPattern<KernelOp> {
         return op.emitOpError("has a status word that is not a buffer; run "
                               "xpu-prepare-lowering with status-type=buffer");
       if (specs[i]) {
-        sig.remapInput(i, spirv::ReferenceOfOp::create(rw, loc, t, specs[i].getSymName()).getResult());
+        Value value = spirv::ReferenceOfOp::create(rw, loc, t, specs[i].getSymName());
+        sig.remapInput(i, value);
         continue;
       }
       unsigned member = paramOfArg[i];

@@ -149,7 +149,7 @@ KernelProgram::~KernelProgram() {
 /// pipeline.
 Status KernelProgram::pipeline(const uint32_t block[3], const uint8_t *args,
                                VkPipeline &out) {
-  std::vector<uint32_t> key{block[0], block[1], block[2]};
+  llvm::SmallVector<uint32_t, 8> key{block[0], block[1], block[2]};
   for (const Specialized &p : specialized) {
     if (!args)
       return rt::internalError("kernel '" + info.name +
@@ -205,7 +205,7 @@ bool KernelProgram::madePipeline(uint32_t block[3], std::vector<uint8_t> &args) 
   std::lock_guard<std::mutex> g(mu);
   if (pipelines.empty())
     return false;
-  const std::vector<uint32_t> &key = pipelines.begin()->first;
+  const auto &key = pipelines.begin()->first;
   for (int d = 0; d < 3; ++d)
     block[d] = key[d];
   args.assign(this->args.bytes, 0);

@@ -6,6 +6,8 @@
 
 #include "vulkan_device.h"
 
+#include "llvm/ADT/SmallVector.h"
+
 namespace xpu::vk {
 
 struct ShaderModule {
@@ -49,8 +51,9 @@ struct KernelProgram {
 
 private:
   std::mutex mu;
-  /// By the workgroup shape, then the specialized parameters' words.
-  std::map<std::vector<uint32_t>, VkPipeline> pipelines;
+  /// By the workgroup shape, then the specialized parameters' words (held
+  /// inline: a launch looks its pipeline up without allocating).
+  std::map<llvm::SmallVector<uint32_t, 8>, VkPipeline> pipelines;
 };
 
 struct VulkanKernel : rt::BackendKernel {

@@ -12,6 +12,7 @@
 # and what it found: bench/results/h100-2026-12-07-b.md (libts and libtsn
 # were built at ce9379b, since reverted: their pipelines crash the driver).
 set -u
+source "$(dirname "$0")/library_tile_runs.sh"
 status=0
 must() { "$@" || { echo "FAILED: $*"; status=1; }; }
 for f in .gl/*.deb; do dpkg -x "$f" /; done
@@ -36,28 +37,7 @@ E=(--m 4000 --n 4096 --k 4096 --bm 128 --bn 256 --wg 256 --iters 5 --edge)
   done
 } 2>&1 | tee "$OUT/edge.log"
 grep -q FAILED "$OUT/edge.log" && status=1
-run=.device/run
-rm -rf "$run" && mkdir -p "$run" && tar -C "$run" -xzf .device/bundle.tgz
-export LD_LIBRARY_PATH=$PWD/$run/lib XPU_CACHE_DIR=$PWD/$run/cache XPU_LIBRARY=$PWD/$run/lib/libxpujit.so
-bin=$run/bin
-{
-  echo "== conformance tiles, workgroup tier"
-  must env XPU_TEST_BACKEND=vulkan XPU_TILE_TIERS_OFF=cooperative-matrix timeout 150 \
-    "$bin/conformance" -ts=tiles
-  for t in 128x256x64:256 128x256x32:256 128x128x64:128; do
-    must env XPU_TILE_TIERS_OFF=cooperative-matrix timeout 60 "$bin/xpu-bench-gemm" \
-      --device vulkan:0 --type f16 --sizes 4096,8192 --tile "${t%%:*}" --threads "${t##*:}" \
-      --iterations 5 --expect-tier cooperative-matrix-workgroup
-  done
-  must env XPU_TILE_TIERS_OFF=cooperative-matrix timeout 60 "$bin/xpu-bench-gemm" \
-    --device vulkan:0 --type f16 --sizes 4096,8192 --tile 128x256x64 --threads 256 --group 16 \
-    --iterations 5 --expect-tier cooperative-matrix-workgroup
-  must timeout 60 "$bin/xpu-bench-gemm" --device vulkan:0 --type f16 --sizes 4096,8192 \
-    --tile 128x256x32 --threads 512 --iterations 5 --expect-tier cooperative-matrix
-  must timeout 60 "$bin/xpu-bench-gemm" --device cuda:0 --type f16 --sizes 4096,8192 \
-    --tile 128x256x64 --threads 256 --group 16 --iterations 5 --expect-tier wgmma
-} 2>&1 | tee "$OUT/library.log"
-grep -q FAILED "$OUT/library.log" && status=1
+library_tile_runs
 sweep=.device/sweep
 rm -rf "$sweep" && mkdir -p "$sweep"
 for k in wg_4096_128x256x64_t256_u2 wgg8_4096_128x256x64_t256_u2 wgg16_4096_128x256x64_t256_u2 \

@@ -12,6 +12,7 @@
 # GEMM bench on the workgroup tier, and the CUDA tier for the ratio. Exits
 # 1 when the NVIDIA Vulkan driver is not found or anything fails its check.
 set -u
+source "$(dirname "$0")/library_tile_runs.sh"
 status=0
 must() { "$@" || { echo "FAILED: $*"; status=1; }; }
 for f in .gl/*.deb; do dpkg -x "$f" /; done
@@ -31,32 +32,13 @@ must timeout 240 bash bench/gemm/run_vulkan_probe.sh .device/sizes
     --m 4000 --n 4096 --k 4096 --bm 128 --bn 256 --wg 256 --iters 5 --edge
 } 2>&1 | tee "$OUT/edge.log"
 grep -q FAILED "$OUT/edge.log" && status=1
-run=.device/run
-rm -rf "$run" && mkdir -p "$run" && tar -C "$run" -xzf .device/bundle.tgz
-export LD_LIBRARY_PATH=$PWD/$run/lib XPU_CACHE_DIR=$PWD/$run/cache XPU_LIBRARY=$PWD/$run/lib/libxpujit.so
-bin=$run/bin
-{
-  echo "== conformance tiles, workgroup tier"
-  must env XPU_TEST_BACKEND=vulkan XPU_TILE_TIERS_OFF=cooperative-matrix timeout 200 \
-    "$bin/conformance" -ts=tiles
-  for t in 128x256x64:256 128x256x32:256 128x128x64:128; do
-    must env XPU_TILE_TIERS_OFF=cooperative-matrix timeout 60 "$bin/xpu-bench-gemm" \
-      --device vulkan:0 --type f16 --sizes 4096,8192 --tile "${t%%:*}" --threads "${t##*:}" \
-      --iterations 5 --expect-tier cooperative-matrix-workgroup
-  done
-  echo "== the same, strides not specialized (XPU_TILE_SPECIALIZE=off)"
+# The same block with the strides not specialized, for the ratio.
+unspecialized() {
+  echo "== 128x256x64, strides not specialized (XPU_TILE_SPECIALIZE=off)"
   must env XPU_TILE_TIERS_OFF=cooperative-matrix XPU_TILE_SPECIALIZE=off timeout 60 \
     "$bin/xpu-bench-gemm" --device vulkan:0 --type f16 --sizes 4096 --tile 128x256x64 \
     --threads 256 --iterations 5 --expect-tier cooperative-matrix-workgroup
-  must env XPU_TILE_TIERS_OFF=cooperative-matrix timeout 60 "$bin/xpu-bench-gemm" \
-    --device vulkan:0 --type f16 --sizes 4096,8192 --tile 128x256x64 --threads 256 --group 16 \
-    --iterations 5 --expect-tier cooperative-matrix-workgroup
-  must env XPU_TILE_TIERS_OFF=cooperative-matrix-workgroup timeout 60 "$bin/xpu-bench-gemm" \
-    --device vulkan:0 --type f16 --sizes 4096,8192 --tile 128x256x32 --threads 512 \
-    --iterations 5 --expect-tier cooperative-matrix
-  must timeout 60 "$bin/xpu-bench-gemm" --device cuda:0 --type f16 --sizes 4096,8192 \
-    --tile 128x256x64 --threads 256 --group 16 --iterations 5 --expect-tier wgmma
-} 2>&1 | tee "$OUT/library.log"
-grep -q FAILED "$OUT/library.log" && status=1
+}
+library_tile_runs unspecialized
 date -u
 exit $status

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# The bisect experiment of 2026-12-07 (d), on the GPU machine (device tool,
+# carrying .gl and .device): what keeps the library's 128x256x64 workgroup-
+# tier kernel at 110-129 TFLOP/s where the probe's GEMM, the same loads and
+# multiply-add, runs 298-323? Variants of the library made by
+# bench/results/2026-12-07-d-library-variants.patch (XPU_EXP):
+#   spec         the library as on main
+#   d            no copying path: every mac reads straight from the buffers
+#                (no shared memory in the kernel; wrong at unaligned edges)
+#   l            the workgroup size as a literal LocalSize (XPU_EXP_WG), not
+#                specialization constants decorated WorkgroupSize
+#   dl           both; dle also no element-wise edge store; dlef also the
+#                tile store unguarded (the probe's kernel, 64-bit indices)
+# 1. The probe over .device/bisect: each variant compiled offline
+#    (library_probe_shaders.sh, kinds lib<variant>) beside the probe's own
+#    wg and spec shaders.
+# 2. The library itself (.device/bundle.tgz, built with the patch; without
+#    XPU_EXP it is main): xpu-bench-gemm per variant, compiled on the device
+#    with the cache off (XPU_EXP is not in the cache key), and the CUDA
+#    tier for the ratio.
+# Exits 1 when the NVIDIA Vulkan driver is not found or a run fails its check.
+set -u
+status=0
+must() { "$@" || { echo "FAILED: $*"; status=1; }; }
+for f in .gl/*.deb; do dpkg -x "$f" /; done
+ldconfig
+export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+nvidia-smi --query-gpu=name,driver_version,utilization.gpu,temperature.gpu --format=csv |
+  tee "$OUT/gpu.txt"
+date -u | tee -a "$OUT/gpu.txt"
+.device/bisect/xpu-vulkan-gemm-probe --query > "$OUT/query.txt" 2>&1
+grep -q NVIDIA "$OUT/query.txt" || { cat "$OUT/query.txt"; echo "FAILED: no NVIDIA Vulkan device"; exit 1; }
+must timeout 300 bash bench/gemm/run_vulkan_probe.sh .device/bisect
+
+run=.device/run
+rm -rf "$run" && mkdir -p "$run" && tar -C "$run" -xzf .device/bundle.tgz
+export LD_LIBRARY_PATH=$PWD/$run/lib XPU_LIBRARY=$PWD/$run/lib/libxpujit.so XPU_CACHE=off
+bin=$run/bin
+{
+  for t in 128x256x64:256 128x128x64:128 128x256x32:256; do
+    for v in "spec:" "d:directonly" "l:localsize" "dl:directonly,localsize" \
+             "dle:directonly,localsize,noedge" "dlef:directonly,localsize,noedge,forcestore"; do
+      echo "== variant ${v%%:*}, block ${t%%:*} / ${t##*:}"
+      must env XPU_EXP="${v#*:}" XPU_EXP_WG="${t##*:}" timeout 60 "$bin/xpu-bench-gemm" \
+        --device vulkan:0 --type f16 --sizes 4096 --tile "${t%%:*}" --threads "${t##*:}" \
+        --iterations 5 --expect-tier cooperative-matrix-workgroup
+    done
+  done
+  echo "== CUDA tier"
+  must timeout 60 "$bin/xpu-bench-gemm" --device cuda:0 --type f16 --sizes 4096 \
+    --tile 128x256x64 --threads 256 --group 16 --iterations 5 --expect-tier wgmma
+} 2>&1 | tee "$OUT/library.log"
+exit $status

@@ -13,7 +13,9 @@
 #                tile store unguarded (the probe's kernel, 64-bit indices)
 # 1. The probe over .device/bisect: each variant compiled offline
 #    (library_probe_shaders.sh, kinds lib<variant>) beside the probe's own
-#    wg and spec shaders.
+#    wg and spec shaders, and spec with a shared array no workgroup uses
+#    (workgroup_matrix_gemm.py --dead-shared: specsh as large as the
+#    library's copying path has, 27136 and 18944 bytes; specshb 40960).
 # 2. The library itself (.device/bundle.tgz, built with the patch; without
 #    XPU_EXP it is main): xpu-bench-gemm per variant, compiled on the device
 #    with the cache off (XPU_EXP is not in the cache key), and the CUDA

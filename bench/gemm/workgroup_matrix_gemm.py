@@ -107,6 +107,7 @@ def shell(a, *, operand=F16, acc, shared="", variables="", prologue="", body,
     %k into %kv; then `epilogue`."""
     op_buf = buffer(operand, 16 if operand == WORD else 2)
     c_buf = buffer("f32", 4)
+    shared += dead_shared_decl(a)
     lid = ('  spirv.GlobalVariable @lid built_in("LocalInvocationId") :'
            ' !spirv.ptr<vector<3xi32>, Input>\n') if invocation else ""
     lid_load = ('    %lidp = spirv.mlir.addressof @lid : !spirv.ptr<vector<3xi32>, Input>\n'
@@ -144,7 +145,7 @@ def shell(a, *, operand=F16, acc, shared="", variables="", prologue="", body,
     %arow = spirv.IMul %row0, %ck : i32
 {init}    spirv.Store "Function" %accv, %acci : {acc}
     spirv.Store "Function" %kv, %c0 : i32
-{prologue}
+{dead_shared_use(a)}{prologue}
     spirv.mlir.loop {{
       spirv.Branch ^header
     ^header:
@@ -165,6 +166,45 @@ def shell(a, *, operand=F16, acc, shared="", variables="", prologue="", body,
   spirv.EntryPoint "GLCompute" @{entry}, {", ".join(names)}
   spirv.ExecutionMode @{entry} "LocalSize", {a.wg}, 1, 1
 }}"""
+
+
+def dead_shared_decl(a):
+    """--dead-shared BYTES: a workgroup array of that size (dead_shared_use)."""
+    if not a.dead_shared:
+        return ""
+    return f"  spirv.GlobalVariable @dead : !spirv.ptr<!spirv.array<{a.dead_shared // 4} x f32>, Workgroup>\n"
+
+
+def dead_shared_use(a):
+    """The --dead-shared array, used only by workgroups with a z id of 7, which no launch has: the
+    driver must keep the array (the branch is not foldable), and no
+    workgroup runs it. Does shared memory beside the workgroup-scope
+    matrices slow their loads (the library's kernels have some, for their
+    copying path)?"""
+    if not a.dead_shared:
+        return ""
+    arr = f"!spirv.ptr<!spirv.array<{a.dead_shared // 4} x f32>, Workgroup>"
+    return f"""    %dz = spirv.CompositeExtract %id[2 : i32] : vector<3xi32>
+    %d7 = spirv.Constant 7 : i32
+    %never = spirv.IEqual %dz, %d7 : i32
+    spirv.mlir.selection {{
+      spirv.BranchConditional %never, ^dead, ^live
+    ^dead:
+      %dp = spirv.mlir.addressof @dead : {arr}
+      %dfirst = spirv.AccessChain %dp[%c0] : {arr}, i32 -> !spirv.ptr<f32, Workgroup>
+      %done = spirv.Constant 1.0 : f32
+      spirv.Store "Workgroup" %dfirst, %done : f32
+      spirv.ControlBarrier <Workgroup>, <Workgroup>, <AcquireRelease|WorkgroupMemory>
+      %dlasti = spirv.Constant {a.dead_shared // 4 - 1} : i32
+      %dlast = spirv.AccessChain %dp[%dlasti] : {arr}, i32 -> !spirv.ptr<f32, Workgroup>
+      %dv = spirv.Load "Workgroup" %dlast : f32
+      %dc = spirv.AccessChain %C[%c0, %c0] : {buffer("f32", 4)}, i32, i32 -> !spirv.ptr<f32, StorageBuffer>
+      spirv.Store "StorageBuffer" %dc, %dv : f32
+      spirv.Branch ^live
+    ^live:
+      spirv.mlir.merge
+    }}
+"""
 
 
 def store_matrix(a):
@@ -461,6 +501,10 @@ def main():
     p.add_argument("--vulkan-memory-model", action="store_true",
                    help="the Vulkan memory model, A and B read NonPrivatePointer (as xpujit's "
                         "SPIR-V read them before 2026-12-07)")
+    p.add_argument("--dead-shared", type=int, default=0, metavar="BYTES",
+                   help="declare a shared array of BYTES that a branch no workgroup takes "
+                        "uses (shared memory beside the matrices, as the library's copying "
+                        "path has)")
     p.add_argument("--no-traffic", action="store_true",
                    help="load A and B once before the K loop: the multiply-add ceiling "
                         "(the result is wrong by design)")

@@ -28,6 +28,10 @@ args=(--m 128 --n 128 --k 128 --bm 1 --bn 64 --wg 64 --iters 2)
 "$probe" --spv "$dir/right.spv" "${args[@]}" || { echo "FAIL: the right shader did not check out"; exit 1; }
 "$probe" --spv "$dir/grouped.spv" "${args[@]}" ||
   { echo "FAIL: the shader in grouped block order did not check out"; exit 1; }
+# A shared array used only where no workgroup goes (--dead-shared) leaves C as it is.
+make_spv 128 "$dir/dead.spv" --dead-shared 4096 || { echo "FAIL: could not build the shader"; exit 1; }
+"$probe" --spv "$dir/dead.spv" "${args[@]}" ||
+  { echo "FAIL: the shader with a dead shared array did not check out"; exit 1; }
 if "$probe" --spv "$dir/wrong.spv" "${args[@]}" > "$dir/wrong.txt"; then
   cat "$dir/wrong.txt"
   echo "FAIL: a shader with the wrong K passed the check"

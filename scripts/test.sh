@@ -22,4 +22,10 @@ for job in ${XPU_SANITIZERS-asan tsan}; do
   echo "== sanitizer job: $job"
   "$root/scripts/test_sanitizers.sh" "$job" || status=$?
 done
+# What the fuzzers found, last, where the end of a CI log shows it.
+for finding in "${XPU_ASAN_BUILD_DIR:-$root/build-asan}"/tests/fuzz/fuzz-artifacts/*-finding.txt; do
+  [ -f "$finding" ] || continue
+  echo "== fuzz finding: $finding"
+  cat "$finding"
+done
 exit $status

@@ -15,7 +15,7 @@
 #    (library_probe_shaders.sh, kinds lib<variant>) beside the probe's own
 #    wg and spec shaders, and spec with a shared array no workgroup uses
 #    (workgroup_matrix_gemm.py --dead-shared: specsh as large as the
-#    library's copying path has, 27136 and 18944 bytes; specshb 40960).
+#    library's copying path has, 27136 and 18944 bytes; specshs 8192, specshb 40960).
 # 2. The library itself (.device/bundle.tgz, built with the patch; without
 #    XPU_EXP it is main): xpu-bench-gemm per variant, compiled on the device
 #    with the cache off (XPU_EXP is not in the cache key), and the CUDA
@@ -32,7 +32,18 @@ nvidia-smi --query-gpu=name,driver_version,utilization.gpu,temperature.gpu --for
 date -u | tee -a "$OUT/gpu.txt"
 .device/bisect/xpu-vulkan-gemm-probe --query > "$OUT/query.txt" 2>&1
 grep -q NVIDIA "$OUT/query.txt" || { cat "$OUT/query.txt"; echo "FAILED: no NVIDIA Vulkan device"; exit 1; }
-must timeout 300 bash bench/gemm/run_vulkan_probe.sh .device/bisect
+# 200 dispatches a shader; then two with the 20 of earlier calls, to see
+# whether so short a burst runs before the GPU's clocks have risen (the
+# probe ran the library's 128x128x64 module at 175 where the library's own
+# bench ran it at 282-295).
+PROBE_ITERS=200 must timeout 300 bash bench/gemm/run_vulkan_probe.sh .device/bisect
+for spv in wg_4096_128x256x64_t256_u1 libspec_4096_128x128x64_t128_u1; do
+  bm=128 bn=${spv#*_4096_128x} bn=${bn%%x*} wg=${spv#*_t} wg=${wg%_u1}
+  abi=(); [[ "$spv" == lib* ]] && abi=(--xpujit)
+  must timeout 60 .device/bisect/xpu-vulkan-gemm-probe --spv ".device/bisect/$spv.spv" "${abi[@]}" \
+    --m 4096 --n 4096 --k 4096 --bm "$bm" --bn "$bn" --wg "$wg" --iters 20 >> "$OUT/ramp.log" 2>&1
+done
+cat "$OUT/ramp.log"
 
 run=.device/run
 rm -rf "$run" && mkdir -p "$run" && tar -C "$run" -xzf .device/bundle.tgz
@@ -45,11 +56,12 @@ bin=$run/bin
       echo "== variant ${v%%:*}, block ${t%%:*} / ${t##*:}"
       must env XPU_EXP="${v#*:}" XPU_EXP_WG="${t##*:}" timeout 60 "$bin/xpu-bench-gemm" \
         --device vulkan:0 --type f16 --sizes 4096 --tile "${t%%:*}" --threads "${t##*:}" \
-        --iterations 5 --expect-tier cooperative-matrix-workgroup
+        --iterations 20 --expect-tier cooperative-matrix-workgroup
     done
   done
   echo "== CUDA tier"
   must timeout 60 "$bin/xpu-bench-gemm" --device cuda:0 --type f16 --sizes 4096 \
     --tile 128x256x64 --threads 256 --group 16 --iterations 5 --expect-tier wgmma
 } 2>&1 | tee "$OUT/library.log"
+grep -q FAILED "$OUT/library.log" && status=1
 exit $status

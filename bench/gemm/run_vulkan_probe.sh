@@ -8,9 +8,10 @@
 # library from bench/gemm/gemm_kernel.h's @gemm with `xpujit compile
 # --target spirv --chip cooperative-matrix-workgroup`, run with --xpujit;
 # push and spec the generator's --sizes push|spec, also run with --xpujit),
-# after --query; one line
-# per shader in $OUT/vulkan_probe.log. A shader that fails, or computes a wrong element
-# where it should not (every kind but nt), makes the script exit 1.
+# after --query; one line per shader in $OUT/vulkan_probe.log (each timed
+# over PROBE_ITERS dispatches, 20 by default). A shader that fails, or
+# computes a wrong element where it should not (every kind but nt), makes the
+# script exit 1.
 set -uo pipefail
 dir="${1:-.device/probe}"
 log="${OUT:-.}/vulkan_probe.log"
@@ -30,7 +31,7 @@ for spv in "$dir"/*.spv; do
   abi=()
   [[ "$kind" == lib* || "$kind" == push* || "$kind" == spec* ]] && abi=(--xpujit)
   timeout 120 "$probe" --spv "$spv" "${abi[@]}" --m "$size" --n "$size" --k "$size" \
-    --bm "$bm" --bn "$bn" --wg "$wg" --iters 20 2>&1 | tee -a "$log"
+    --bm "$bm" --bn "$bn" --wg "$wg" --iters "${PROBE_ITERS:-20}" 2>&1 | tee -a "$log"
   rc=${PIPESTATUS[0]}
   [ "$rc" = 0 ] || [ "$kind" = nt ] || { echo "FAIL: $name exit $rc" | tee -a "$log"; status=1; }
 done

@@ -17,8 +17,10 @@ rc=${PIPESTATUS[0]}
 if [ "$rc" != 0 ]; then
   {
     echo "fuzz.$name.run exited $rc; its report:"
-    grep -E -A40 '^==[0-9]+==ERROR|runtime error:|^ALARM|out-of-memory|deadly signal|^SUMMARY' "$log" |
-      head -120
+    pattern='^==[0-9]+==ERROR|runtime error:|^ALARM|out-of-memory|deadly signal|^SUMMARY'
+    # No report known to this pattern: the end of the output, whatever it is.
+    grep -q -E "$pattern" "$log" && grep -E -A40 "$pattern" "$log" | head -120 ||
+      tail -60 "$log"
     for input in "$dir/$name-"{crash,leak,oom,timeout,slow-unit}-*; do
       [ -f "$input" ] || continue
       echo "input $input ($(stat -c %s "$input") bytes), base64:"

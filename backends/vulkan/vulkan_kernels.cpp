@@ -17,6 +17,9 @@ std::atomic<uint64_t> nextLayoutId{1};
 
 /// Sets per descriptor pool; pools are added as they fill.
 constexpr uint32_t kSetsPerPool = 64;
+/// Pipelines of one kernel specialized on its arguments after which the
+/// library says, once, that each new value costs a driver compile.
+constexpr size_t kSpecializedPipelinesNoted = 16;
 
 class VulkanModule : public rt::LoadedModule {
 public:
@@ -188,6 +191,13 @@ Status KernelProgram::pipeline(const uint32_t block[3], const uint8_t *args,
                              &pipeline),
                          "vkCreateComputePipelines for kernel '" + this->info.name + "'");
   pipelines[key] = pipeline;
+  if (!specialized.empty() && pipelines.size() == kSpecializedPipelinesNoted)
+    rt::logOnce(rt::LogLevel::warn, "specialized-pipelines:" + this->info.name,
+                "kernel '" + this->info.name + "' has " +
+                    std::to_string(kSpecializedPipelinesNoted) +
+                    " pipelines specialized on its tile strides' arguments; each new value "
+                    "compiles another (XPU_TILE_SPECIALIZE=off compiles none, for slower "
+                    "kernels)");
   uint64_t n = ++device.counters.pipelines;
   std::string values;
   for (size_t w = 3; w < key.size(); ++w)

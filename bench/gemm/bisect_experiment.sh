@@ -11,11 +11,14 @@
 #                specialization constants decorated WorkgroupSize
 #   dl           both; dle also no element-wise edge store; dlef also the
 #                tile store unguarded (the probe's kernel, 64-bit indices)
+#   du2, dlu2    d and dl with the K loop unrolled twice (the probe's u2 ran
+#                8 % faster than its u1)
 # 1. The probe over .device/bisect: each variant compiled offline
 #    (library_probe_shaders.sh, kinds lib<variant>) beside the probe's own
-#    wg and spec shaders, and spec with a shared array no workgroup uses
-#    (workgroup_matrix_gemm.py --dead-shared: specsh as large as the
-#    library's copying path has, 27136 and 18944 bytes; specshs 8192, specshb 40960).
+#    wg and spec shaders (u1 and u2), and spec with a shared array no
+#    workgroup uses (workgroup_matrix_gemm.py --dead-shared: specsh as
+#    large as the library's copying path has, 27136 and 18944 bytes;
+#    specshs 8192, specshb 40960).
 # 2. The library itself (.device/bundle.tgz, built with the patch; without
 #    XPU_EXP it is main): xpu-bench-gemm per variant, compiled on the device
 #    with the cache off (XPU_EXP is not in the cache key), and the CUDA
@@ -52,7 +55,8 @@ bin=$run/bin
 {
   for t in 128x256x64:256 128x128x64:128 128x256x32:256; do
     for v in "spec:" "d:directonly" "l:localsize" "dl:directonly,localsize" \
-             "dle:directonly,localsize,noedge" "dlef:directonly,localsize,noedge,forcestore"; do
+             "dle:directonly,localsize,noedge" "dlef:directonly,localsize,noedge,forcestore" \
+             "du2:directonly,unroll2" "dlu2:directonly,localsize,unroll2"; do
       echo "== variant ${v%%:*}, block ${t%%:*} / ${t##*:}"
       must env XPU_EXP="${v#*:}" XPU_EXP_WG="${t##*:}" timeout 60 "$bin/xpu-bench-gemm" \
         --device vulkan:0 --type f16 --sizes 4096 --tile "${t%%:*}" --threads "${t##*:}" \

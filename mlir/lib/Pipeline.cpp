@@ -161,6 +161,22 @@ static LogicalResult refuseCompilerAttributes(ModuleOp module) {
   return success(ok);
 }
 
+/// Ops the lowering makes for its own later stages (XPU_LoweringOnly):
+/// written in the source their operands would be trusted, as the lowering's
+/// are (a coop_sums_mac of billions of K steps unrolled for hours).
+static LogicalResult refuseLoweringOps(ModuleOp module) {
+  bool ok = true;
+  module.walk([&](Operation *op) {
+    if (!op->hasTrait<LoweringOnly>())
+      return;
+    emitError(op->getLoc()) << "'" << op->getName()
+                            << "' is made by the compiler's lowering; kernel source "
+                               "may not use it";
+    ok = false;
+  });
+  return success(ok);
+}
+
 OwningOpRef<ModuleOp> parseKernelSource(MLIRContext &ctx, StringRef text,
                                         StringRef sourceName) {
   if (failed(refuseParserCrashers(ctx, text, sourceName)))
@@ -210,7 +226,8 @@ OwningOpRef<ModuleOp> parseKernelSource(MLIRContext &ctx, StringRef text,
   });
 
   // Verified before the import, which assumes valid IR.
-  if (failed(verify(*module)) || failed(refuseCompilerAttributes(*module)))
+  if (failed(verify(*module)) || failed(refuseCompilerAttributes(*module)) ||
+      failed(refuseLoweringOps(*module)))
     return nullptr;
   PassManager pm(&ctx, ModuleOp::getOperationName());
   pm.addPass(createImportGPU());

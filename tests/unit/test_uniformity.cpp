@@ -58,7 +58,7 @@ xpu.kernel @k(%n: i32, %out: !xpu.buffer<i32>, %in: !xpu.buffer<i32, ro>) {
 
 TEST_CASE("uniformity: values and control, as a backend queries them") {
   unit::Compiler c;
-  auto module = c.parse(kKernel);
+  auto module = c.parseLowered(kKernel);
   REQUIRE(module);
   xpu::UniformityAnalysis u(module->getOperation());
   auto value = [&](const char *name) { return tagged(*module, name)->getResult(0); };
@@ -94,7 +94,7 @@ TEST_CASE("uniformity: values and control, as a backend queries them") {
 
 TEST_CASE("uniformity: one function as the root") {
   unit::Compiler c;
-  auto module = c.parse(kKernel);
+  auto module = c.parseLowered(kKernel);
   REQUIRE(module);
   auto kernel = *module->getOps<xpu::KernelOp>().begin();
   auto helper = *module->getOps<xpu::FuncOp>().begin();

@@ -16,6 +16,9 @@ struct Compiler {
   ~Compiler();
   /// Parses (and imports/verifies) `text`; null on error, see `diags`.
   mlir::OwningOpRef<mlir::ModuleOp> parse(const std::string &text);
+  /// Parses and verifies `text` as IR the lowering holds, whose ops kernel
+  /// source may not use (xpu::LoweringOnly); null on error.
+  mlir::OwningOpRef<mlir::ModuleOp> parseLowered(const std::string &text);
 
   std::unique_ptr<mlir::MLIRContext> ctx;
   xpu::DiagnosticList diags;

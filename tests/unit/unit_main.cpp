@@ -4,6 +4,8 @@
 
 #include "unit.h"
 
+#include "mlir/Parser/Parser.h"
+
 namespace unit {
 
 Compiler::Compiler() {
@@ -18,6 +20,10 @@ Compiler::~Compiler() { collector.reset(); }
 
 mlir::OwningOpRef<mlir::ModuleOp> Compiler::parse(const std::string &text) {
   return xpu::parseKernelSource(*ctx, text, "test.mlir");
+}
+
+mlir::OwningOpRef<mlir::ModuleOp> Compiler::parseLowered(const std::string &text) {
+  return mlir::parseSourceString<mlir::ModuleOp>(text, ctx.get());
 }
 
 } // namespace unit

@@ -328,7 +328,7 @@ def XPU_AllocOp : XPU_Op<"alloc", [MemoryEffects<[MemAlloc]>]> {
   let hasVerifier = 1;
 }
 
-def XPU_ViewOp : XPU_Op<"view", [Pure]> {
+def XPU_ViewOp : XPU_Op<"view", [XPU_LoweringOnly, Pure]> {
   let summary = "a statically sized buffer over a raw pointer (lowering only)";
 #ifdef XPU_DOC_EXAMPLES
   let description = [{

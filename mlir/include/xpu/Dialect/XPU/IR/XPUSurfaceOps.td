@@ -166,7 +166,7 @@ def XPU_WaveScanOp : XPU_WaveOp<"wave_scan",
 // SPIR-V runs float ones as integer compare-exchange loops over this view.
 //===----------------------------------------------------------------------===//
 
-def XPU_BitsViewOp : XPU_Op<"bits_view", [Pure]> {
+def XPU_BitsViewOp : XPU_Op<"bits_view", [XPU_LoweringOnly, Pure]> {
   let summary = "a buffer's elements as integers of their width (lowering only)";
   let description = [{
     Made by `xpu-spirv-float-atomics`: the same memory, its floats read and
@@ -357,7 +357,7 @@ def XPU_AsyncWaitOp : XPU_Op<"async_wait", [XPU_RequiresWorkgroupUniformControl]
 }
 
 def XPU_AsyncCopyElementOp : XPU_Op<"async_copy_element",
-    [MemoryEffects<[MemRead, MemWrite]>]> {
+    [XPU_LoweringOnly, MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "one element of an asynchronous copy (lowering only)";
   let description = [{
     Made by `xpu-expand-async-copies`, in bounds. With `cp_async` (NVIDIA

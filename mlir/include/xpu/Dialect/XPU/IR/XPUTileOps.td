@@ -179,7 +179,7 @@ def XPU_TileConvertOp : XPU_TileOp<"tile_convert"> {
 // Lowering only (made by xpu-lower-tiles on the LLVM GPU targets): whether
 // an element's address is a multiple of `bytes`, so the tile copies may use
 // wide loads and stores (which a GPU faults on when misaligned).
-def XPU_AlignedOp : XPU_Op<"aligned", [Pure]> {
+def XPU_AlignedOp : XPU_Op<"aligned", [XPU_LoweringOnly, Pure]> {
   let summary = "whether buffer[index] lies at a multiple of `bytes` (lowering only)";
 #ifdef XPU_DOC_EXAMPLES
   let description = [{
@@ -199,7 +199,7 @@ def XPU_AlignedOp : XPU_Op<"aligned", [Pure]> {
 }
 
 // Lowering only (made by xpu-lower-tiles for the mma.sync tier): ldmatrix.
-def XPU_MatrixLoadOp : XPU_Op<"matrix_load"> {
+def XPU_MatrixLoadOp : XPU_Op<"matrix_load", [XPU_LoweringOnly]> {
   let summary = "a warp's ldmatrix of 8x8 16-bit matrices from shared memory (lowering only)";
 #ifdef XPU_DOC_EXAMPLES
   let description = [{
@@ -227,7 +227,7 @@ def XPU_MatrixLoadOp : XPU_Op<"matrix_load"> {
 // and waited for as one unit, so nothing reads the sums while they are in
 // flight (or, `no_wait`, waited for by an xpu.warpgroup_wait of its
 // results).
-def XPU_WarpgroupMmaOp : XPU_Op<"warpgroup_mma", [AttrSizedOperandSegments]> {
+def XPU_WarpgroupMmaOp : XPU_Op<"warpgroup_mma", [XPU_LoweringOnly, AttrSizedOperandSegments]> {
   let summary = "a warpgroup's D = A·B + D in m64nNk16 wgmma steps (lowering only)";
 #ifdef XPU_DOC_EXAMPLES
   let description = [{
@@ -267,7 +267,7 @@ def XPU_WarpgroupMmaOp : XPU_Op<"warpgroup_mma", [AttrSizedOperandSegments]> {
 
 // Lowering only (made by xpu-lower-tiles): the wait that a `no_wait`
 // xpu.warpgroup_mma leaves to later code.
-def XPU_WarpgroupWaitOp : XPU_Op<"warpgroup_wait", [AllTypesMatch<["acc", "result"]>]> {
+def XPU_WarpgroupWaitOp : XPU_Op<"warpgroup_wait", [XPU_LoweringOnly, AllTypesMatch<["acc", "result"]>]> {
   let summary = "waits for a warpgroup's pending wgmma steps (lowering only)";
 #ifdef XPU_DOC_EXAMPLES
   let description = [{
@@ -291,7 +291,7 @@ def XPU_WarpgroupWaitOp : XPU_Op<"warpgroup_wait", [AllTypesMatch<["acc", "resul
 
 // Lowering only (made by xpu-lower-tiles for the int8 dot tier): the dot
 // product of two vector<4xi8>, widened exactly, plus a wrapping i32 add.
-def XPU_Dot4I8Op : XPU_Op<"dot4_i8", [Pure, AllTypesMatch<["a", "b"]>]> {
+def XPU_Dot4I8Op : XPU_Op<"dot4_i8", [XPU_LoweringOnly, Pure, AllTypesMatch<["a", "b"]>]> {
   let summary = "acc + a·b of four signed 8-bit lanes (lowering only)";
 #ifdef XPU_DOC_EXAMPLES
   let description = [{
@@ -329,7 +329,7 @@ def XPU_CoopSums : Type<CPred<"::llvm::isa<::xpu::CoopSumsType>($_self)">,
                         "cooperative-matrix sums", "::xpu::CoopSumsType">;
 
 // Lowering only: new sums, undefined until filled, loaded or copied.
-def XPU_CoopSumsAllocOp : XPU_Op<"coop_sums_alloc"> {
+def XPU_CoopSumsAllocOp : XPU_Op<"coop_sums_alloc", [XPU_LoweringOnly]> {
   let summary = "a subgroup's cooperative-matrix sums (lowering only)";
 #ifdef XPU_DOC_EXAMPLES
   let description = [{
@@ -343,7 +343,7 @@ def XPU_CoopSumsAllocOp : XPU_Op<"coop_sums_alloc"> {
 }
 
 // Lowering only: every sum set to `value`.
-def XPU_CoopSumsFillOp : XPU_Op<"coop_sums_fill"> {
+def XPU_CoopSumsFillOp : XPU_Op<"coop_sums_fill", [XPU_LoweringOnly]> {
   let summary = "sets every element of a subgroup's sums (lowering only)";
 #ifdef XPU_DOC_EXAMPLES
   let description = [{
@@ -357,7 +357,7 @@ def XPU_CoopSumsFillOp : XPU_Op<"coop_sums_fill"> {
 }
 
 // Lowering only: dest's matrices = src's.
-def XPU_CoopSumsCopyOp : XPU_Op<"coop_sums_copy", [AllTypesMatch<["src", "dest"]>]> {
+def XPU_CoopSumsCopyOp : XPU_Op<"coop_sums_copy", [XPU_LoweringOnly, AllTypesMatch<["src", "dest"]>]> {
   let summary = "copies a subgroup's sums (lowering only)";
 #ifdef XPU_DOC_EXAMPLES
   let description = [{
@@ -374,7 +374,8 @@ def XPU_CoopSumsCopyOp : XPU_Op<"coop_sums_copy", [AllTypesMatch<["src", "dest"]
 // (load: into the sums; store: into the buffer), `stride` elements from one
 // row (col_major: column) to the next; `only`: matrix `only` alone, as the
 // 16x16 block at `offset`.
-class XPU_CoopSumsMoveOp<string mnemonic, string brief> : XPU_Op<mnemonic> {
+class XPU_CoopSumsMoveOp<string mnemonic, string brief>
+    : XPU_Op<mnemonic, [XPU_LoweringOnly]> {
   let summary = brief;
   let arguments = (ins XPU_CoopSums:$sums, XPU_AnyBuffer:$buffer, Index:$offset,
                        Index:$stride, UnitAttr:$col_major, OptionalAttr<I64Attr>:$only);
@@ -419,7 +420,7 @@ def XPU_CoopSumsStoreOp : XPU_CoopSumsMoveOp<"coop_sums_store",
 // Lowering only: how many elements of the sums this invocation holds (the
 // elements' order and places are the implementation's; the same for every
 // sums of one type).
-def XPU_CoopSumsLengthOp : XPU_Op<"coop_sums_length"> {
+def XPU_CoopSumsLengthOp : XPU_Op<"coop_sums_length", [XPU_LoweringOnly]> {
   let summary = "how many elements of sums an invocation holds (lowering only)";
 #ifdef XPU_DOC_EXAMPLES
   let description = [{
@@ -436,7 +437,7 @@ def XPU_CoopSumsLengthOp : XPU_Op<"coop_sums_length"> {
 // Lowering only: this invocation's element `index` of the sums. Sums loaded
 // with stride 0 from 0, 1, 2, ... (row-major: each element's column;
 // col_major: its row) say where each element lies.
-def XPU_CoopSumsElementOp : XPU_Op<"coop_sums_element"> {
+def XPU_CoopSumsElementOp : XPU_Op<"coop_sums_element", [XPU_LoweringOnly]> {
   let summary = "one of the elements of sums an invocation holds (lowering only)";
 #ifdef XPU_DOC_EXAMPLES
   let description = [{
@@ -464,7 +465,7 @@ def XPU_CoopBlocksType : TypeDef<XPU_Dialect, "CoopBlocks"> {
 def XPU_CoopBlocks : Type<CPred<"::llvm::isa<::xpu::CoopBlocksType>($_self)">,
                           "cooperative-matrix blocks", "::xpu::CoopBlocksType">;
 
-def XPU_CoopBlocksAllocOp : XPU_Op<"coop_blocks_alloc"> {
+def XPU_CoopBlocksAllocOp : XPU_Op<"coop_blocks_alloc", [XPU_LoweringOnly]> {
   let summary = "a subgroup's f16 cooperative matrices in flight (lowering only)";
 #ifdef XPU_DOC_EXAMPLES
   let description = [{
@@ -479,7 +480,7 @@ def XPU_CoopBlocksAllocOp : XPU_Op<"coop_blocks_alloc"> {
 
 // Lowering only: block `index` takes the 16x16 block at `offset` of `src`
 // (`stride` elements between rows; col_major: between columns).
-def XPU_CoopBlocksLoadOp : XPU_Op<"coop_blocks_load"> {
+def XPU_CoopBlocksLoadOp : XPU_Op<"coop_blocks_load", [XPU_LoweringOnly]> {
   let summary = "loads one of a subgroup's f16 cooperative matrices (lowering only)";
 #ifdef XPU_DOC_EXAMPLES
   let description = [{
@@ -499,7 +500,7 @@ def XPU_CoopBlocksLoadOp : XPU_Op<"coop_blocks_load"> {
 
 // Lowering only: block `index` stored row-major at `offset` of `dest`, `ld`
 // elements from one row to the next.
-def XPU_CoopBlocksStoreOp : XPU_Op<"coop_blocks_store"> {
+def XPU_CoopBlocksStoreOp : XPU_Op<"coop_blocks_store", [XPU_LoweringOnly]> {
   let summary = "stores one of a subgroup's f16 cooperative matrices (lowering only)";
 #ifdef XPU_DOC_EXAMPLES
   let description = [{
@@ -520,7 +521,7 @@ def XPU_CoopBlocksStoreOp : XPU_Op<"coop_blocks_store"> {
 
 // Lowering only: a 16x16 f16 block copied through one cooperative matrix (a
 // subgroup's wide loads and stores in place of 256 element copies).
-def XPU_CoopBlockCopyOp : XPU_Op<"coop_block_copy"> {
+def XPU_CoopBlockCopyOp : XPU_Op<"coop_block_copy", [XPU_LoweringOnly]> {
   let summary = "a subgroup copies a 16x16 f16 block through a cooperative matrix (lowering only)";
 #ifdef XPU_DOC_EXAMPLES
   let description = [{
@@ -546,7 +547,7 @@ def XPU_CoopBlockCopyOp : XPU_Op<"coop_block_copy"> {
 
 // Lowering only: the sums' share of a mac, with the operands in row-major
 // buffers (the tiles' shared storage).
-def XPU_CoopSumsMacOp : XPU_Op<"coop_sums_mac", [AttrSizedOperandSegments]> {
+def XPU_CoopSumsMacOp : XPU_Op<"coop_sums_mac", [XPU_LoweringOnly, AttrSizedOperandSegments]> {
   let summary = "a subgroup's sums += a·b with cooperative matrices (lowering only)";
 #ifdef XPU_DOC_EXAMPLES
   let description = [{

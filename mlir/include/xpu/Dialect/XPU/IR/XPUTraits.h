@@ -40,6 +40,10 @@ struct UniformResults {
 template <typename ConcreteType>
 class HostEffect : public mlir::OpTrait::TraitBase<ConcreteType, HostEffect> {};
 
+/// Made by the lowering only; kernel source may not use it (XPUTraits.td).
+template <typename ConcreteType>
+class LoweringOnly : public mlir::OpTrait::TraitBase<ConcreteType, LoweringOnly> {};
+
 /// The scope at which `op` needs uniform control flow, if it does.
 inline std::optional<Uniformity> requiredControlUniformity(mlir::Operation *op) {
   if (op->hasTrait<RequiresUniformControlFlow<Uniformity::workgroup>::Impl>())

@@ -31,4 +31,12 @@ def XPU_HostEffect : NativeOpTrait<"HostEffect"> {
   let cppNamespace = "::xpu";
 }
 
+// Made by the compiler's lowering for its later stages, never written in
+// kernel source: the front end refuses it (parseKernelSource), since its
+// operands are trusted to be what the lowering made (a coop_sums_mac of
+// billions of K steps unrolled for hours).
+def XPU_LoweringOnly : NativeOpTrait<"LoweringOnly"> {
+  let cppNamespace = "::xpu";
+}
+
 #endif // XPU_TRAITS_TD

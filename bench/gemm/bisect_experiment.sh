@@ -25,16 +25,8 @@
 #    tier for the ratio.
 # Exits 1 when the NVIDIA Vulkan driver is not found or a run fails its check.
 set -u
-status=0
-must() { "$@" || { echo "FAILED: $*"; status=1; }; }
-for f in .gl/*.deb; do dpkg -x "$f" /; done
-ldconfig
-export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
-nvidia-smi --query-gpu=name,driver_version,utilization.gpu,temperature.gpu --format=csv |
-  tee "$OUT/gpu.txt"
-date -u | tee -a "$OUT/gpu.txt"
-.device/bisect/xpu-vulkan-gemm-probe --query > "$OUT/query.txt" 2>&1
-grep -q NVIDIA "$OUT/query.txt" || { cat "$OUT/query.txt"; echo "FAILED: no NVIDIA Vulkan device"; exit 1; }
+source "$(dirname "$0")/nvidia_vulkan_setup.sh"
+nvidia_vulkan_setup .device/bisect/xpu-vulkan-gemm-probe
 # 200 dispatches a shader; then two with the 20 of earlier calls, to see
 # whether so short a burst runs before the GPU's clocks have risen (the
 # probe ran the library's 128x128x64 module at 175 where the library's own

@@ -12,18 +12,10 @@
 # and what it found: bench/results/h100-2026-12-07-b.md (libts and libtsn
 # were built at ce9379b, since reverted: their pipelines crash the driver).
 set -u
+source "$(dirname "$0")/nvidia_vulkan_setup.sh"
 source "$(dirname "$0")/library_tile_runs.sh"
-status=0
-must() { "$@" || { echo "FAILED: $*"; status=1; }; }
-for f in .gl/*.deb; do dpkg -x "$f" /; done
-ldconfig
-export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
-nvidia-smi --query-gpu=name,driver_version,utilization.gpu,temperature.gpu --format=csv |
-  tee "$OUT/gpu.txt"
-date -u | tee -a "$OUT/gpu.txt"
 P=.device/probe/xpu-vulkan-gemm-probe
-"$P" --query > "$OUT/query.txt" 2>&1
-grep -q NVIDIA "$OUT/query.txt" || { cat "$OUT/query.txt"; echo "FAILED: no NVIDIA Vulkan device"; exit 1; }
+nvidia_vulkan_setup "$P"
 E=(--m 4000 --n 4096 --k 4096 --bm 128 --bn 256 --wg 256 --iters 5 --edge)
 {
   # The guard after C must stay untouched: the probe exits 1 otherwise.

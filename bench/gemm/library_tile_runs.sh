@@ -2,9 +2,10 @@
 # sizes_experiment.sh) on the GPU machine: the library from the bundle
 # (scripts/device-bundle.sh), its tile conformance tests and GEMM bench on
 # the workgroup-scope tier, the subgroup tier's best block and the CUDA
-# tier for the ratios, into $OUT/library.log. Uses the caller's `must`
-# and `status`; a step that fails sets status=1. Any extra commands given
-# run after the workgroup tier's blocks, with $bin the bundle's programs.
+# tier for the ratios, into $OUT/library.log. Uses `must` and `status`
+# (nvidia_vulkan_setup.sh); a step that fails sets status=1. Any extra
+# commands given run after the workgroup tier's blocks, with $bin the
+# bundle's programs.
 library_tile_runs() {
   local run=.device/run
   rm -rf "$run" && mkdir -p "$run" && tar -C "$run" -xzf .device/bundle.tgz

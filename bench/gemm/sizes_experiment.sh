@@ -12,18 +12,10 @@
 # GEMM bench on the workgroup tier, and the CUDA tier for the ratio. Exits
 # 1 when the NVIDIA Vulkan driver is not found or anything fails its check.
 set -u
+source "$(dirname "$0")/nvidia_vulkan_setup.sh"
 source "$(dirname "$0")/library_tile_runs.sh"
-status=0
-must() { "$@" || { echo "FAILED: $*"; status=1; }; }
-for f in .gl/*.deb; do dpkg -x "$f" /; done
-ldconfig
-export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
-nvidia-smi --query-gpu=name,driver_version,utilization.gpu,temperature.gpu --format=csv |
-  tee "$OUT/gpu.txt"
-date -u | tee -a "$OUT/gpu.txt"
 P=.device/sizes/xpu-vulkan-gemm-probe
-"$P" --query > "$OUT/query.txt" 2>&1
-grep -q NVIDIA "$OUT/query.txt" || { cat "$OUT/query.txt"; echo "FAILED: no NVIDIA Vulkan device"; exit 1; }
+nvidia_vulkan_setup "$P"
 must timeout 240 bash bench/gemm/run_vulkan_probe.sh .device/sizes
 {
   # At an M edge the guard after C must stay untouched (the probe exits 1).

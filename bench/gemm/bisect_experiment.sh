@@ -31,6 +31,9 @@ nvidia_vulkan_setup .device/bisect/xpu-vulkan-gemm-probe
 # whether so short a burst runs before the GPU's clocks have risen (the
 # probe ran the library's 128x128x64 module at 175 where the library's own
 # bench ran it at 282-295).
+clocks() { nvidia-smi --query-gpu=clocks.sm,clocks.max.sm,power.draw,power.limit,temperature.gpu \
+  --format=csv,noheader >> "$OUT/gpu.txt"; }
+clocks
 PROBE_ITERS=200 must timeout 300 bash bench/gemm/run_vulkan_probe.sh .device/bisect
 for spv in wg_4096_128x256x64_t256_u1 libspec_4096_128x128x64_t128_u1; do
   bm=128 bn=${spv#*_4096_128x} bn=${bn%%x*} wg=${spv#*_t} wg=${wg%_u1}
@@ -39,6 +42,7 @@ for spv in wg_4096_128x256x64_t256_u1 libspec_4096_128x128x64_t128_u1; do
     --m 4096 --n 4096 --k 4096 --bm "$bm" --bn "$bn" --wg "$wg" --iters 20 >> "$OUT/ramp.log" 2>&1
 done
 cat "$OUT/ramp.log"
+clocks
 
 run=.device/run
 rm -rf "$run" && mkdir -p "$run" && tar -C "$run" -xzf .device/bundle.tgz

@@ -113,7 +113,7 @@ def shell(a, *, operand=F16, acc, shared="", variables="", prologue="", body,
     lid_load = ('    %lidp = spirv.mlir.addressof @lid : !spirv.ptr<vector<3xi32>, Input>\n'
                 '    %lidv = spirv.Load "Input" %lidp : vector<3xi32>\n') if invocation else ""
     names = ["@wgid"] + (["@lid"] if invocation else []) + ["@A", "@B", "@C"]
-    names += [line.split()[1] for line in shared.splitlines()]
+    names += [line.split()[1] for line in shared.splitlines() if "GlobalVariable" in line]
     sizes_decl, sizes = size_values(a)
     entry = "main" if a.sizes == "baked" else "gemm"
     if a.sizes == "push":
@@ -172,7 +172,8 @@ def dead_shared_decl(a):
     """--dead-shared BYTES: a workgroup array of that size (dead_shared_use)."""
     if not a.dead_shared:
         return ""
-    return f"  spirv.GlobalVariable @dead : !spirv.ptr<!spirv.array<{a.dead_shared // 4} x f32>, Workgroup>\n"
+    spec = "  spirv.SpecConstant @sc_dead spec_id(9) = false\n" if a.dead_when == "spec" else ""
+    return spec + f"  spirv.GlobalVariable @dead : !spirv.ptr<!spirv.array<{a.dead_shared // 4} x f32>, Workgroup>\n"
 
 
 def dead_shared_use(a):
@@ -184,10 +185,12 @@ def dead_shared_use(a):
     if not a.dead_shared:
         return ""
     arr = f"!spirv.ptr<!spirv.array<{a.dead_shared // 4} x f32>, Workgroup>"
-    return f"""    %dz = spirv.CompositeExtract %id[2 : i32] : vector<3xi32>
+    never = {"runtime": """    %dz = spirv.CompositeExtract %id[2 : i32] : vector<3xi32>
     %d7 = spirv.Constant 7 : i32
     %never = spirv.IEqual %dz, %d7 : i32
-    spirv.mlir.selection {{
+""", "literal": "    %never = spirv.Constant false\n",
+             "spec": "    %never = spirv.mlir.referenceof @sc_dead : i1\n"}[a.dead_when]
+    return never + f"""    spirv.mlir.selection {{
       spirv.BranchConditional %never, ^dead, ^live
     ^dead:
       %dp = spirv.mlir.addressof @dead : {arr}
@@ -505,6 +508,10 @@ def main():
                    help="declare a shared array of BYTES that a branch no workgroup takes "
                         "uses (shared memory beside the matrices, as the library's copying "
                         "path has)")
+    p.add_argument("--dead-when", choices=("runtime", "literal", "spec"), default="runtime",
+                   help="the --dead-shared branch's condition: a workgroup id no launch has, "
+                        "a literal false, or a specialization constant (id 9) left false: "
+                        "does the driver drop an array whose only use folds away?")
     p.add_argument("--no-traffic", action="store_true",
                    help="load A and B once before the K loop: the multiply-add ceiling "
                         "(the result is wrong by design)")

@@ -32,6 +32,13 @@ args=(--m 128 --n 128 --k 128 --bm 1 --bn 64 --wg 64 --iters 2)
 make_spv 128 "$dir/dead.spv" --dead-shared 4096 || { echo "FAIL: could not build the shader"; exit 1; }
 "$probe" --spv "$dir/dead.spv" "${args[@]}" ||
   { echo "FAIL: the shader with a dead shared array did not check out"; exit 1; }
+# So does one whose branch is a literal false or a specialization constant left false.
+for when in literal spec; do
+  make_spv 128 "$dir/dead-$when.spv" --dead-shared 4096 --dead-when "$when" ||
+    { echo "FAIL: could not build the shader (--dead-when $when)"; exit 1; }
+  "$probe" --spv "$dir/dead-$when.spv" "${args[@]}" ||
+    { echo "FAIL: the shader with a dead shared array behind $when did not check out"; exit 1; }
+done
 if "$probe" --spv "$dir/wrong.spv" "${args[@]}" > "$dir/wrong.txt"; then
   cat "$dir/wrong.txt"
   echo "FAIL: a shader with the wrong K passed the check"

@@ -178,6 +178,9 @@ Status loadHostObject(const rt::Blob &blob,
     return {XPU_ERROR_BACKEND, "cannot link the kernel object: " +
                                    llvm::toString(std::move(err))};
   module->kernels.resize(kernels.size());
+  auto isKernel = [&](const std::string &name) {
+    return llvm::any_of(kernels, [&](const abi::KernelInfo &k) { return k.name == name; });
+  };
   for (size_t i = 0; i < kernels.size(); ++i) {
     CpuKernel &k = module->kernels[i];
     for (const char *suffix :
@@ -196,6 +199,27 @@ Status loadHostObject(const rt::Blob &blob,
         k.stackBytes = *addr->toPtr<const uint64_t *>();
       else
         k.anyShape = *addr->toPtr<const uint64_t *>() != 0;
+    }
+    // The copying companion, where the tile lowering made one (emulated
+    // workgroup-scope tier); a kernel of that name is no companion.
+    std::string copying = kernels[i].name + abi::kCopyingCompanionSuffix;
+    if (auto entry = j->lookup(*dylib, copying + abi::kCpuGroupSuffix);
+        !entry || isKernel(copying)) {
+      if (!entry)
+        llvm::consumeError(entry.takeError());
+    } else {
+      auto shared = j->lookup(*dylib, copying + abi::kCpuSharedBytesSuffix);
+      auto stack = j->lookup(*dylib, copying + abi::kCpuStackBytesSuffix);
+      if (!shared || !stack) {
+        std::string why = llvm::toString(shared ? stack.takeError() : shared.takeError());
+        if (!shared && !stack)
+          llvm::consumeError(stack.takeError());
+        return {XPU_ERROR_BACKEND,
+                "kernel '" + copying + "' has an entry point without its sizes: " + why};
+      }
+      k.copyingEntry = entry->toPtr<GroupEntry>();
+      k.copyingSharedBytes = *shared->toPtr<const uint64_t *>();
+      k.copyingStackBytes = *stack->toPtr<const uint64_t *>();
     }
     std::vector<abi::Slot> slots;
     abi::layoutArgs(kernels[i].params, slots);

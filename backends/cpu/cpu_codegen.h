@@ -29,6 +29,10 @@ struct CpuKernel : rt::BackendKernel {
   uint64_t stackBytes = 0;  ///< the entry point's own arrays
   /// The kernel may run in any workgroup shape (abi::kCpuAnyShapeAttr).
   bool anyShape = false;
+  /// The copying companion (abi::kCopyingCompanionSuffix), run over the
+  /// same grid after the kernel; null when there is none.
+  GroupEntry copyingEntry = nullptr;
+  uint64_t copyingSharedBytes = 0, copyingStackBytes = 0;
   /// Global buffer parameters, for the launch's overlap check.
   struct BufferArg {
     uint32_t pointerOffset, countOffset; ///< slots in the argument block

@@ -10,6 +10,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <condition_variable>
@@ -101,6 +102,8 @@ public:
 /// What the workers of one launch share.
 struct Grid {
   GroupEntry entry;
+  GroupEntry copyingEntry; ///< run over the same grid after `entry`, if set
+  uint64_t copyingSharedBytes;
   const uint8_t *args;
   uint64_t sharedBytes;
   uint32_t grid[3], block[3];
@@ -198,6 +201,12 @@ struct Task {
     case Kind::launch: {
       uint64_t groups = uint64_t(grid.grid[0]) * grid.grid[1] * grid.grid[2];
       ThreadPool::get().parallelFor(groups, runGroups, &grid);
+      if (grid.copyingEntry) {
+        Grid copying = grid;
+        copying.entry = grid.copyingEntry;
+        copying.sharedBytes = grid.copyingSharedBytes;
+        ThreadPool::get().parallelFor(groups, runGroups, &copying);
+      }
       heapArgs.reset();
       return {};
     }
@@ -286,6 +295,8 @@ public:
       if (r.argBytes) // a kernel without parameters passes no argument block
         std::memcpy(args, r.args, r.argBytes);
       t.grid.entry = kernel->entry;
+      t.grid.copyingEntry = kernel->copyingEntry;
+      t.grid.copyingSharedBytes = kernel->copyingSharedBytes + r.dynamicSharedBytes;
       t.grid.args = args;
       // Dynamic shared memory starts where the static ends (a multiple of
       // kSharedAlign).
@@ -296,7 +307,7 @@ public:
         chooseCpuShape(t.grid.grid, t.grid.block, ThreadPool::get().concurrency());
       t.grid.flags = aliasFlags(*kernel, args);
       t.grid.status = reinterpret_cast<uint32_t *>(r.status);
-      t.stackBytes = kernel->stackBytes;
+      t.stackBytes = std::max(kernel->stackBytes, kernel->copyingStackBytes);
     });
   }
   Status record(rt::BackendEvent &event) override {

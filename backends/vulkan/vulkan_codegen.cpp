@@ -363,6 +363,7 @@ Status compileSPIRV(VulkanDevice &device, ModuleOp module,
       measured.fmaUnfused("f32") && device.info.requested[Feature::shaderFloat64];
   options.subnormalExp = measured.expFlushesSubnormals();
   options.specializeTileStrides = rt::tileSpecialization();
+  options.splitCopyingTiles = rt::tileSplit();
   if (failed(lowerToSPIRV(module, options)))
     return {XPU_ERROR_COMPILE, "lowering to SPIR-V failed"};
   rt::dumpStage("lowered-spirv.mlir", module);

@@ -87,6 +87,8 @@ Status prepareDispatch(VulkanDevice &device, const rt::LaunchRequest &r,
 
   XPU_RETURN_IF_ERROR(device.descriptors->get(k, bindings, out.set));
   XPU_RETURN_IF_ERROR(program->pipeline(r.block, block.data(), out.pipeline));
+  if (!k.copying.entry.empty())
+    XPU_RETURN_IF_ERROR(program->pipeline(r.block, block.data(), out.copying, true));
   out.program = program;
   out.dynamicOffsets = std::move(dynamicOffsets);
   out.block = k.argsInUniform ? std::vector<uint8_t>() : std::move(block);
@@ -107,6 +109,13 @@ void recordDispatch(VulkanDevice &device, VkCommandBuffer cmd, const Dispatch &d
     device.fn.vkCmdPushConstants(cmd, k.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
                                  k.args.bytes, d.block.data());
   device.fn.vkCmdDispatch(cmd, d.grid[0], d.grid[1], d.grid[2]);
+  // The copying companion's workgroups do what the kernel's skipped; the
+  // layout is the same, so the sets and push constants stay bound, and
+  // the two may overlap as one dispatch's workgroups would.
+  if (d.copying) {
+    device.fn.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, d.copying);
+    device.fn.vkCmdDispatch(cmd, d.grid[0], d.grid[1], d.grid[2]);
+  }
 }
 
 void recordBarrier(VulkanDevice &device, VkCommandBuffer cmd) {

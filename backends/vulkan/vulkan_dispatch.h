@@ -13,6 +13,7 @@ namespace xpu::vk {
 struct Dispatch {
   std::shared_ptr<KernelProgram> program;
   VkPipeline pipeline = VK_NULL_HANDLE;
+  VkPipeline copying = VK_NULL_HANDLE; ///< the copying companion's, dispatched after
   VkDescriptorSet set = VK_NULL_HANDLE;
   std::vector<uint32_t> dynamicOffsets;
   std::vector<uint8_t> block; ///< push constants (unless in a uniform buffer)

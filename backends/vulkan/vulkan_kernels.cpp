@@ -112,7 +112,8 @@ Status findSpecialized(const std::vector<uint32_t> &words, VulkanModule &module)
        findParamSpecConstants(words.data(), words.size(), abi::kVulkanParamSpecPrefix)) {
     for (VulkanKernel &vk : module.kernels) {
       KernelProgram &k = *vk.program;
-      if (k.info.name != c.kernel)
+      bool ofCopying = !k.copying.entry.empty() && k.copying.entry == c.kernel;
+      if (k.info.name != c.kernel && !ofCopying)
         continue;
       const abi::Param *p = c.param < k.info.params.size() ? &k.info.params[c.param] : nullptr;
       if (!p || p->isBuffer || p->lanes != 1 ||
@@ -121,10 +122,39 @@ Status findSpecialized(const std::vector<uint32_t> &words, VulkanModule &module)
                                  std::to_string(c.specId) + " names parameter " +
                                  std::to_string(c.param) +
                                  ", which is not a 32- or 64-bit integer");
-      k.specialized.push_back(
-          {c.specId, k.args.offsets[c.param], abi::scalarBytes(p->elem)});
+      (ofCopying ? k.copying.specialized : k.specialized)
+          .push_back({c.specId, k.args.offsets[c.param], abi::scalarBytes(p->elem)});
     }
   }
+  return {};
+}
+
+/// Each kernel's copying companion: the entry point named after it with
+/// abi::kCopyingCompanionSuffix, where no kernel of the module has that name.
+/// Such an entry point left over would be work no launch does (the
+/// workgroups its kernel skipped): a compiler defect, refused.
+Status findCompanions(const std::vector<uint32_t> &words, VulkanModule &module) {
+  std::vector<std::string> entries = entryPointNames(words.data(), words.size());
+  auto has = [](const std::vector<std::string> &names, const std::string &name) {
+    return std::find(names.begin(), names.end(), name) != names.end();
+  };
+  std::vector<std::string> kernels, companions;
+  for (VulkanKernel &vk : module.kernels)
+    kernels.push_back(vk.program->info.name);
+  for (VulkanKernel &vk : module.kernels) {
+    std::string name = vk.program->info.name + abi::kCopyingCompanionSuffix;
+    if (has(entries, name) && !has(kernels, name)) {
+      vk.program->copying.entry = name;
+      companions.push_back(name);
+    }
+  }
+  const std::string suffix = abi::kCopyingCompanionSuffix;
+  for (const std::string &entry : entries)
+    if (entry.size() > suffix.size() &&
+        entry.compare(entry.size() - suffix.size(), suffix.size(), suffix) == 0 &&
+        !has(kernels, entry) && !has(companions, entry))
+      return rt::internalError("the module's entry point '" + entry +
+                               "' is the copying companion of no kernel it describes");
   return {};
 }
 
@@ -151,9 +181,11 @@ KernelProgram::~KernelProgram() {
 /// parameters in `specialized`: each shape and set of values is its own
 /// pipeline.
 Status KernelProgram::pipeline(const uint32_t block[3], const uint8_t *args,
-                               VkPipeline &out) {
-  llvm::SmallVector<uint32_t, 8> key{block[0], block[1], block[2]};
-  for (const Specialized &p : specialized) {
+                               VkPipeline &out, bool ofCopying) {
+  const std::vector<Specialized> &on = ofCopying ? copying.specialized : specialized;
+  const std::string &entry = ofCopying ? copying.entry : info.name;
+  llvm::SmallVector<uint32_t, 8> key{ofCopying, block[0], block[1], block[2]};
+  for (const Specialized &p : on) {
     if (!args)
       return rt::internalError("kernel '" + info.name +
                                "': a pipeline specialized on its arguments, made without them");
@@ -170,17 +202,17 @@ Status KernelProgram::pipeline(const uint32_t block[3], const uint8_t *args,
   for (uint32_t d = 0; d < 3; ++d)
     entries.push_back({abi::kVulkanWorkgroupSizeSpecId + d, d * 4, 4});
   uint32_t at = 12;
-  for (const Specialized &p : specialized) {
+  for (const Specialized &p : on) {
     entries.push_back({p.specId, at, p.bytes});
     at += p.bytes;
   }
-  VkSpecializationInfo spec{uint32_t(entries.size()), entries.data(), key.size() * 4,
-                            key.data()};
+  VkSpecializationInfo spec{uint32_t(entries.size()), entries.data(), (key.size() - 1) * 4,
+                            key.data() + 1};
   VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
   info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
   info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
   info.stage.module = shader->handle;
-  info.stage.pName = this->info.name.c_str();
+  info.stage.pName = entry.c_str();
   info.stage.pSpecializationInfo = &spec;
   info.layout = layout;
   if (device.captureStatistics)
@@ -189,9 +221,10 @@ Status KernelProgram::pipeline(const uint32_t block[3], const uint8_t *args,
   XPU_VK_RETURN_IF_ERROR(device.fn.vkCreateComputePipelines(
                              device.device, device.pipelineCache, 1, &info, nullptr,
                              &pipeline),
-                         "vkCreateComputePipelines for kernel '" + this->info.name + "'");
+                         "vkCreateComputePipelines for kernel '" + entry + "'");
   pipelines[key] = pipeline;
-  if (!specialized.empty() && pipelines.size() == kSpecializedPipelinesNoted)
+  kernelPipelines += !ofCopying;
+  if (!ofCopying && !specialized.empty() && kernelPipelines == kSpecializedPipelinesNoted)
     rt::logOnce(rt::LogLevel::warn, "specialized-pipelines:" + this->info.name,
                 "kernel '" + this->info.name + "' has " +
                     std::to_string(kSpecializedPipelinesNoted) +
@@ -200,12 +233,12 @@ Status KernelProgram::pipeline(const uint32_t block[3], const uint8_t *args,
                     "kernels)");
   uint64_t n = ++device.counters.pipelines;
   std::string values;
-  for (size_t w = 3; w < key.size(); ++w)
-    values += (w == 3 ? ", specialized on words " : " ") + std::to_string(key[w]);
+  for (size_t w = 4; w < key.size(); ++w)
+    values += (w == 4 ? ", specialized on words " : " ") + std::to_string(key[w]);
   rt::log(rt::LogLevel::debug,
-          "vulkan: created pipeline for '" + this->info.name + "' workgroup " +
-              std::to_string(key[0]) + "x" + std::to_string(key[1]) + "x" +
-              std::to_string(key[2]) + values + " (pipelines created: " +
+          "vulkan: created pipeline for '" + entry + "' workgroup " +
+              std::to_string(key[1]) + "x" + std::to_string(key[2]) + "x" +
+              std::to_string(key[3]) + values + " (pipelines created: " +
               std::to_string(n) + ")");
   out = pipeline;
   return {};
@@ -215,11 +248,13 @@ bool KernelProgram::madePipeline(uint32_t block[3], std::vector<uint8_t> &args) 
   std::lock_guard<std::mutex> g(mu);
   if (pipelines.empty())
     return false;
-  const auto &key = pipelines.begin()->first;
+  const auto &key = pipelines.begin()->first; // the kernel's own come first
+  if (key[0])
+    return false;
   for (int d = 0; d < 3; ++d)
-    block[d] = key[d];
+    block[d] = key[1 + d];
   args.assign(this->args.bytes, 0);
-  size_t word = 3;
+  size_t word = 4;
   for (const Specialized &p : specialized) {
     std::memcpy(args.data() + p.offset, key.data() + word, p.bytes);
     word += p.bytes / 4;
@@ -248,6 +283,7 @@ Status loadKernels(VulkanDevice &device, const rt::Blob &blob,
   module->kernels.resize(kernels.size());
   for (size_t i = 0; i < kernels.size(); ++i)
     XPU_RETURN_IF_ERROR(makeProgram(device, shader, kernels[i], module->kernels[i].program));
+  XPU_RETURN_IF_ERROR(findCompanions(words, *module));
   XPU_RETURN_IF_ERROR(findSpecialized(words, *module));
   out = std::move(module);
   return {};

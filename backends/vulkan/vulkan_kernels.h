@@ -25,8 +25,9 @@ struct KernelProgram {
 
   /// The pipeline for a workgroup shape and, for a kernel specialized on
   /// parameters, their values in `args` (the argument block of a launch);
-  /// made on first use.
-  Status pipeline(const uint32_t block[3], const uint8_t *args, VkPipeline &out);
+  /// made on first use. With `ofCopying`, that of the copying companion.
+  Status pipeline(const uint32_t block[3], const uint8_t *args, VkPipeline &out,
+                  bool ofCopying = false);
   /// The shape and argument block of a pipeline made already, if there is
   /// one (the block holds only the specialized parameters' values).
   bool madePipeline(uint32_t block[3], std::vector<uint8_t> &args);
@@ -37,6 +38,14 @@ struct KernelProgram {
     uint32_t specId, offset, bytes;
   };
   std::vector<Specialized> specialized;
+
+  /// The kernel's copying companion (abi::kCopyingCompanionSuffix), an
+  /// entry point of the same shader module and layout that every launch
+  /// dispatches after the kernel; `entry` empty when there is none.
+  struct Companion {
+    std::string entry;
+    std::vector<Specialized> specialized;
+  } copying;
 
   VulkanDevice &device;
   std::shared_ptr<ShaderModule> shader;
@@ -51,9 +60,11 @@ struct KernelProgram {
 
 private:
   std::mutex mu;
-  /// By the workgroup shape, then the specialized parameters' words (held
-  /// inline: a launch looks its pipeline up without allocating).
+  /// By the entry (0 the kernel, 1 its companion) and workgroup shape, then
+  /// the specialized parameters' words (held inline: a launch looks its
+  /// pipeline up without allocating).
   std::map<llvm::SmallVector<uint32_t, 8>, VkPipeline> pipelines;
+  size_t kernelPipelines = 0; ///< those of the kernel's own entry point
 };
 
 struct VulkanKernel : rt::BackendKernel {

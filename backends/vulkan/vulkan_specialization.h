@@ -59,4 +59,22 @@ inline std::vector<ParamSpecConstant> findParamSpecConstants(const uint32_t *wor
   return found;
 }
 
+/// The names of the entry points of `words` (OpEntryPoint 15: execution
+/// model, function, then the name as a nul-terminated literal). Stops
+/// quietly at a malformed word, as findParamSpecConstants does.
+inline std::vector<std::string> entryPointNames(const uint32_t *words, size_t count) {
+  std::vector<std::string> names;
+  for (size_t at = 5; at < count;) {
+    uint32_t length = words[at] >> 16, opcode = words[at] & 0xffff;
+    if (length == 0 || at + length > count)
+      break;
+    if (opcode == 15 && length > 3) {
+      const char *text = reinterpret_cast<const char *>(words + at + 3);
+      names.emplace_back(text, strnlen(text, (length - 3) * 4));
+    }
+    at += length;
+  }
+  return names;
+}
+
 } // namespace xpu::vk

@@ -499,6 +499,7 @@ LogicalResult lowerToSPIRV(ModuleOp module, const SPIRVOptions &options) {
   LowerTilesOptions tileOptions;
   tileOptions.target = "spirv";
   tileOptions.specialize = options.specializeTileStrides;
+  tileOptions.splitCopying = options.splitCopyingTiles;
   pm.addPass(createLowerTiles(tileOptions));
   pm.addPass(createExpandReductions());
   pm.addPass(createInlineHelpers());

@@ -188,6 +188,12 @@ static Status readSettings(Settings &s) {
                              "' is not one of: workgroup, all, off");
     s.tileSpecialize = which;
   }
+  if (const char *v = std::getenv("XPU_TILE_SPLIT"); v && *v) {
+    std::string which = v;
+    if (which != "on" && which != "off")
+      return invalidArgument("XPU_TILE_SPLIT='" + which + "' is not one of: on, off");
+    s.tileSplit = which == "on";
+  }
   if (const char *v = std::getenv("XPU_SCHEDULER"); v && *v) {
     std::string mode = v;
     if (mode != "on" && mode != "bypass")
@@ -205,6 +211,11 @@ Status settings(const Settings *&out) {
   std::call_once(once, [] { st = readSettings(s); });
   out = &s;
   return st;
+}
+
+bool tileSplit() {
+  const Settings *config = nullptr;
+  return settings(config).isOk() && config->tileSplit;
 }
 
 std::string tileSpecialization() {

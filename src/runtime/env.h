@@ -39,6 +39,7 @@ struct Settings {
   /// computed from its definition, so its lowering runs and is checked.
   std::string tileEmulate; ///< XPU_TILE_EMULATE
   std::string tileSpecialize; ///< XPU_TILE_SPECIALIZE (empty: workgroup)
+  bool tileSplit = false;     ///< XPU_TILE_SPLIT=on
   /// XPU_SCHEDULER=bypass: the raw launch path (no ordering across
   /// streams, no automatic capture), for A/B measurement.
   bool schedulerBypass = false;
@@ -55,6 +56,11 @@ Status settings(const Settings *&out);
 /// Which tile kernels' Vulkan pipelines are specialized on their strides
 /// (XPU_TILE_SPECIALIZE; SPIRVOptions::specializeTileStrides).
 std::string tileSpecialization();
+
+/// Whether workgroup-scope tile kernels with a copying K loop are split in
+/// two on Vulkan (XPU_TILE_SPLIT=on; SPIRVOptions::splitCopyingTiles). Off
+/// by default until the split has run on a device that has the tier.
+bool tileSplit();
 
 /// Parses a byte count: digits with an optional K, M, G or T suffix
 /// (powers of 1024); nullopt for anything else or a count above 2^64 - 1.

@@ -119,6 +119,8 @@ cache::Environment keyEnvironment(const Device &device) {
     env.target += ";tiles-emulate=" + config->tileEmulate;
   if (const Settings *config = nullptr; settings(config).isOk() && !config->tileSpecialize.empty())
     env.target += ";tiles-specialize=" + config->tileSpecialize;
+  if (tileSplit())
+    env.target += ";tiles-split=on";
   env.toolchain = device.toolchainIdentity();
   env.device = "backend=" + std::to_string(int(d.backend)) + ";name=" + d.name +
                ";vendor=" + d.vendor + ";arch=" + d.arch + ";driver=" + d.driver;

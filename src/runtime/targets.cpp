@@ -52,6 +52,7 @@ Status compileSPIRVOffline(mlir::ModuleOp module, const TargetDesc &target, Blob
   SPIRVOptions options;
   options.indexBits = 64;
   options.specializeTileStrides = tileSpecialization();
+  options.splitCopyingTiles = tileSplit();
   std::vector<uint32_t> words;
   if (mlir::failed(lowerToSPIRV(module, options)))
     return {XPU_ERROR_COMPILE, "lowering to SPIR-V failed"};

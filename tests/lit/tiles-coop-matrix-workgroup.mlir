@@ -7,6 +7,10 @@
 // RUN: cat %t/off/*lowered-spirv.mlir | FileCheck %s --check-prefix=OFF --implicit-check-not=__xpu_spec_
 // RUN: env XPU_TILE_TIERS_OFF=cooperative-matrix xpujit compile %s --target=spirv --chip=cooperative-matrix -o %t/khr.spv 2>&1 | FileCheck %s --check-prefix=KHR
 // RUN: xpujit compile %s --target=spirv --chip=cooperative-matrix-workgroup -o %t/first.spv 2>&1 | FileCheck %s --check-prefix=FIRST
+// RUN: rm -rf %t/split && mkdir -p %t/split
+// RUN: env XPU_DUMP_DIR=%t/split XPU_TILE_TIERS_OFF=cooperative-matrix XPU_TILE_SPLIT=on xpujit compile %s --target=spirv --chip=cooperative-matrix-workgroup -o %t/split.spv
+// RUN: cat %t/split/*lowered-spirv.mlir | FileCheck %s --check-prefix=SPLIT --implicit-check-not=carried.xpu_copying --implicit-check-not=early.xpu_copying
+// RUN: cat %t/*lowered-spirv.mlir | FileCheck %s --check-prefix=WHOLE --implicit-check-not=xpu_copying
 //
 // The workgroup-scope cooperative-matrix tier (issue 15) offline, for a
 // Vulkan device with VK_NV_cooperative_matrix2 as NVIDIA's driver offers it
@@ -44,6 +48,39 @@
 // SPEC-DAG: spirv.mlir.referenceof @__xpu_spec_gemm_param3 : i32
 // SPEC-DAG: spirv.mlir.referenceof @__xpu_spec_gemm_param4 : i32
 // OFF: spirv.func @gemm
+// With XPU_TILE_SPLIT=on, a kernel with one versioned K loop, before which
+// nothing is written outside the workgroup, is split: @gemm keeps the
+// direct version and runs where the scan found every tile readable
+// straight, gemm.xpu_copying the copying one where it did not (a launch
+// runs both); so is the lone mac of 'deep'. The direct entry point's
+// interface has only the sums' position array (the edge store's), none of
+// the copying version's padded slices (the companion's lists all three):
+// NVIDIA's driver stages the direct loads in the shared memory left free.
+// Not split: a loop not versioned (carried), a write to a global buffer
+// before the loop (early), and by default (WHOLE) every kernel.
+// SPLIT-LABEL: spirv.func @gemm() "None"
+// SPLIT: spirv.mlir.loop
+// SPLIT: spirv.mlir.selection
+// SPLIT-NOT: spirv.func
+// SPLIT-NOT: !spirv.ptr<f16, Workgroup>
+// SPLIT: spirv.KHR.CooperativeMatrixLoad {{.*}} : !spirv.ptr<f16, StorageBuffer>, i32 -> !spirv.coopmatrix<128x64xf16, Workgroup, MatrixA>
+// SPLIT-NOT: !spirv.ptr<f16, Workgroup>
+// SPLIT: spirv.KHR.CooperativeMatrixStore
+// SPLIT-NOT: !spirv.ptr<f16, Workgroup>
+// The companion's strides are specialization constants of its own name,
+// which the runtime sets for its pipelines as for the kernel's.
+// SPLIT: spirv.SpecConstant @__xpu_spec_gemm.xpu_copying_param3 spec_id({{[0-9]+}}) = 0 : i32
+// SPLIT-NEXT: spirv.SpecConstant @__xpu_spec_gemm.xpu_copying_param4 spec_id({{[0-9]+}}) = 0 : i32
+// SPLIT-LABEL: spirv.func @gemm.xpu_copying() "None"
+// SPLIT: spirv.mlir.loop
+// SPLIT: spirv.LogicalNotEqual
+// SPLIT: spirv.mlir.selection
+// SPLIT: spirv.KHR.CooperativeMatrixLoad {{.*}} : !spirv.ptr<f16, Workgroup>, i32 -> !spirv.coopmatrix<128x32xf16, Workgroup, MatrixA>
+// SPLIT: spirv.EntryPoint "GLCompute" @gemm, @__xpu_gemm_binding0, @__xpu_gemm_binding1, @__xpu_gemm_binding2, @__xpu_gemm_binding3, @__builtin_LocalInvocationId, @__xpu_shared_{{[0-9]+}}, @__xpu_gemm_args{{$}}
+// SPLIT: spirv.EntryPoint "GLCompute" @gemm.xpu_copying, {{.*}}@__builtin_LocalInvocationId, @__xpu_shared_{{[0-9]+}}, @__xpu_shared_{{[0-9]+}}, @__xpu_shared_{{[0-9]+}}, @__xpu_gemm.xpu_copying_args{{$}}
+// SPLIT: spirv.EntryPoint "GLCompute" @deep, {{.*}}@__builtin_LocalInvocationId, @__xpu_shared_{{[0-9]+}}, @__xpu_deep_args{{$}}
+// SPLIT: spirv.EntryPoint "GLCompute" @deep.xpu_copying,
+// WHOLE: spirv.EntryPoint "GLCompute" @gemm, {{.*}}@__xpu_shared_{{[0-9]+}}, @__xpu_shared_{{[0-9]+}}, @__xpu_shared_{{[0-9]+}}, @__xpu_gemm_args
 // OFF: spirv.func @deep
 // The scan over the K loop's iterations, then the two versions.
 // SPV-LABEL: spirv.func @gemm
@@ -181,5 +218,29 @@ xpu.kernel @carried(%A: !xpu.buffer<f16, ro>, %B: !xpu.buffer<f16, ro>, %C: !xpu
     scf.yield %r, %an : !xpu.tile<128x128xf32>, index
   }
   xpu.tile_store %acc#0, %C[%o], %n : !xpu.tile<128x128xf32>, !xpu.buffer<f32>
+  xpu.return
+}
+
+// C written before the K loop: a workgroup skipping the rest after the scan
+// would leave that undone in the other kernel's, so the loop keeps both
+// versions in one kernel.
+xpu.kernel @early(%A: !xpu.buffer<f16, ro>, %B: !xpu.buffer<f16, ro>, %C: !xpu.buffer<f32>, %k32: i32, %n32: i32)
+    attributes {workgroup_size = array<i64: 256, 1, 1>} {
+  %k = arith.index_castui %k32 : i32 to index
+  %n = arith.index_castui %n32 : i32 to index
+  %z = arith.constant 0.0 : f32
+  %o = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %i = xpu.global_id x
+  xpu.store %z, %C[%i] : !xpu.buffer<f32>
+  %init = xpu.tile_fill %z : !xpu.tile<128x128xf32>
+  %acc = scf.for %kk = %o to %k step %c64 iter_args(%c = %init) -> (!xpu.tile<128x128xf32>) {
+    %a = xpu.tile_load %A[%kk], %k : !xpu.buffer<f16, ro> -> !xpu.tile<128x64xf16>
+    %bo = arith.muli %kk, %n : index
+    %b = xpu.tile_load %B[%bo], %n : !xpu.buffer<f16, ro> -> !xpu.tile<64x128xf16>
+    %r = xpu.mac %c, %a, %b : !xpu.tile<128x128xf32>, !xpu.tile<128x64xf16>, !xpu.tile<64x128xf16>
+    scf.yield %r : !xpu.tile<128x128xf32>
+  }
+  xpu.tile_store %acc, %C[%o], %n : !xpu.tile<128x128xf32>, !xpu.buffer<f32>
   xpu.return
 }

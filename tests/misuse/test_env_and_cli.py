@@ -62,6 +62,9 @@ bad_values = {
     "XPU_VULKAN_DISABLE_FEATURES": ["bogus", "shaderFloat64,nope"],
     "XPU_TILE_TIERS_OFF": ["fast", "wgmma,", "WGMMA"],
     "XPU_TILE_EMULATE": ["MFMA", "dot4", "mfma,wmma", "wgmma"],
+    "XPU_TILE_SPECIALIZE": ["none", "ALL", "workgroup,all"],
+    "XPU_TILE_SPLIT": ["1", "OFF", "yes"],
+    "XPU_SCHEDULER": ["off", "Bypass"],
 }
 for var, values in bad_values.items():
     for value in values:

@@ -255,6 +255,20 @@ constexpr uint32_t kVulkanParamSpecIdBase = 16;
 constexpr const char *kVulkanParamSpecPrefix = "__xpu_spec_";
 constexpr const char *kSpecializeAttr = "xpu.specialize";
 
+/// A kernel of the workgroup-scope tile tier whose K loop has a copying
+/// version (xpu-lower-tiles) may come as two kernels of the compiled
+/// module: the kernel itself, whose workgroups run only where every tile
+/// of the loop is read straight from its buffer, and kernel +
+/// kCopyingCompanionSuffix, which runs the others, copying through shared
+/// memory. A launch of the kernel runs both over the same grid and
+/// arguments, one after the other; each workgroup does its work in exactly
+/// one. (NVIDIA's driver stages workgroup-scope loads through the shared
+/// memory a shader leaves free: the copying version's arrays beside the
+/// direct loop made it 2.6x slower, bench/results/h100-2026-12-07-e.md.)
+/// An entry of that name is a companion only where the module has no
+/// kernel of the name.
+constexpr const char *kCopyingCompanionSuffix = ".xpu_copying";
+
 /// Bytes one lane of a scalar parameter occupies in Vulkan's argument block.
 constexpr unsigned vulkanLaneBytes(Scalar s) {
   return scalarBytes(s) < 4 ? 4 : scalarBytes(s);

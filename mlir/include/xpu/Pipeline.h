@@ -93,7 +93,7 @@ enum class LLVMTarget { cpu, nvvm, rocdl };
 /// Bump it when lowering or code generation changes what a kernel compiles
 /// to (the library's build id is in the key too, but a build without one
 /// relies on this).
-constexpr unsigned kPipelineVersion = 2;
+constexpr unsigned kPipelineVersion = 3;
 
 /// Lowers an admitted module to the LLVM dialect for `target`. `chip`
 /// (sm_90, gfx942; may be empty) selects instructions only some have.
@@ -118,6 +118,9 @@ struct SPIRVOptions {
   /// "workgroup" (the workgroup-scope tier's), "all" or "off"
   /// (XPU_TILE_SPECIALIZE; xpu-lower-tiles' specialize option).
   std::string specializeTileStrides = "workgroup";
+  /// Workgroup-scope tile kernels with a copying K loop split in two
+  /// (XPU_TILE_SPLIT=on; xpu-lower-tiles' split-copying option).
+  bool splitCopyingTiles = false;
 };
 
 /// Lowers an admitted module to a spirv.module for Vulkan: helpers inlined,

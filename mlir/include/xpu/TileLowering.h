@@ -49,4 +49,17 @@ bool useVulkanMemoryModelForCoopMatrices(mlir::spirv::ModuleOp module);
 /// cooperative-matrix tier).
 void markSpecializedStrides(KernelOp kernel);
 
+/// The attribute xpu-lower-tiles marks the scf.if choosing between a K
+/// loop's two versions with (the scan's result its condition), and that
+/// of a mac outside loops choosing between its direct and copying paths.
+constexpr const char *kCopyVersionsAttr = "xpu.copy_versions";
+
+/// A kernel whose one such choice lies in its body, after nothing that
+/// writes outside the workgroup, computed from its arguments alone,
+/// becomes itself with the direct version and a companion kernel (named
+/// with abi::kCopyingCompanionSuffix) with the copying one
+/// (SplitCopyingVersions.cpp), where `split`; other kernels keep both
+/// versions. Clears the marks either way.
+void splitCopyingVersions(KernelOp kernel, bool split = true);
+
 } // namespace xpu

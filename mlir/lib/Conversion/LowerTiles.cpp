@@ -2786,9 +2786,12 @@ private:
   /// alone reached 300; bench/results/h200-2026-12-04.md).
   void versionDirectLoops() {
     llvm::MapVector<Operation *, SmallVector<scf::IfOp>> byLoop;
-    for (scf::IfOp branch : directBranches)
+    for (scf::IfOp branch : directBranches) {
       if (isa<scf::ForOp>(branch->getParentOp()))
         byLoop[branch->getParentOp()].push_back(branch);
+      else if (isa<KernelOp>(branch->getParentOp())) // a mac outside loops: its own versions
+        branch->setAttr(kCopyVersionsAttr, b.getUnitAttr());
+    }
     for (auto &[loop, branches] : byLoop)
       versionLoop(cast<scf::ForOp>(loop), branches);
   }
@@ -2848,6 +2851,7 @@ private:
     scan->setDiscardableAttrs(loop->getDiscardableAttrDictionary());
     auto versions = scf::IfOp::create(b, loc, loop.getResultTypes(), scan.getResult(0),
                                       /*withElse=*/true);
+    versions->setAttr(kCopyVersionsAttr, b.getUnitAttr());
     loop->replaceAllUsesWith(versions.getResults());
     for (Block *block : {versions.thenBlock(), versions.elseBlock()})
       if (block->mightHaveTerminator())
@@ -3061,6 +3065,7 @@ struct LowerTilesPass : xpu::impl::LowerTilesBase<LowerTilesPass> {
   using LowerTilesBase::LowerTilesBase;
 
   void runOnOperation() override {
+    SmallVector<KernelOp> split;
     for (KernelOp kernel : getOperation().getOps<KernelOp>()) {
       bool any = false;
       kernel.walk([&](Operation *op) { any |= isTileOp(op); });
@@ -3091,7 +3096,11 @@ struct LowerTilesPass : xpu::impl::LowerTilesBase<LowerTilesPass> {
       if (failed(lowerKernelTiles(kernel, tier, target == "cpu")))
         return signalPassFailure();
       removeRedundantBarriers(kernel);
+      if (coop && tier == "cooperative-matrix-workgroup")
+        split.push_back(kernel);
     }
+    for (KernelOp kernel : split)
+      splitCopyingVersions(kernel, splitCopying);
   }
 };
 

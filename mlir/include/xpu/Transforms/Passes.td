@@ -819,6 +819,14 @@ def LowerTiles : Pass<"xpu-lower-tiles", "mlir::ModuleOp"> {
     definition through shared memory, so the tier's lowering can be run and
     checked without the hardware.
 
+    On the `cooperative-matrix-workgroup` tier a K loop whose tiles may
+    need copying runs in two versions behind a scan of its iterations; a
+    kernel with one such loop, before which nothing writes outside the
+    workgroup, is split in two kernels, one per version
+    (abi::kCopyingCompanionSuffix), which every launch runs in turn, so
+    that the direct version's pipeline declares no shared memory of the
+    copying one's (NVIDIA's driver stages the loads in what is left).
+
     ```mlir
     %t = xpu.tile_load %A[%o], %ld : !xpu.buffer<f32, ro> -> !xpu.tile<16x16xf32>
     // becomes
@@ -840,6 +848,10 @@ def LowerTiles : Pass<"xpu-lower-tiles", "mlir::ModuleOp"> {
            "on spirv, the tile kernels whose stride arguments the pipelines are "
            "specialized on (abi::kSpecializeAttr): workgroup (the "
            "cooperative-matrix-workgroup tier's), all or off">,
+    Option<"splitCopying", "split-copying", "bool", /*default=*/"true",
+           "split a workgroup-scope tile kernel whose K loop has a copying "
+           "version into itself with the direct version and a companion "
+           "with the copying one (splitCopyingVersions)">,
   ];
   let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect",
                            "::mlir::math::MathDialect", "::mlir::vector::VectorDialect",

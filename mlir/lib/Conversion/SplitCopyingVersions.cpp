@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
@@ -81,12 +82,11 @@ scf::IfOp onlyVersions(KernelOp kernel) {
   return count == 1 ? found : scf::IfOp();
 }
 
-/// Keeps one version of `kernel`'s choice: the direct one, run by the
-/// workgroups that found every tile readable straight, or the copying one,
-/// run by the others. What follows moves under the same condition; shared
+/// Keeps one version of `kernel`'s choice (`versions`): the direct one, run
+/// by the workgroups that found every tile readable straight, or the
+/// copying one, run by the others. What follows moves under the same condition; shared
 /// arrays left unused go.
-void keepVersion(KernelOp kernel, bool direct) {
-  scf::IfOp versions = onlyVersions(kernel);
+void keepVersion(KernelOp kernel, scf::IfOp versions, bool direct) {
   Location loc = versions.getLoc();
   OpBuilder b(versions);
   Value cond = versions.getCondition();
@@ -123,11 +123,13 @@ void splitCopyingVersions(KernelOp kernel, bool allowed) {
       split = split && !writesOutside(&op);
     }
   if (split) {
-    auto companion = cast<KernelOp>(kernel->clone());
+    IRMapping map;
+    auto companion = cast<KernelOp>(kernel->clone(map));
     companion.setSymName(name);
     module.getBody()->getOperations().insertAfter(kernel->getIterator(), companion);
-    keepVersion(kernel, /*direct=*/true);
-    keepVersion(companion, /*direct=*/false);
+    keepVersion(companion, cast<scf::IfOp>(map.lookup(versions.getOperation())),
+                /*direct=*/false);
+    keepVersion(kernel, versions, /*direct=*/true);
   }
   kernel.walk([](scf::IfOp op) { op->removeAttr(kCopyVersionsAttr); });
 }
